@@ -1,0 +1,84 @@
+// kinema/asset: a Clip is reusable keyframe data (never a playback head).
+// Each Track animates one property of one joint with its own key times and
+// interpolation, exactly as a glTF animation channel + sampler does.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kinema/core/result.hpp"
+
+namespace kinema {
+
+class Skeleton;
+
+enum class TrackPath : std::uint8_t { Translation, Rotation, Scale, Weights };
+enum class Interpolation : std::uint8_t { Step, Linear, CubicSpline };
+
+// Stable lower-case names as glTF spells them ("translation", "LINEAR", ...).
+std::string_view toString(TrackPath path) noexcept;
+std::string_view toString(Interpolation interpolation) noexcept;
+
+struct Track {
+    std::uint32_t target = 0;        // joint index in the skeleton the clip plays on
+    TrackPath path = TrackPath::Translation;
+    Interpolation interpolation = Interpolation::Linear;
+    // Floats per value: 3 for translation and scale, 4 for rotation (x, y, z, w),
+    // the morph target count for weights.
+    std::uint32_t width = 3;
+    // Weights only: index of this joint's first morph weight in the flat weight
+    // array of a pose (see Model::weightOffsetOfJoint).
+    std::uint32_t weightOffset = 0;
+    std::vector<float> times;   // seconds; first >= 0; strictly increasing
+    // keys * width floats, or for CUBICSPLINE keys * 3 * width laid out per key as
+    // in-tangents, values, out-tangents (glTF's layout, also for weights).
+    std::vector<float> values;
+
+    std::size_t keyCount() const noexcept { return times.size(); }
+};
+
+// A named instant on a clip's timeline (footstep, hit frame, sync point).
+struct Marker {
+    std::string name;
+    float time = 0.0f;  // seconds, finite, >= 0
+};
+
+class Clip {
+public:
+    Clip() = default;
+
+    // Validates every track (non-empty, finite strictly increasing times from >= 0,
+    // value count matching keys * width (* 3 for cubic), finite values, rotation
+    // values non-zero and then normalised, cubic needs >= 2 keys, no two tracks on
+    // one (target, path)) and every marker (finite, >= 0). Markers are kept sorted
+    // by time. Faults are located as "tracks/<i>/<field>" or "markers/<i>".
+    static Result<Clip> create(std::string name, std::vector<Track> tracks, std::vector<Marker> markers = {});
+
+    std::string_view name() const noexcept { return name_; }
+    std::span<const Track> tracks() const noexcept { return tracks_; }
+    std::span<const Marker> markers() const noexcept { return markers_; }
+    // The last key time over all tracks (0 for a clip without tracks). Derived
+    // from the keys when the clip is created; the clip is immutable after that.
+    float duration() const noexcept { return duration_; }
+    // One past the highest joint any track targets: a pose needs at least this many joints.
+    std::size_t jointsNeeded() const noexcept { return jointsNeeded_; }
+    // One past the highest morph weight any weights track writes.
+    std::size_t weightsNeeded() const noexcept { return weightsNeeded_; }
+
+private:
+    std::string name_;
+    std::vector<Track> tracks_;
+    std::vector<Marker> markers_;
+    float duration_ = 0.0f;
+    std::size_t jointsNeeded_ = 0;
+    std::size_t weightsNeeded_ = 0;
+};
+
+// Faults where `clip` does not fit `skeleton` and a weight array of `weightCount`
+// floats: a target outside the joint table, weights past the array's end.
+std::vector<Fault> findClipFaults(const Clip& clip, const Skeleton& skeleton, std::size_t weightCount);
+
+}  // namespace kinema

@@ -1,0 +1,136 @@
+// kinema/asset: a Model is everything an animated file (or code) provides for one
+// scene: the node hierarchy as a skeleton, skins, clips, meshes with skinning and
+// morph data, materials and image sources. Immutable once built; share it.
+//
+// Every node of the file is a joint of `skeleton` (rigid node animation and
+// skeletal animation are the same thing here), re-ordered parent-before-child;
+// nodeOfJoint / jointOfNode map between the file's order and the skeleton's.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kinema/asset/clip.hpp"
+#include "kinema/asset/skeleton.hpp"
+#include "kinema/math/mat4.hpp"
+#include "kinema/math/vec3.hpp"
+
+namespace kinema {
+
+enum class PrimitiveMode : std::uint8_t { Points, Lines, LineLoop, LineStrip, Triangles, TriangleStrip, TriangleFan };
+
+// Per-vertex displacements of one morph target; an empty vector means the
+// target does not displace that attribute.
+struct MorphTarget {
+    std::vector<Vec3> positions;
+    std::vector<Vec3> normals;
+};
+
+struct MeshPrimitive {
+    PrimitiveMode mode = PrimitiveMode::Triangles;
+    std::vector<Vec3> positions;                 // one per vertex, in the mesh's own space
+    std::vector<Vec3> normals;                   // empty, or one per vertex
+    std::vector<std::array<float, 2>> texcoords; // TEXCOORD_0: empty, or one per vertex
+    // Skinning influences, vertex-major: vertex v uses joints[v * n + i] with
+    // weights[v * n + i] for i < n = influencesPerVertex (4 per JOINTS_n set).
+    // Joint values index the skin's joint list. Weights of a vertex sum to 1
+    // (renormalised at load), or are all 0 when the file gave only zeros.
+    std::uint32_t influencesPerVertex = 0;
+    std::vector<std::uint16_t> joints;
+    std::vector<float> weights;
+    std::vector<std::uint32_t> indices;  // empty: draw vertices in order
+    std::vector<MorphTarget> targets;
+    std::int32_t material = -1;
+
+    std::size_t vertexCount() const noexcept { return positions.size(); }
+};
+
+struct Mesh {
+    std::string name;
+    std::vector<MeshPrimitive> primitives;
+    std::uint32_t targetCount = 0;  // morph targets, the same for every primitive
+    std::vector<float> weights;     // default morph weights (targetCount floats)
+};
+
+struct Skin {
+    std::string name;
+    std::vector<std::uint32_t> joints;       // skeleton joint indices, in the file's joint order
+    std::vector<Mat4> inverseBindMatrices;   // one per joint (identity when the file gives none)
+    std::int32_t root = -1;                  // skeleton joint under which all joints hang, or -1
+};
+
+struct TextureRef {
+    std::uint32_t texture = 0;   // index into Model::textures
+    std::uint32_t texCoord = 0;  // TEXCOORD_n set
+};
+
+struct Texture {
+    std::int32_t image = -1;  // index into Model::images, or -1
+};
+
+struct Material {
+    std::string name;
+    std::array<float, 4> baseColorFactor{1.0f, 1.0f, 1.0f, 1.0f};  // linear RGBA
+    std::optional<TextureRef> baseColorTexture;
+};
+
+// Where an image's encoded bytes are; decoding (to RGBA8) happens only on request.
+struct ImageSource {
+    std::string name;
+    std::string mimeType;
+    std::string uri;              // as written in the file (a relative path or a data: URI); or empty
+    std::string path;             // external file resolved against the model's folder; or empty
+    std::int32_t buffer = -1;     // index into Model::buffers when the bytes are embedded
+    std::size_t byteOffset = 0;
+    std::size_t byteLength = 0;
+};
+
+// A node that draws a mesh.
+struct MeshInstance {
+    std::uint32_t joint = 0;          // the node, as a skeleton joint
+    std::uint32_t mesh = 0;
+    std::int32_t skin = -1;
+    std::uint32_t weightOffset = 0;   // first morph weight of this node in a pose's weight array
+};
+
+struct Scene {
+    std::string name;
+    std::vector<std::uint32_t> roots;  // skeleton joints
+};
+
+struct Model {
+    std::string source;                         // file path or a name, for messages
+    Skeleton skeleton;
+    std::vector<std::uint32_t> nodeOfJoint;     // joint -> file node index
+    std::vector<std::uint32_t> jointOfNode;     // file node index -> joint
+    std::vector<std::int32_t> weightOffsetOfJoint;  // joint -> first morph weight, or -1
+    std::vector<float> restWeights;             // all nodes' morph weights at rest (node over mesh defaults)
+    std::vector<Skin> skins;
+    std::vector<Clip> clips;
+    std::vector<Mesh> meshes;
+    std::vector<MeshInstance> meshInstances;    // in file node order
+    std::vector<Material> materials;
+    std::vector<Texture> textures;
+    std::vector<ImageSource> images;
+    std::vector<Scene> scenes;
+    std::int32_t defaultScene = -1;
+    // Binary buffers kept alive for on-demand work (embedded images).
+    std::vector<std::shared_ptr<const std::vector<std::byte>>> buffers;
+
+    std::size_t nodeCount() const noexcept { return nodeOfJoint.size(); }
+    std::size_t weightCount() const noexcept { return restWeights.size(); }
+};
+
+// Every inconsistency between the parts of a model (clips that do not fit the
+// skeleton, skins naming missing joints, influences past a skin's joint list,
+// mesh instances out of range, morph weight layout): what a builder or importer
+// must guarantee before the per-frame path trusts the model.
+std::vector<Fault> findModelFaults(const Model& model);
+
+}  // namespace kinema

@@ -1,0 +1,53 @@
+// kinema/runtime: sampling a clip at a time into a local pose.
+//
+// Boundaries follow glTF: before the first key a track holds its first value,
+// after the last key its last value, and at an exact key time the stored value is
+// returned unchanged. LINEAR rotation is shortest-arc slerp; CUBICSPLINE is the
+// Hermite spline with tangents scaled by the key interval, rotations normalised.
+// Properties no track animates are left as they were in the output (fill it with
+// the rest pose first: see pose.hpp).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "kinema/asset/clip.hpp"
+#include "kinema/math/transform.hpp"
+
+namespace kinema {
+
+// Per-instance keyframe cursors for one clip: the key interval each track used
+// last. Forward (or slightly backward) playback then finds the next interval in
+// O(1); a jump falls back to a binary search. Bind a cursor to one clip.
+class SamplingCursor {
+public:
+    SamplingCursor() = default;
+    explicit SamplingCursor(const Clip& clip) : keys_(clip.tracks().size(), 0u) {}
+
+    // Forget the cached intervals (after a seek nothing is lost by keeping them,
+    // this only exists for determinism in tests).
+    void reset() noexcept { std::fill(keys_.begin(), keys_.end(), 0u); }
+    std::size_t trackCount() const noexcept { return keys_.size(); }
+    std::span<std::uint32_t> keys() noexcept { return keys_; }
+
+private:
+    std::vector<std::uint32_t> keys_;
+};
+
+// Samples every track of `clip` at `time` (seconds on the clip's timeline: apply
+// clipTime() first for loop/clamp policy) into `local` (indexed by joint) and
+// `weights` (indexed by Track::weightOffset). Returns false and writes nothing when
+// the outputs are too small for the clip or the cursor is bound to a different
+// track count (O(1) checks).
+bool sampleClip(const Clip& clip, float time, SamplingCursor& cursor, std::span<Transform> local,
+                std::span<float> weights) noexcept;
+
+// The same without a cursor: every track binary-searches its interval.
+bool sampleClip(const Clip& clip, float time, std::span<Transform> local, std::span<float> weights) noexcept;
+
+// Index k of the key interval [times[k], times[k+1]) holding `time`, for
+// times[0] <= time < times.back(); `hint` is tried first and then updated.
+std::uint32_t findKeyInterval(std::span<const float> times, float time, std::uint32_t& hint) noexcept;
+
+}  // namespace kinema

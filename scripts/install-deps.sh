@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package kinema's build, tests, benchmarks and fuzzers need.
+# Idempotent: packages already present are left alone. Uses sudo when not root.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ clang lld libclang-rt-14-dev pkg-config
+  libsimdjson-dev libcli11-dev libtbb-dev libstb-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

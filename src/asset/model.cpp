@@ -1,0 +1,75 @@
+#include "kinema/asset/model.hpp"
+
+#include <string>
+
+namespace kinema {
+
+std::vector<Fault> findModelFaults(const Model& model) {
+    std::vector<Fault> faults;
+    const std::size_t joints = model.skeleton.jointCount();
+    auto fault = [&](std::string where, std::string what) { faults.push_back({std::move(where), std::move(what)}); };
+    if (model.nodeOfJoint.size() != joints || model.jointOfNode.size() != joints) {
+        fault("nodeOfJoint", "node/joint maps do not match the skeleton's " + std::to_string(joints) + " joints");
+        return faults;
+    }
+    for (std::size_t j = 0; j < joints; ++j) {
+        const std::uint32_t n = model.nodeOfJoint[j];
+        if (n >= joints || model.jointOfNode[n] != j) fault("nodeOfJoint/" + std::to_string(j), "maps are not inverse");
+    }
+    if (model.weightOffsetOfJoint.size() != joints) fault("weightOffsetOfJoint", "one entry per joint expected");
+    for (std::size_t c = 0; c < model.clips.size(); ++c) {
+        for (Fault& f : findClipFaults(model.clips[c], model.skeleton, model.weightCount())) {
+            fault("clips/" + std::to_string(c) + "/" + f.where, std::move(f.what));
+        }
+    }
+    for (std::size_t s = 0; s < model.skins.size(); ++s) {
+        const Skin& skin = model.skins[s];
+        const std::string at = "skins/" + std::to_string(s);
+        if (skin.inverseBindMatrices.size() != skin.joints.size()) {
+            fault(at + "/inverseBindMatrices", "one matrix per joint expected");
+        }
+        for (std::size_t i = 0; i < skin.joints.size(); ++i) {
+            if (skin.joints[i] >= joints) fault(at + "/joints/" + std::to_string(i), "not a skeleton joint");
+        }
+    }
+    for (std::size_t i = 0; i < model.meshInstances.size(); ++i) {
+        const MeshInstance& mi = model.meshInstances[i];
+        const std::string at = "meshInstances/" + std::to_string(i);
+        if (mi.joint >= joints) fault(at + "/joint", "not a skeleton joint");
+        if (mi.mesh >= model.meshes.size()) {
+            fault(at + "/mesh", "no such mesh");
+            continue;
+        }
+        const Mesh& mesh = model.meshes[mi.mesh];
+        if (std::size_t{mi.weightOffset} + mesh.targetCount > model.weightCount()) {
+            fault(at + "/weightOffset", "morph weights pass the end of the weight array");
+        }
+        if (mi.skin >= 0 && static_cast<std::size_t>(mi.skin) >= model.skins.size()) {
+            fault(at + "/skin", "no such skin");
+            continue;
+        }
+        for (std::size_t p = 0; p < mesh.primitives.size(); ++p) {
+            const MeshPrimitive& prim = mesh.primitives[p];
+            const std::string pat = "meshes/" + std::to_string(mi.mesh) + "/primitives/" + std::to_string(p);
+            const std::size_t n = prim.vertexCount() * prim.influencesPerVertex;
+            if (prim.joints.size() != n || prim.weights.size() != n) {
+                fault(pat, "influence arrays do not match vertexCount * influencesPerVertex");
+                continue;
+            }
+            if (mi.skin >= 0) {
+                const std::size_t skinJoints = model.skins[static_cast<std::size_t>(mi.skin)].joints.size();
+                for (std::size_t k = 0; k < n; ++k) {
+                    if (prim.joints[k] >= skinJoints) {
+                        fault(pat + "/joints/" + std::to_string(k),
+                              "joint " + std::to_string(prim.joints[k]) + " is past the skin's " +
+                                  std::to_string(skinJoints) + " joints");
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    return faults;
+}
+
+}  // namespace kinema

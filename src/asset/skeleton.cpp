@@ -1,0 +1,48 @@
+#include "kinema/asset/skeleton.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace kinema {
+
+Result<Skeleton> Skeleton::create(std::vector<JointDesc> joints) {
+    std::vector<Fault> faults;
+    Skeleton s;
+    s.names_.reserve(joints.size());
+    s.parents_.reserve(joints.size());
+    s.rest_.reserve(joints.size());
+    for (std::size_t i = 0; i < joints.size(); ++i) {
+        JointDesc& j = joints[i];
+        const std::string at = "joints/" + std::to_string(i);
+        if (j.parent != kNoParent && (j.parent < 0 || static_cast<std::size_t>(j.parent) >= i)) {
+            faults.push_back({at + "/parent", "parent " + std::to_string(j.parent) +
+                                                  " is not an earlier joint (parents must come before children)"});
+        }
+        if (!isFinite(j.rest.translation)) faults.push_back({at + "/rest/translation", "not finite"});
+        if (!isFinite(j.rest.scale)) faults.push_back({at + "/rest/scale", "not finite"});
+        const auto q = tryNormalize(j.rest.rotation);
+        if (!q) {
+            faults.push_back({at + "/rest/rotation", "zero or non-finite quaternion"});
+        } else {
+            j.rest.rotation = *q;
+        }
+        s.names_.push_back(std::move(j.name));
+        s.parents_.push_back(j.parent);
+        s.rest_.push_back(j.rest);
+    }
+    if (!faults.empty()) return faults;
+    s.byName_.resize(s.names_.size());
+    std::iota(s.byName_.begin(), s.byName_.end(), 0u);
+    std::stable_sort(s.byName_.begin(), s.byName_.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return s.names_[a] < s.names_[b]; });
+    return s;
+}
+
+std::optional<std::uint32_t> Skeleton::findJoint(std::string_view name) const {
+    const auto it = std::lower_bound(byName_.begin(), byName_.end(), name,
+                                     [&](std::uint32_t j, std::string_view n) { return names_[j] < n; });
+    if (it == byName_.end() || names_[*it] != name) return std::nullopt;
+    return *it;
+}
+
+}  // namespace kinema

@@ -1,0 +1,43 @@
+// Internal to kinema/io: the GLB container, base64 data URIs and file reading.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kinema::gltf {
+
+struct GlbChunks {
+    std::span<const std::byte> json;
+    std::span<const std::byte> bin;  // empty when the file has no BIN chunk
+    bool hasBin = false;
+    std::size_t jsonOffset = 0;      // byte offset of the JSON chunk data in the file
+    std::size_t binOffset = 0;
+};
+
+bool isGlb(std::span<const std::byte> bytes) noexcept;
+
+// Splits a GLB file. On failure returns nullopt and sets `error` to a message
+// that names the byte offset of the problem.
+std::optional<GlbChunks> splitGlb(std::span<const std::byte> bytes, std::string& error);
+
+// Decodes standard base64 (RFC 4648, '=' padding optional). nullopt on a bad character.
+std::optional<std::vector<std::byte>> decodeBase64(std::string_view text);
+
+// A "data:[<mime>][;base64],<payload>" URI: the mime type and decoded bytes.
+struct DataUri {
+    std::string mimeType;
+    std::vector<std::byte> bytes;
+};
+bool isDataUri(std::string_view uri) noexcept;
+std::optional<DataUri> decodeDataUri(std::string_view uri, std::string& error);
+
+// A relative URI reference turned into a path below `baseDir` (percent-escapes decoded).
+std::filesystem::path resolveUri(const std::filesystem::path& baseDir, std::string_view uri);
+
+}  // namespace kinema::gltf

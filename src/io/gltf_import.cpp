@@ -1,0 +1,1388 @@
+// glTF 2.0 import. One pass per top-level array in dependency order (buffers,
+// views, accessors, nodes, meshes, skins, animations); each pass records every
+// fault it finds and carries on where that is safe, so `kinema validate` can list
+// them all; a model is returned only when no fault was found.
+#include <simdjson.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "accessor.hpp"
+#include "container.hpp"
+#include "kinema/io/gltf.hpp"
+
+namespace kinema {
+
+namespace dom = simdjson::dom;
+using gltf::AccessorDesc;
+using gltf::ComponentType;
+using gltf::ElementShape;
+
+namespace {
+
+constexpr std::size_t kMaxFaults = 500;
+
+// A JSON pointer built without allocating; formatted only when a fault is recorded.
+class Pointer {
+public:
+    Pointer() = default;
+    Pointer operator/(std::string_view key) const {
+        Pointer p = *this;
+        p.push({key, 0, false});
+        return p;
+    }
+    Pointer operator/(std::size_t index) const {
+        Pointer p = *this;
+        p.push({{}, index, true});
+        return p;
+    }
+    std::string str() const {
+        std::string s;
+        for (std::size_t i = 0; i < n_; ++i) {
+            s += '/';
+            if (segs_[i].isIndex) {
+                s += std::to_string(segs_[i].index);
+            } else {
+                for (const char c : segs_[i].key) {
+                    if (c == '~') s += "~0";
+                    else if (c == '/') s += "~1";
+                    else s += c;
+                }
+            }
+        }
+        return s;
+    }
+
+private:
+    struct Segment {
+        std::string_view key;
+        std::size_t index;
+        bool isIndex;
+    };
+    void push(Segment s) {
+        if (n_ < segs_.size()) segs_[n_++] = s;
+    }
+    std::array<Segment, 8> segs_{};
+    std::size_t n_ = 0;
+};
+
+// Which component encodings an accessor may use for a given role.
+enum Allow : unsigned {
+    kFloat = 1u << 0,
+    kInt8Norm = 1u << 1,
+    kInt8 = 1u << 2,
+    kInt16Norm = 1u << 3,
+    kInt16 = 1u << 4,
+    kUint32 = 1u << 5,
+};
+constexpr unsigned kQuantized = kFloat | kInt8Norm | kInt8 | kInt16Norm | kInt16;
+
+unsigned encodingBit(ComponentType type, bool normalized) {
+    switch (type) {
+        case ComponentType::Float: return kFloat;
+        case ComponentType::Byte:
+        case ComponentType::UnsignedByte: return normalized ? kInt8Norm : kInt8;
+        case ComponentType::Short:
+        case ComponentType::UnsignedShort: return normalized ? kInt16Norm : kInt16;
+        case ComponentType::UnsignedInt: return kUint32;
+    }
+    return 0;
+}
+
+std::string_view typeName(ElementShape s) {
+    if (s.columns == 1) {
+        switch (s.rows) {
+            case 1: return "SCALAR";
+            case 2: return "VEC2";
+            case 3: return "VEC3";
+            case 4: return "VEC4";
+        }
+    }
+    switch (s.rows) {
+        case 2: return "MAT2";
+        case 3: return "MAT3";
+        case 4: return "MAT4";
+    }
+    return "?";
+}
+
+std::optional<std::uint64_t> asUint(const dom::element& e) {
+    std::uint64_t u;
+    if (!e.get_uint64().get(u)) return u;
+    std::int64_t i;
+    if (!e.get_int64().get(i)) return i >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(i)) : std::nullopt;
+    double d;
+    if (!e.get_double().get(d) && d >= 0.0 && d <= 9007199254740992.0 && std::floor(d) == d) {
+        return static_cast<std::uint64_t>(d);
+    }
+    return std::nullopt;
+}
+
+struct Buffer {
+    std::shared_ptr<const std::vector<std::byte>> owner;
+    std::span<const std::byte> bytes;
+    std::int32_t modelBuffer = -1;
+    bool ok = false;
+};
+
+struct View {
+    std::span<const std::byte> bytes;
+    std::size_t buffer = 0;
+    std::size_t stride = 0;
+    bool ok = false;
+};
+
+struct Accessor {
+    AccessorDesc desc;
+    bool ok = false;
+};
+
+struct Node {
+    std::string name;
+    std::int32_t parent = -1;
+    std::int32_t mesh = -1;
+    std::int32_t skin = -1;
+    Transform local;
+    std::vector<std::uint32_t> children;
+    std::vector<float> weights;
+    bool hasWeights = false;
+};
+
+class Importer {
+public:
+    Importer(dom::parser& parser, const GltfSource& source, const ImportOptions& options)
+        : parser_(parser), src_(source), opt_(options) {}
+
+    Result<Model> run() {
+        if (!src_.bytes) return Fault{src_.name, "no bytes to import"};
+        model_.source = src_.name;
+        if (!parseContainer()) return std::move(faults_);
+        readAsset();
+        readBuffers();
+        readViews();
+        readAccessors();
+        readNodes();
+        if (nodesOk_) buildSkeleton();
+        readImagesTexturesMaterials();
+        readMeshes();
+        if (skeletonOk_) {
+            readSkins();
+            bindNodes();
+            readScenes();
+            readAnimations();
+        }
+        if (!faults_.empty()) return std::move(faults_);
+        return std::move(model_);
+    }
+
+private:
+    // ---- faults -------------------------------------------------------------
+    void fault(const Pointer& at, std::string what) {
+        if (faults_.size() < kMaxFaults) {
+            faults_.push_back({src_.name + "#" + at.str(), std::move(what)});
+        } else if (faults_.size() == kMaxFaults) {
+            faults_.push_back({src_.name, "more faults not listed"});
+        }
+    }
+    void faultRaw(std::string where, std::string what) {
+        if (faults_.size() <= kMaxFaults) faults_.push_back({src_.name + std::move(where), std::move(what)});
+    }
+
+    // ---- JSON field readers: absent optional fields leave `out` untouched ---
+    std::optional<dom::element> member(const dom::object& o, std::string_view key) {
+        dom::element e;
+        if (o.at_key(key).get(e)) return std::nullopt;
+        return e;
+    }
+    bool getUint(const dom::object& o, std::string_view key, const Pointer& at, std::uint64_t& out, bool required) {
+        const auto e = member(o, key);
+        if (!e) {
+            if (required) fault(at / key, "required property is missing");
+            return false;
+        }
+        const auto v = asUint(*e);
+        if (!v) {
+            fault(at / key, "must be a non-negative integer");
+            return false;
+        }
+        out = *v;
+        return true;
+    }
+    // An index into an array of `limit` items; -1 when absent or invalid.
+    std::int32_t getIndex(const dom::object& o, std::string_view key, const Pointer& at, std::size_t limit,
+                          const char* what, bool required) {
+        std::uint64_t v = 0;
+        if (!getUint(o, key, at, v, required)) return -1;
+        if (v >= limit) {
+            fault(at / key, std::string(what) + " index " + std::to_string(v) + " is out of range (" +
+                                std::to_string(limit) + " " + what + (limit == 1 ? "" : "s") + ")");
+            return -1;
+        }
+        return static_cast<std::int32_t>(v);
+    }
+    bool getString(const dom::object& o, std::string_view key, const Pointer& at, std::string_view& out,
+                   bool required) {
+        const auto e = member(o, key);
+        if (!e) {
+            if (required) fault(at / key, "required property is missing");
+            return false;
+        }
+        if (e->get_string().get(out)) {
+            fault(at / key, "must be a string");
+            return false;
+        }
+        return true;
+    }
+    bool getBool(const dom::object& o, std::string_view key, const Pointer& at, bool& out) {
+        const auto e = member(o, key);
+        if (!e) return false;
+        if (e->get_bool().get(out)) {
+            fault(at / key, "must be true or false");
+            return false;
+        }
+        return true;
+    }
+    bool getArray(const dom::object& o, std::string_view key, const Pointer& at, dom::array& out, bool required) {
+        const auto e = member(o, key);
+        if (!e) {
+            if (required) fault(at / key, "required property is missing");
+            return false;
+        }
+        if (e->get_array().get(out)) {
+            fault(at / key, "must be an array");
+            return false;
+        }
+        return true;
+    }
+    bool getObject(const dom::object& o, std::string_view key, const Pointer& at, dom::object& out, bool required) {
+        const auto e = member(o, key);
+        if (!e) {
+            if (required) fault(at / key, "required property is missing");
+            return false;
+        }
+        if (e->get_object().get(out)) {
+            fault(at / key, "must be an object");
+            return false;
+        }
+        return true;
+    }
+    bool asObject(const dom::element& e, const Pointer& at, dom::object& out) {
+        if (e.get_object().get(out)) {
+            fault(at, "must be an object");
+            return false;
+        }
+        return true;
+    }
+    // Exactly n finite numbers.
+    bool getFloats(const dom::object& o, std::string_view key, const Pointer& at, float* out, std::size_t n) {
+        dom::array a;
+        if (!getArray(o, key, at, a, false)) return false;
+        if (a.size() != n) {
+            fault(at / key, "must hold " + std::to_string(n) + " numbers, holds " + std::to_string(a.size()));
+            return false;
+        }
+        std::size_t i = 0;
+        for (dom::element e : a) {
+            double d;
+            if (e.get_double().get(d) || !std::isfinite(static_cast<float>(d))) {
+                fault(at / key / i, "must be a finite number");
+                return false;
+            }
+            out[i++] = static_cast<float>(d);
+        }
+        return true;
+    }
+    std::size_t arraySize(std::string_view key) {
+        dom::array a;
+        dom::element e;
+        if (root_.at_key(key).get(e) || e.get_array().get(a)) return 0;
+        return a.size();
+    }
+    template <class Fn>
+    void forEachObject(std::string_view key, Fn&& fn) {
+        dom::array a;
+        if (!getArray(root_, key, Pointer{}, a, false)) return;
+        std::size_t i = 0;
+        for (dom::element e : a) {
+            const Pointer at = Pointer{} / key / i;
+            dom::object o;
+            if (asObject(e, at, o)) fn(i, o, at);
+            ++i;
+        }
+    }
+
+    // ---- container ----------------------------------------------------------
+    bool parseContainer() {
+        const std::vector<std::byte>& file = *src_.bytes;
+        std::span<const std::byte> json(file.data(), file.size());
+        if (gltf::isGlb(json)) {
+            std::string error;
+            const auto chunks = gltf::splitGlb(json, error);
+            if (!chunks) {
+                faultRaw(error.substr(0, error.find(':')), error.substr(error.find(':') + 2));
+                return false;
+            }
+            json = chunks->json;
+            if (chunks->hasBin) {
+                glbBin_ = chunks->bin;
+                hasGlbBin_ = true;
+            }
+        }
+        dom::element doc;
+        const auto error = parser_.parse(reinterpret_cast<const char*>(json.data()), json.size()).get(doc);
+        if (error) {
+            faultRaw("", std::string("JSON does not parse: ") + simdjson::error_message(error));
+            return false;
+        }
+        if (doc.get_object().get(root_)) {
+            faultRaw("#", "the JSON root must be an object");
+            return false;
+        }
+        return true;
+    }
+
+    void readAsset() {
+        dom::object asset;
+        if (!getObject(root_, "asset", Pointer{}, asset, true)) return;
+        std::string_view version;
+        if (getString(asset, "version", Pointer{} / "asset", version, true)) {
+            if (version.substr(0, 2) != "2.") fault(Pointer{} / "asset" / "version", "glTF version " + std::string(version) + " is not 2.x");
+        }
+        std::string_view minVersion;
+        if (getString(asset, "minVersion", Pointer{} / "asset", minVersion, false) && minVersion != "2.0") {
+            fault(Pointer{} / "asset" / "minVersion", "requires glTF " + std::string(minVersion) + "; 2.0 is supported");
+        }
+        auto readExtensionList = [&](std::string_view key, bool required) {
+            dom::array list;
+            if (!getArray(root_, key, Pointer{}, list, false)) return;
+            std::size_t i = 0;
+            for (dom::element e : list) {
+                std::string_view name;
+                if (e.get_string().get(name)) {
+                    fault(Pointer{} / key / i, "must be a string");
+                } else if (name == "KHR_mesh_quantization") {
+                    quantized_ = true;
+                } else if (required) {
+                    fault(Pointer{} / key / i, "required extension " + std::string(name) + " is not supported");
+                }
+                ++i;
+            }
+        };
+        readExtensionList("extensionsUsed", false);
+        readExtensionList("extensionsRequired", true);
+    }
+
+    // ---- buffers, views, accessors -----------------------------------------
+    void readBuffers() {
+        buffers_.resize(arraySize("buffers"));
+        forEachObject("buffers", [&](std::size_t i, const dom::object& o, const Pointer& at) {
+            Buffer& b = buffers_[i];
+            std::uint64_t byteLength = 0;
+            const bool hasLength = getUint(o, "byteLength", at, byteLength, true);
+            if (hasLength && byteLength == 0) fault(at / "byteLength", "must be at least 1");
+            std::string_view uri;
+            if (!getString(o, "uri", at, uri, false)) {
+                if (i != 0 || !hasGlbBin_) {
+                    fault(at, "buffer has no uri and is not the GLB binary chunk");
+                    return;
+                }
+                b.owner = src_.bytes;
+                b.bytes = glbBin_;
+            } else if (gltf::isDataUri(uri)) {
+                std::string error;
+                auto data = gltf::decodeDataUri(uri, error);
+                if (!data) {
+                    fault(at / "uri", error);
+                    return;
+                }
+                auto owned = std::make_shared<const std::vector<std::byte>>(std::move(data->bytes));
+                b.bytes = *owned;
+                b.owner = std::move(owned);
+            } else {
+                if (!opt_.allowExternalFiles) {
+                    fault(at / "uri", "external buffers are disabled for this import");
+                    return;
+                }
+                const auto path = gltf::resolveUri(src_.baseDir, uri);
+                auto bytes = readFileBytes(path);
+                if (!bytes) {
+                    fault(at / "uri", "cannot read " + path.string());
+                    return;
+                }
+                b.owner = std::move(*bytes);
+                b.bytes = *b.owner;
+            }
+            if (hasLength && byteLength > b.bytes.size()) {
+                fault(at / "byteLength", "declares " + std::to_string(byteLength) + " bytes, the data has " +
+                                             std::to_string(b.bytes.size()));
+                return;
+            }
+            if (hasLength) b.bytes = b.bytes.first(static_cast<std::size_t>(byteLength));
+            b.ok = hasLength && byteLength > 0;
+            if (b.ok) {
+                b.modelBuffer = static_cast<std::int32_t>(model_.buffers.size());
+                model_.buffers.push_back(b.owner);
+            }
+        });
+    }
+
+    void readViews() {
+        views_.resize(arraySize("bufferViews"));
+        forEachObject("bufferViews", [&](std::size_t i, const dom::object& o, const Pointer& at) {
+            View& v = views_[i];
+            const std::int32_t buffer = getIndex(o, "buffer", at, buffers_.size(), "buffer", true);
+            std::uint64_t offset = 0, length = 0, stride = 0;
+            getUint(o, "byteOffset", at, offset, false);
+            const bool hasLength = getUint(o, "byteLength", at, length, true);
+            if (getUint(o, "byteStride", at, stride, false) && (stride < 4 || stride > 252 || stride % 4 != 0)) {
+                fault(at / "byteStride", "must be a multiple of 4 between 4 and 252");
+                return;
+            }
+            if (buffer < 0 || !hasLength) return;
+            if (length == 0) {
+                fault(at / "byteLength", "must be at least 1");
+                return;
+            }
+            const Buffer& b = buffers_[static_cast<std::size_t>(buffer)];
+            if (!b.ok) return;  // the buffer's own fault is already recorded
+            if (offset > b.bytes.size() || length > b.bytes.size() - offset) {
+                fault(at, "bytes " + std::to_string(offset) + ".." + std::to_string(offset + length) +
+                              " lie outside buffer " + std::to_string(buffer) + " (" + std::to_string(b.bytes.size()) +
+                              " bytes)");
+                return;
+            }
+            v.bytes = b.bytes.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
+            v.buffer = static_cast<std::size_t>(buffer);
+            v.stride = static_cast<std::size_t>(stride);
+            v.ok = true;
+        });
+    }
+
+    // The span from `offset` to the end of view `index`, or nullopt (fault recorded).
+    std::optional<std::span<const std::byte>> viewFrom(std::int32_t index, std::uint64_t offset, const Pointer& at) {
+        if (index < 0) return std::nullopt;
+        const View& v = views_[static_cast<std::size_t>(index)];
+        if (!v.ok) return std::nullopt;
+        if (offset > v.bytes.size()) {
+            fault(at, "byteOffset " + std::to_string(offset) + " is past the end of buffer view " +
+                          std::to_string(index) + " (" + std::to_string(v.bytes.size()) + " bytes)");
+            return std::nullopt;
+        }
+        return v.bytes.subspan(static_cast<std::size_t>(offset));
+    }
+
+    void readAccessors() {
+        accessors_.resize(arraySize("accessors"));
+        forEachObject("accessors", [&](std::size_t i, const dom::object& o, const Pointer& at) {
+            Accessor& acc = accessors_[i];
+            AccessorDesc& d = acc.desc;
+            std::uint64_t componentType = 0, count = 0, offset = 0;
+            const bool hasType = getUint(o, "componentType", at, componentType, true);
+            if (hasType && gltf::componentSize(static_cast<std::uint32_t>(std::min<std::uint64_t>(componentType, 0xFFFFFFFF))) == 0) {
+                fault(at / "componentType", std::to_string(componentType) + " is not a glTF component type");
+                return;
+            }
+            const bool hasCount = getUint(o, "count", at, count, true);
+            std::string_view type;
+            const bool hasShape = getString(o, "type", at, type, true);
+            std::optional<ElementShape> shape;
+            if (hasShape) {
+                shape = gltf::elementShape(type);
+                if (!shape) fault(at / "type", "'" + std::string(type) + "' is not an accessor type");
+            }
+            getBool(o, "normalized", at, d.normalized);
+            getUint(o, "byteOffset", at, offset, false);
+            if (!hasType || !hasCount || !shape) return;
+            d.componentType = static_cast<ComponentType>(componentType);
+            d.shape = *shape;
+            d.count = static_cast<std::size_t>(std::min<std::uint64_t>(count, std::numeric_limits<std::size_t>::max() / 64));
+            if (d.normalized && (d.componentType == ComponentType::Float || d.componentType == ComponentType::UnsignedInt)) {
+                fault(at / "normalized", "float and unsigned int accessors cannot be normalized");
+                return;
+            }
+            const std::size_t componentBytes = gltf::componentSize(static_cast<std::uint32_t>(componentType));
+            const std::int32_t view = getIndex(o, "bufferView", at, views_.size(), "bufferView", false);
+            if (view >= 0) {
+                const auto data = viewFrom(view, offset, at / "byteOffset");
+                if (!data) return;
+                const View& v = views_[static_cast<std::size_t>(view)];
+                const std::size_t absolute = static_cast<std::size_t>(v.bytes.data() - buffers_[v.buffer].bytes.data()) +
+                                             static_cast<std::size_t>(offset);
+                if (absolute % componentBytes != 0) {
+                    fault(at / "byteOffset", "data starts at buffer byte " + std::to_string(absolute) +
+                                                 ", not a multiple of the component size " + std::to_string(componentBytes));
+                    return;
+                }
+                if (v.stride != 0 && v.stride % componentBytes != 0) {
+                    fault(at / "bufferView", "byteStride is not a multiple of the component size");
+                    return;
+                }
+                d.data = *data;
+                d.hasView = true;
+                d.byteStride = v.stride;
+            } else if (offset != 0 && member(o, "bufferView")) {
+                return;  // invalid view index already reported
+            }
+            dom::object sparse;
+            if (getObject(o, "sparse", at, sparse, false)) {
+                const Pointer sp = at / "sparse";
+                gltf::SparseDesc s;
+                std::uint64_t sparseCount = 0;
+                dom::object indices, values;
+                const bool ok1 = getUint(sparse, "count", sp, sparseCount, true);
+                const bool ok2 = getObject(sparse, "indices", sp, indices, true);
+                const bool ok3 = getObject(sparse, "values", sp, values, true);
+                if (!ok1 || !ok2 || !ok3) return;
+                s.count = static_cast<std::size_t>(std::min<std::uint64_t>(sparseCount, d.count + 1));
+                std::uint64_t indexType = 0, indexOffset = 0, valueOffset = 0;
+                const std::int32_t iv = getIndex(indices, "bufferView", sp / "indices", views_.size(), "bufferView", true);
+                getUint(indices, "byteOffset", sp / "indices", indexOffset, false);
+                if (!getUint(indices, "componentType", sp / "indices", indexType, true)) return;
+                const std::int32_t vv = getIndex(values, "bufferView", sp / "values", views_.size(), "bufferView", true);
+                getUint(values, "byteOffset", sp / "values", valueOffset, false);
+                if (indexType != 5121 && indexType != 5123 && indexType != 5125) {
+                    fault(sp / "indices" / "componentType", "sparse indices must be UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT");
+                    return;
+                }
+                s.indexType = static_cast<ComponentType>(indexType);
+                const auto ib = viewFrom(iv, indexOffset, sp / "indices" / "byteOffset");
+                const auto vb = viewFrom(vv, valueOffset, sp / "values" / "byteOffset");
+                if (!ib || !vb) return;
+                s.indices = *ib;
+                s.values = *vb;
+                d.sparse = s;
+            }
+            const std::string problem = gltf::checkRanges(d);
+            if (!problem.empty()) {
+                fault(at, problem);
+                return;
+            }
+            acc.ok = true;
+        });
+    }
+
+    // Checks that accessor `index` (referenced at `at`) suits a role; nullptr if not.
+    const AccessorDesc* useAccessor(std::int64_t index, const Pointer& at, std::initializer_list<ElementShape> shapes,
+                                    unsigned allow, const char* role) {
+        if (index < 0 || static_cast<std::size_t>(index) >= accessors_.size()) return nullptr;
+        const Accessor& a = accessors_[static_cast<std::size_t>(index)];
+        if (!a.ok) return nullptr;
+        const AccessorDesc& d = a.desc;
+        bool shapeOk = false;
+        for (const ElementShape& s : shapes) shapeOk |= (s.rows == d.shape.rows && s.columns == d.shape.columns);
+        if (!shapeOk) {
+            fault(at, std::string(role) + " cannot use accessor " + std::to_string(index) + " of type " +
+                          std::string(typeName(d.shape)));
+            return nullptr;
+        }
+        if ((encodingBit(d.componentType, d.normalized) & allow) == 0) {
+            fault(at, std::string(role) + " cannot use accessor " + std::to_string(index) + " with componentType " +
+                          std::to_string(static_cast<unsigned>(d.componentType)) +
+                          (d.normalized ? " (normalized)" : "") +
+                          (quantized_ ? "" : " (KHR_mesh_quantization not in use)"));
+            return nullptr;
+        }
+        return &d;
+    }
+
+    bool reserveDecoded(std::size_t bytes, const Pointer& at) {
+        if (bytes > opt_.maxDecodedBytes || decodedBytes_ > opt_.maxDecodedBytes - bytes) {
+            fault(at, "decoded data would exceed the import limit of " + std::to_string(opt_.maxDecodedBytes) + " bytes");
+            return false;
+        }
+        decodedBytes_ += bytes;
+        return true;
+    }
+
+    bool decodeFloats(const AccessorDesc& d, std::int64_t index, const Pointer& at, std::span<float> out) {
+        const std::string problem = gltf::decodeFloats(d, out);
+        if (!problem.empty()) {
+            fault(Pointer{} / "accessors" / static_cast<std::size_t>(index), problem);
+            (void)at;
+            return false;
+        }
+        return true;
+    }
+
+    template <class T>
+    bool decodeInto(std::int64_t index, const Pointer& at, std::initializer_list<ElementShape> shapes, unsigned allow,
+                    const char* role, std::vector<T>& out, std::size_t expectedCount = 0) {
+        const AccessorDesc* d = useAccessor(index, at, shapes, allow, role);
+        if (!d) return false;
+        if (expectedCount && d->count != expectedCount) {
+            fault(at, std::string(role) + " accessor " + std::to_string(index) + " has " + std::to_string(d->count) +
+                          " elements, " + std::to_string(expectedCount) + " expected");
+            return false;
+        }
+        const std::size_t comps = d->shape.components();
+        const std::size_t floats = d->count * comps;
+        static_assert(sizeof(T) % sizeof(float) == 0);
+        if (floats * sizeof(float) != d->count * sizeof(T)) {
+            fault(at, std::string(role) + ": element size mismatch");
+            return false;
+        }
+        if (!reserveDecoded(floats * sizeof(float), at)) return false;
+        out.resize(d->count);
+        return decodeFloats(*d, index, at, std::span<float>(reinterpret_cast<float*>(out.data()), floats));
+    }
+
+    bool decodeUintsInto(std::int64_t index, const Pointer& at, ElementShape shape, const char* role,
+                         std::vector<std::uint32_t>& out) {
+        const AccessorDesc* d = useAccessor(index, at, {shape}, kInt8 | kInt16 | kUint32, role);
+        if (!d) return false;
+        if (d->componentType == ComponentType::Byte || d->componentType == ComponentType::Short) {
+            fault(at, std::string(role) + " must use unsigned components");
+            return false;
+        }
+        const std::size_t n = d->count * shape.components();
+        if (!reserveDecoded(n * sizeof(std::uint32_t), at)) return false;
+        out.resize(n);
+        const std::string problem = gltf::decodeUints(*d, out);
+        if (!problem.empty()) {
+            fault(Pointer{} / "accessors" / static_cast<std::size_t>(index), problem);
+            return false;
+        }
+        return true;
+    }
+
+    // ---- nodes and hierarchy ------------------------------------------------
+    void readNodes() {
+        const std::size_t count = arraySize("nodes");
+        const std::size_t meshCount = arraySize("meshes");
+        const std::size_t skinCount = arraySize("skins");
+        nodes_.resize(count);
+        const std::size_t faultsBefore = faults_.size();
+        forEachObject("nodes", [&](std::size_t i, const dom::object& o, const Pointer& at) {
+            Node& n = nodes_[i];
+            std::string_view name;
+            if (getString(o, "name", at, name, false)) n.name = name;
+            n.mesh = getIndex(o, "mesh", at, meshCount, "mesh", false);
+            n.skin = getIndex(o, "skin", at, skinCount, "skin", false);
+            float m[16];
+            const bool hasMatrix = getFloats(o, "matrix", at, m, 16);
+            float t[3], r[4], s[3];
+            const bool hasT = getFloats(o, "translation", at, t, 3);
+            const bool hasR = getFloats(o, "rotation", at, r, 4);
+            const bool hasS = getFloats(o, "scale", at, s, 3);
+            if (hasMatrix && (hasT || hasR || hasS)) fault(at, "a node has either matrix or TRS properties, not both");
+            if (hasMatrix) {
+                Mat4 mat;
+                std::copy(m, m + 16, mat.m.begin());
+                if (mat(3, 0) != 0.0f || mat(3, 1) != 0.0f || mat(3, 2) != 0.0f || mat(3, 3) != 1.0f) {
+                    fault(at / "matrix", "the last row must be 0, 0, 0, 1 (the matrix must decompose to TRS)");
+                }
+                n.local = decompose(mat);
+            }
+            if (hasT) n.local.translation = {t[0], t[1], t[2]};
+            if (hasS) n.local.scale = {s[0], s[1], s[2]};
+            if (hasR) {
+                const auto q = tryNormalize({r[0], r[1], r[2], r[3]});
+                if (!q) fault(at / "rotation", "zero quaternion");
+                else n.local.rotation = *q;
+            }
+            dom::array children;
+            if (getArray(o, "children", at, children, false)) {
+                std::size_t c = 0;
+                for (dom::element e : children) {
+                    const auto v = asUint(e);
+                    if (!v || *v >= count) {
+                        fault(at / "children" / c, "not a node index (" + std::to_string(count) + " nodes)");
+                    } else if (*v == i) {
+                        fault(at / "children" / c, "a node cannot be its own child");
+                    } else {
+                        n.children.push_back(static_cast<std::uint32_t>(*v));
+                    }
+                    ++c;
+                }
+            }
+            dom::array weights;
+            if (getArray(o, "weights", at, weights, false)) {
+                n.hasWeights = true;
+                n.weights.resize(weights.size());
+                if (!getFloats(o, "weights", at, n.weights.data(), n.weights.size())) n.weights.clear();
+            }
+        });
+        // Parents: each node is the child of at most one node.
+        for (std::size_t i = 0; i < count; ++i) {
+            for (std::size_t c = 0; c < nodes_[i].children.size(); ++c) {
+                const std::uint32_t child = nodes_[i].children[c];
+                Node& cn = nodes_[child];
+                if (cn.parent >= 0 && cn.parent != static_cast<std::int32_t>(i)) {
+                    fault(Pointer{} / "nodes" / i / "children" / c,
+                          "node " + std::to_string(child) + " already has parent " + std::to_string(cn.parent));
+                } else if (cn.parent == static_cast<std::int32_t>(i)) {
+                    fault(Pointer{} / "nodes" / i / "children" / c, "node " + std::to_string(child) + " listed twice");
+                } else {
+                    cn.parent = static_cast<std::int32_t>(i);
+                }
+            }
+        }
+        nodesOk_ = faults_.size() == faultsBefore;
+    }
+
+    void buildSkeleton() {
+        const std::size_t count = nodes_.size();
+        std::vector<std::uint32_t> order;
+        order.reserve(count);
+        std::vector<std::uint8_t> visited(count, 0);
+        std::vector<std::uint32_t> stack;
+        for (std::size_t r = 0; r < count; ++r) {
+            if (nodes_[r].parent >= 0) continue;
+            stack.push_back(static_cast<std::uint32_t>(r));
+            while (!stack.empty()) {
+                const std::uint32_t n = stack.back();
+                stack.pop_back();
+                if (visited[n]) continue;
+                visited[n] = 1;
+                order.push_back(n);
+                const auto& ch = nodes_[n].children;
+                for (auto it = ch.rbegin(); it != ch.rend(); ++it) stack.push_back(*it);
+            }
+        }
+        if (order.size() != count) {
+            for (std::size_t i = 0; i < count; ++i) {
+                if (!visited[i]) fault(Pointer{} / "nodes" / i, "node is part of a cycle in the node hierarchy");
+            }
+            return;
+        }
+        model_.nodeOfJoint = order;
+        model_.jointOfNode.assign(count, 0);
+        for (std::size_t j = 0; j < count; ++j) model_.jointOfNode[order[j]] = static_cast<std::uint32_t>(j);
+        std::vector<JointDesc> joints(count);
+        for (std::size_t j = 0; j < count; ++j) {
+            Node& n = nodes_[order[j]];
+            joints[j].name = n.name;
+            joints[j].parent = n.parent < 0 ? kNoParent : static_cast<std::int32_t>(model_.jointOfNode[static_cast<std::size_t>(n.parent)]);
+            joints[j].rest = n.local;
+        }
+        auto skeleton = Skeleton::create(std::move(joints));
+        if (!skeleton) {
+            for (const Fault& f : skeleton.faults()) fault(Pointer{} / "nodes", f.where + ": " + f.what);
+            return;
+        }
+        model_.skeleton = std::move(*skeleton);
+        skeletonOk_ = true;
+    }
+
+    // ---- images, textures, materials ----------------------------------------
+    void readImagesTexturesMaterials() {
+        model_.images.resize(arraySize("images"));
+        forEachObject("images", [&](std::size_t i, const dom::object& o, const Pointer& at) {
+            ImageSource& img = model_.images[i];
+            std::string_view s;
+            if (getString(o, "name", at, s, false)) img.name = s;
+            if (getString(o, "mimeType", at, s, false)) img.mimeType = s;
+            std::string_view uri;
+            const bool hasUri = getString(o, "uri", at, uri, false);
+            const std::int32_t view = getIndex(o, "bufferView", at, views_.size(), "bufferView", false);
+            if (hasUri == (member(o, "bufferView").has_value())) {
+                fault(at, "an image has exactly one of uri and bufferView");
+                return;
+            }
+            if (hasUri) {
+                if (gltf::isDataUri(uri)) {
+                    img.uri = uri;
+                } else {
+                    img.uri = uri;
+                    img.path = gltf::resolveUri(src_.baseDir, uri).string();
+                }
+            } else if (view >= 0 && views_[static_cast<std::size_t>(view)].ok) {
+                const View& v = views_[static_cast<std::size_t>(view)];
+                const Buffer& b = buffers_[v.buffer];
+                img.buffer = b.modelBuffer;
+                img.byteOffset = static_cast<std::size_t>(v.bytes.data() - b.owner->data());
+                img.byteLength = v.bytes.size();
+                if (img.mimeType.empty()) fault(at / "mimeType", "required when the image is in a bufferView");
+            }
+        });
+        model_.textures.resize(arraySize("textures"));
+        forEachObject("textures", [&](std::size_t i, const dom::object& o, const Pointer& at) {
+            model_.textures[i].image = getIndex(o, "source", at, model_.images.size(), "image", false);
+        });
+        model_.materials.resize(arraySize("materials"));
+        forEachObject("materials", [&](std::size_t i, const dom::object& o, const Pointer& at) {
+            Material& m = model_.materials[i];
+            std::string_view s;
+            if (getString(o, "name", at, s, false)) m.name = s;
+            dom::object pbr;
+            if (!getObject(o, "pbrMetallicRoughness", at, pbr, false)) return;
+            const Pointer pat = at / "pbrMetallicRoughness";
+            getFloats(pbr, "baseColorFactor", pat, m.baseColorFactor.data(), 4);
+            dom::object tex;
+            if (getObject(pbr, "baseColorTexture", pat, tex, false)) {
+                const Pointer tat = pat / "baseColorTexture";
+                const std::int32_t t = getIndex(tex, "index", tat, model_.textures.size(), "texture", true);
+                std::uint64_t texCoord = 0;
+                getUint(tex, "texCoord", tat, texCoord, false);
+                if (t >= 0) m.baseColorTexture = TextureRef{static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(std::min<std::uint64_t>(texCoord, 0xFFFF))};
+            }
+        });
+    }
+
+    // ---- meshes -------------------------------------------------------------
+    void readMeshes() {
+        model_.meshes.resize(arraySize("meshes"));
+        forEachObject("meshes", [&](std::size_t mi, const dom::object& o, const Pointer& at) {
+            Mesh& mesh = model_.meshes[mi];
+            std::string_view s;
+            if (getString(o, "name", at, s, false)) mesh.name = s;
+            dom::array prims;
+            if (!getArray(o, "primitives", at, prims, true)) return;
+            if (prims.size() == 0) fault(at / "primitives", "a mesh needs at least one primitive");
+            mesh.primitives.resize(prims.size());
+            std::size_t p = 0;
+            bool first = true;
+            for (dom::element e : prims) {
+                const Pointer pat = at / "primitives" / p;
+                dom::object po;
+                if (asObject(e, pat, po)) {
+                    std::size_t targets = 0;
+                    readPrimitive(po, pat, mesh.primitives[p], targets);
+                    if (first) mesh.targetCount = static_cast<std::uint32_t>(targets);
+                    else if (targets != mesh.targetCount) {
+                        fault(pat / "targets", "every primitive of a mesh has the same number of morph targets (" +
+                                                   std::to_string(mesh.targetCount) + " in primitive 0)");
+                    }
+                    first = false;
+                }
+                ++p;
+            }
+            mesh.weights.assign(mesh.targetCount, 0.0f);
+            dom::array w;
+            if (getArray(o, "weights", at, w, false)) {
+                if (w.size() != mesh.targetCount) {
+                    fault(at / "weights", "holds " + std::to_string(w.size()) + " weights for " +
+                                              std::to_string(mesh.targetCount) + " morph targets");
+                } else {
+                    getFloats(o, "weights", at, mesh.weights.data(), mesh.weights.size());
+                }
+            }
+        });
+    }
+
+    void readPrimitive(const dom::object& o, const Pointer& at, MeshPrimitive& prim, std::size_t& targetCount) {
+        std::uint64_t mode = 4;
+        if (getUint(o, "mode", at, mode, false) && mode > 6) fault(at / "mode", "must be 0..6");
+        prim.mode = static_cast<PrimitiveMode>(std::min<std::uint64_t>(mode, 6));
+        prim.material = getIndex(o, "material", at, model_.materials.size(), "material", false);
+        dom::object attrs;
+        if (!getObject(o, "attributes", at, attrs, true)) return;
+        const Pointer aat = at / "attributes";
+        const unsigned posAllow = quantized_ ? kQuantized : kFloat;
+        const unsigned nrmAllow = quantized_ ? (kFloat | kInt8Norm | kInt16Norm) : kFloat;
+        const unsigned uvAllow = quantized_ ? kQuantized : (kFloat | kInt8Norm | kInt16Norm);
+        std::uint64_t idx = 0;
+        std::size_t vertexCount = 0;
+        bool haveCount = false;
+        if (getUint(attrs, "POSITION", aat, idx, false)) {
+            if (decodeInto(static_cast<std::int64_t>(idx), aat / "POSITION", {{3, 1}}, posAllow, "POSITION", prim.positions)) {
+                vertexCount = prim.positions.size();
+                haveCount = true;
+            }
+            if (idx >= accessors_.size()) fault(aat / "POSITION", "no such accessor");
+        }
+        auto attributeIndex = [&](std::string_view key, std::int64_t& out) {
+            std::uint64_t v = 0;
+            if (!getUint(attrs, key, aat, v, false)) return false;
+            if (v >= accessors_.size()) {
+                fault(aat / key, "no such accessor");
+                return false;
+            }
+            out = static_cast<std::int64_t>(v);
+            return true;
+        };
+        std::int64_t a = -1;
+        if (attributeIndex("NORMAL", a)) {
+            decodeInto(a, aat / "NORMAL", {{3, 1}}, nrmAllow, "NORMAL", prim.normals, haveCount ? vertexCount : 0);
+        }
+        if (attributeIndex("TEXCOORD_0", a)) {
+            decodeInto(a, aat / "TEXCOORD_0", {{2, 1}}, uvAllow, "TEXCOORD_0", prim.texcoords, haveCount ? vertexCount : 0);
+        }
+        // Skinning sets JOINTS_n / WEIGHTS_n come in pairs, numbered from 0 without gaps.
+        std::size_t sets = 0;
+        while (true) {
+            const std::string jk = "JOINTS_" + std::to_string(sets), wk = "WEIGHTS_" + std::to_string(sets);
+            const bool hj = member(attrs, jk).has_value(), hw = member(attrs, wk).has_value();
+            if (!hj && !hw) break;
+            if (hj != hw) {
+                fault(aat / (hj ? std::string_view("JOINTS_") : std::string_view("WEIGHTS_")),
+                      "set " + std::to_string(sets) + " has " + (hj ? jk : wk) + " without " + (hj ? wk : jk));
+                return;
+            }
+            ++sets;
+        }
+        // Any other numbered skinning set (a gap) is a fault.
+        for (auto [key, value] : attrs) {
+            (void)value;
+            for (std::string_view prefix : {std::string_view("JOINTS_"), std::string_view("WEIGHTS_")}) {
+                if (key.substr(0, prefix.size()) == prefix) {
+                    std::size_t n = 0;
+                    bool digits = key.size() > prefix.size();
+                    for (char c : key.substr(prefix.size())) {
+                        digits &= (c >= '0' && c <= '9');
+                        n = n * 10 + static_cast<std::size_t>(c - '0');
+                        if (n > 1000) break;
+                    }
+                    if (!digits || n >= sets) fault(aat / key, "skinning attribute sets must be numbered from 0 without gaps");
+                }
+            }
+        }
+        if (sets > 0 && haveCount) {
+            prim.influencesPerVertex = static_cast<std::uint32_t>(sets * 4);
+            const std::size_t n = vertexCount * sets * 4;
+            if (!reserveDecoded(n * 6, aat)) return;
+            prim.joints.assign(n, 0);
+            prim.weights.assign(n, 0.0f);
+            std::vector<std::uint32_t> js;
+            std::vector<std::array<float, 4>> ws;
+            for (std::size_t set = 0; set < sets; ++set) {
+                const std::string jk = "JOINTS_" + std::to_string(set), wk = "WEIGHTS_" + std::to_string(set);
+                std::int64_t ja = -1, wa = -1;
+                if (!attributeIndex(jk, ja) || !attributeIndex(wk, wa)) return;
+                if (!decodeUintsInto(ja, aat / jk, {4, 1}, jk.c_str(), js)) return;
+                if (js.size() != n / sets) {
+                    fault(aat / jk, "has " + std::to_string(js.size() / 4) + " elements for " + std::to_string(vertexCount) + " vertices");
+                    return;
+                }
+                if (!decodeInto(wa, aat / wk, {{4, 1}}, kFloat | kInt8Norm | kInt16Norm, wk.c_str(), ws, vertexCount)) return;
+                for (std::size_t v = 0; v < vertexCount; ++v) {
+                    for (std::size_t k = 0; k < 4; ++k) {
+                        const std::uint32_t j = js[v * 4 + k];
+                        if (j > 0xFFFF) {
+                            fault(aat / jk, "joint index " + std::to_string(j) + " too large");
+                            return;
+                        }
+                        prim.joints[v * sets * 4 + set * 4 + k] = static_cast<std::uint16_t>(j);
+                        const float w = ws[v][k];
+                        if (!(w >= 0.0f) || !std::isfinite(w)) {
+                            fault(Pointer{} / "accessors" / static_cast<std::size_t>(wa),
+                                  "weight of vertex " + std::to_string(v) + " is negative or not finite");
+                            return;
+                        }
+                        prim.weights[v * sets * 4 + set * 4 + k] = w;
+                    }
+                }
+            }
+            // Renormalise so every vertex's weights sum to 1 exactly as far as
+            // float allows (quantised weights and exporters drift).
+            const std::size_t k = sets * 4;
+            for (std::size_t v = 0; v < vertexCount; ++v) {
+                double sum = 0.0;
+                for (std::size_t i = 0; i < k; ++i) sum += prim.weights[v * k + i];
+                if (sum > 0.0 && sum != 1.0) {
+                    for (std::size_t i = 0; i < k; ++i) prim.weights[v * k + i] = static_cast<float>(prim.weights[v * k + i] / sum);
+                }
+            }
+        }
+        if (member(o, "indices")) {
+            std::uint64_t ia = 0;
+            getUint(o, "indices", at, ia, true);
+            if (ia >= accessors_.size()) {
+                fault(at / "indices", "no such accessor");
+            } else if (decodeUintsInto(static_cast<std::int64_t>(ia), at / "indices", {1, 1}, "indices", prim.indices) && haveCount) {
+                for (std::size_t i = 0; i < prim.indices.size(); ++i) {
+                    if (prim.indices[i] >= vertexCount) {
+                        fault(Pointer{} / "accessors" / static_cast<std::size_t>(ia),
+                              "index " + std::to_string(prim.indices[i]) + " at element " + std::to_string(i) +
+                                  " is not below the vertex count " + std::to_string(vertexCount));
+                        break;
+                    }
+                }
+            }
+        }
+        dom::array targets;
+        if (getArray(o, "targets", at, targets, false)) {
+            targetCount = targets.size();
+            prim.targets.resize(targetCount);
+            std::size_t t = 0;
+            for (dom::element e : targets) {
+                const Pointer tat = at / "targets" / t;
+                dom::object to;
+                if (asObject(e, tat, to)) {
+                    const unsigned deltaAllow = quantized_ ? kQuantized : kFloat;
+                    std::uint64_t ta = 0;
+                    if (getUint(to, "POSITION", tat, ta, false)) {
+                        if (ta >= accessors_.size()) fault(tat / "POSITION", "no such accessor");
+                        else decodeInto(static_cast<std::int64_t>(ta), tat / "POSITION", {{3, 1}}, deltaAllow, "morph POSITION", prim.targets[t].positions, vertexCount);
+                    }
+                    if (getUint(to, "NORMAL", tat, ta, false)) {
+                        if (ta >= accessors_.size()) fault(tat / "NORMAL", "no such accessor");
+                        else decodeInto(static_cast<std::int64_t>(ta), tat / "NORMAL", {{3, 1}}, deltaAllow, "morph NORMAL", prim.targets[t].normals, vertexCount);
+                    }
+                }
+                ++t;
+            }
+        }
+    }
+
+    // ---- skins --------------------------------------------------------------
+    // Joint-space lowest common ancestor-or-self of a and b, or -1.
+    std::int32_t commonAncestor(std::int32_t a, std::int32_t b) const {
+        const auto parents = model_.skeleton.parents();
+        // Parents come before children, so walking the larger index up converges.
+        while (a != b && a >= 0 && b >= 0) {
+            if (a > b) a = parents[static_cast<std::size_t>(a)];
+            else b = parents[static_cast<std::size_t>(b)];
+        }
+        return a == b ? a : -1;
+    }
+
+    void readSkins() {
+        model_.skins.resize(arraySize("skins"));
+        forEachObject("skins", [&](std::size_t si, const dom::object& o, const Pointer& at) {
+            Skin& skin = model_.skins[si];
+            std::string_view s;
+            if (getString(o, "name", at, s, false)) skin.name = s;
+            dom::array joints;
+            if (!getArray(o, "joints", at, joints, true)) return;
+            if (joints.size() == 0) {
+                fault(at / "joints", "a skin needs at least one joint");
+                return;
+            }
+            std::vector<std::uint8_t> seen(nodes_.size(), 0);
+            std::size_t j = 0;
+            for (dom::element e : joints) {
+                const auto v = asUint(e);
+                if (!v || *v >= nodes_.size()) {
+                    fault(at / "joints" / j, "not a node index");
+                } else if (seen[*v]) {
+                    fault(at / "joints" / j, "node " + std::to_string(*v) + " is listed twice");
+                } else {
+                    seen[*v] = 1;
+                    skin.joints.push_back(model_.jointOfNode[*v]);
+                }
+                ++j;
+            }
+            if (skin.joints.size() != joints.size()) return;
+            skin.inverseBindMatrices.assign(skin.joints.size(), Mat4::identity());
+            std::uint64_t ibm = 0;
+            if (getUint(o, "inverseBindMatrices", at, ibm, false)) {
+                if (ibm >= accessors_.size()) {
+                    fault(at / "inverseBindMatrices", "no such accessor");
+                    return;
+                }
+                const AccessorDesc* d = useAccessor(static_cast<std::int64_t>(ibm), at / "inverseBindMatrices", {{4, 4}}, kFloat, "inverseBindMatrices");
+                if (!d) return;
+                if (d->count < skin.joints.size()) {
+                    fault(at / "inverseBindMatrices", "accessor " + std::to_string(ibm) + " has " + std::to_string(d->count) +
+                                                          " matrices for " + std::to_string(skin.joints.size()) + " joints");
+                    return;
+                }
+                std::vector<Mat4> all;
+                if (!decodeInto(static_cast<std::int64_t>(ibm), at / "inverseBindMatrices", {{4, 4}}, kFloat, "inverseBindMatrices", all)) return;
+                for (std::size_t i = 0; i < skin.joints.size(); ++i) {
+                    const Mat4& m = all[i];
+                    if (!isFinite(m) || std::fabs(m(3, 0)) > 1e-6f || std::fabs(m(3, 1)) > 1e-6f ||
+                        std::fabs(m(3, 2)) > 1e-6f || std::fabs(m(3, 3) - 1.0f) > 1e-6f) {
+                        fault(Pointer{} / "accessors" / static_cast<std::size_t>(ibm),
+                              "inverse bind matrix " + std::to_string(i) + " is not finite or its last row is not 0, 0, 0, 1");
+                        return;
+                    }
+                    skin.inverseBindMatrices[i] = m;
+                }
+            }
+            std::int32_t root = static_cast<std::int32_t>(skin.joints[0]);
+            for (const std::uint32_t jj : skin.joints) root = commonAncestor(root, static_cast<std::int32_t>(jj));
+            if (root < 0) {
+                fault(at / "joints", "the joints have no common root node");
+                return;
+            }
+            std::int32_t declared = getIndex(o, "skeleton", at, nodes_.size(), "node", false);
+            if (declared >= 0) {
+                const std::int32_t dj = static_cast<std::int32_t>(model_.jointOfNode[static_cast<std::size_t>(declared)]);
+                if (commonAncestor(dj, root) != dj) {
+                    fault(at / "skeleton", "node " + std::to_string(declared) +
+                                               " is not the joints' common root nor one of its ancestors");
+                    return;
+                }
+            }
+            skin.root = root;
+        });
+    }
+
+    // Mesh instances, morph weight layout, and the rules that tie nodes to meshes and skins.
+    void bindNodes() {
+        const std::size_t count = nodes_.size();
+        model_.weightOffsetOfJoint.assign(count, -1);
+        for (std::size_t i = 0; i < count; ++i) {
+            const Node& n = nodes_[i];
+            const Pointer at = Pointer{} / "nodes" / i;
+            const std::uint32_t joint = model_.jointOfNode[i];
+            if (n.skin >= 0 && n.mesh < 0) fault(at / "skin", "a node with a skin must have a mesh");
+            if (n.mesh < 0) {
+                if (n.hasWeights) fault(at / "weights", "a node without a mesh cannot have morph weights");
+                continue;
+            }
+            const Mesh& mesh = model_.meshes[static_cast<std::size_t>(n.mesh)];
+            MeshInstance inst;
+            inst.joint = joint;
+            inst.mesh = static_cast<std::uint32_t>(n.mesh);
+            inst.skin = n.skin;
+            inst.weightOffset = static_cast<std::uint32_t>(model_.restWeights.size());
+            if (mesh.targetCount > 0) {
+                model_.weightOffsetOfJoint[joint] = static_cast<std::int32_t>(inst.weightOffset);
+                if (n.hasWeights && n.weights.size() != mesh.targetCount) {
+                    fault(at / "weights", "holds " + std::to_string(n.weights.size()) + " weights for the mesh's " +
+                                              std::to_string(mesh.targetCount) + " morph targets");
+                }
+                const std::vector<float>& w = (n.hasWeights && n.weights.size() == mesh.targetCount) ? n.weights : mesh.weights;
+                model_.restWeights.insert(model_.restWeights.end(), w.begin(), w.end());
+            } else if (n.hasWeights) {
+                fault(at / "weights", "the node's mesh has no morph targets");
+            }
+            if (n.skin >= 0) {
+                const Skin& skin = model_.skins[static_cast<std::size_t>(n.skin)];
+                for (std::size_t p = 0; p < mesh.primitives.size(); ++p) {
+                    const MeshPrimitive& prim = mesh.primitives[p];
+                    if (prim.influencesPerVertex == 0) {
+                        fault(Pointer{} / "meshes" / static_cast<std::size_t>(n.mesh) / "primitives" / p / "attributes",
+                              "skinned by node " + std::to_string(i) + " but has no JOINTS_0/WEIGHTS_0");
+                        continue;
+                    }
+                    for (std::size_t k = 0; k < prim.joints.size(); ++k) {
+                        if (prim.joints[k] >= skin.joints.size()) {
+                            fault(Pointer{} / "meshes" / static_cast<std::size_t>(n.mesh) / "primitives" / p / "attributes",
+                                  "vertex " + std::to_string(k / prim.influencesPerVertex) + " uses joint " +
+                                      std::to_string(prim.joints[k]) + ", skin " + std::to_string(n.skin) + " has " +
+                                      std::to_string(skin.joints.size()));
+                            break;
+                        }
+                    }
+                }
+            }
+            model_.meshInstances.push_back(inst);
+        }
+    }
+
+    void readScenes() {
+        model_.scenes.resize(arraySize("scenes"));
+        forEachObject("scenes", [&](std::size_t si, const dom::object& o, const Pointer& at) {
+            Scene& scene = model_.scenes[si];
+            std::string_view s;
+            if (getString(o, "name", at, s, false)) scene.name = s;
+            dom::array roots;
+            if (!getArray(o, "nodes", at, roots, false)) return;
+            std::size_t r = 0;
+            for (dom::element e : roots) {
+                const auto v = asUint(e);
+                if (!v || *v >= nodes_.size()) {
+                    fault(at / "nodes" / r, "not a node index");
+                } else if (nodes_[*v].parent >= 0) {
+                    fault(at / "nodes" / r, "node " + std::to_string(*v) + " is not a root (its parent is node " +
+                                                std::to_string(nodes_[*v].parent) + ")");
+                } else {
+                    scene.roots.push_back(model_.jointOfNode[*v]);
+                }
+                ++r;
+            }
+        });
+        model_.defaultScene = getIndex(root_, "scene", Pointer{}, model_.scenes.size(), "scene", false);
+    }
+
+    // ---- animations ---------------------------------------------------------
+    void readAnimations() {
+        std::map<std::uint64_t, std::vector<float>> timesByAccessor;
+        model_.clips.reserve(arraySize("animations"));
+        forEachObject("animations", [&](std::size_t ai, const dom::object& o, const Pointer& at) {
+            std::string name;
+            std::string_view s;
+            if (getString(o, "name", at, s, false)) name = s;
+            dom::array samplers, channels;
+            const bool hasSamplers = getArray(o, "samplers", at, samplers, true);
+            const bool hasChannels = getArray(o, "channels", at, channels, true);
+            if (!hasSamplers || !hasChannels) return;
+            struct SamplerInfo {
+                std::int64_t input = -1, output = -1;
+                Interpolation interpolation = Interpolation::Linear;
+                bool ok = false;
+            };
+            std::vector<SamplerInfo> infos(samplers.size());
+            std::size_t i = 0;
+            for (dom::element e : samplers) {
+                const Pointer sat = at / "samplers" / i;
+                dom::object so;
+                SamplerInfo& si = infos[i++];
+                if (!asObject(e, sat, so)) continue;
+                std::uint64_t input = 0, output = 0;
+                const bool hi = getUint(so, "input", sat, input, true);
+                const bool ho = getUint(so, "output", sat, output, true);
+                std::string_view interp = "LINEAR";
+                getString(so, "interpolation", sat, interp, false);
+                if (interp == "LINEAR") si.interpolation = Interpolation::Linear;
+                else if (interp == "STEP") si.interpolation = Interpolation::Step;
+                else if (interp == "CUBICSPLINE") si.interpolation = Interpolation::CubicSpline;
+                else {
+                    fault(sat / "interpolation", "'" + std::string(interp) + "' is not LINEAR, STEP or CUBICSPLINE");
+                    continue;
+                }
+                if (hi && input >= accessors_.size()) fault(sat / "input", "no such accessor");
+                if (ho && output >= accessors_.size()) fault(sat / "output", "no such accessor");
+                if (!hi || !ho || input >= accessors_.size() || output >= accessors_.size()) continue;
+                si.input = static_cast<std::int64_t>(input);
+                si.output = static_cast<std::int64_t>(output);
+                si.ok = true;
+            }
+            std::vector<Track> tracks;
+            std::vector<std::size_t> channelOfTrack;
+            std::size_t c = 0;
+            const std::size_t faultsBefore = faults_.size();
+            for (dom::element e : channels) {
+                const Pointer cat = at / "channels" / c;
+                dom::object co, target;
+                const std::size_t channelIndex = c++;
+                if (!asObject(e, cat, co)) continue;
+                const std::int32_t sampler = getIndex(co, "sampler", cat, infos.size(), "sampler", true);
+                if (!getObject(co, "target", cat, target, true)) continue;
+                const Pointer tat = cat / "target";
+                std::string_view path;
+                if (!getString(target, "path", tat, path, true)) continue;
+                if (!member(target, "node")) {
+                    // KHR_animation_pointer and other extensions target things that
+                    // are not nodes; without the extension such a channel is skipped.
+                    continue;
+                }
+                const std::int32_t node = getIndex(target, "node", tat, nodes_.size(), "node", true);
+                TrackPath tp;
+                if (path == "translation") tp = TrackPath::Translation;
+                else if (path == "rotation") tp = TrackPath::Rotation;
+                else if (path == "scale") tp = TrackPath::Scale;
+                else if (path == "weights") tp = TrackPath::Weights;
+                else {
+                    fault(tat / "path", "'" + std::string(path) + "' is not translation, rotation, scale or weights");
+                    continue;
+                }
+                if (node < 0 || sampler < 0 || !infos[static_cast<std::size_t>(sampler)].ok) continue;
+                const SamplerInfo& si = infos[static_cast<std::size_t>(sampler)];
+                const Pointer sat = at / "samplers" / static_cast<std::size_t>(sampler);
+                Track track;
+                track.target = model_.jointOfNode[static_cast<std::size_t>(node)];
+                track.path = tp;
+                track.interpolation = si.interpolation;
+                std::uint32_t width = 3;
+                unsigned allow = quantized_ ? kQuantized : kFloat;
+                ElementShape shape{3, 1};
+                if (tp == TrackPath::Rotation) {
+                    width = 4;
+                    shape = {4, 1};
+                    allow = kFloat | kInt8Norm | kInt16Norm;
+                } else if (tp == TrackPath::Weights) {
+                    const Node& n = nodes_[static_cast<std::size_t>(node)];
+                    const std::uint32_t targets = n.mesh >= 0 ? model_.meshes[static_cast<std::size_t>(n.mesh)].targetCount : 0;
+                    if (targets == 0) {
+                        fault(tat / "node", "weights animated on node " + std::to_string(node) + ", whose mesh has no morph targets");
+                        continue;
+                    }
+                    width = targets;
+                    shape = {1, 1};
+                    allow = quantized_ ? kQuantized : (kFloat | kInt8Norm | kInt16Norm);
+                    track.weightOffset = static_cast<std::uint32_t>(model_.weightOffsetOfJoint[track.target]);
+                }
+                track.width = width;
+                // Key times: a float scalar accessor, decoded once however many channels share it.
+                auto cached = timesByAccessor.find(static_cast<std::uint64_t>(si.input));
+                if (cached == timesByAccessor.end()) {
+                    std::vector<float> times;
+                    if (!decodeInto(si.input, sat / "input", {{1, 1}}, kFloat, "sampler input", times)) continue;
+                    cached = timesByAccessor.emplace(static_cast<std::uint64_t>(si.input), std::move(times)).first;
+                }
+                track.times = cached->second;
+                const std::size_t keys = track.times.size();
+                const std::size_t perKey = (si.interpolation == Interpolation::CubicSpline ? 3u : 1u) *
+                                           (tp == TrackPath::Weights ? width : 1u);
+                const AccessorDesc* od = useAccessor(si.output, sat / "output", {shape}, allow, "sampler output");
+                if (!od) continue;
+                if (od->count != keys * perKey) {
+                    fault(sat / "output", "output accessor " + std::to_string(si.output) + " has " + std::to_string(od->count) +
+                                              " elements; " + std::to_string(keys) + " keys need " + std::to_string(keys * perKey));
+                    continue;
+                }
+                if (!reserveDecoded(od->count * shape.components() * sizeof(float), sat / "output")) continue;
+                track.values.resize(od->count * shape.components());
+                if (!decodeFloats(*od, si.output, sat / "output", track.values)) continue;
+                tracks.push_back(std::move(track));
+                channelOfTrack.push_back(channelIndex);
+            }
+            if (faults_.size() != faultsBefore) return;
+            auto clip = Clip::create(name, std::move(tracks));
+            if (!clip) {
+                for (const Fault& f : clip.faults()) {
+                    // "tracks/<i>/..." -> the channel that produced track i.
+                    std::size_t t = 0;
+                    std::string rest = f.where;
+                    if (rest.rfind("tracks/", 0) == 0) {
+                        t = std::stoul(rest.substr(7));
+                        const std::size_t slash = rest.find('/', 7);
+                        rest = slash == std::string::npos ? "" : rest.substr(slash + 1);
+                        fault(at / "channels" / channelOfTrack[t], (rest.empty() ? "" : rest + ": ") + f.what);
+                    } else {
+                        fault(at, f.where + ": " + f.what);
+                    }
+                }
+                return;
+            }
+            (void)ai;
+            model_.clips.push_back(std::move(*clip));
+        });
+    }
+
+    dom::parser& parser_;
+    const GltfSource& src_;
+    const ImportOptions& opt_;
+    std::vector<Fault> faults_;
+    Model model_;
+    dom::object root_;
+    std::span<const std::byte> glbBin_;
+    bool hasGlbBin_ = false;
+    bool quantized_ = false;
+    bool nodesOk_ = false;
+    bool skeletonOk_ = false;
+    std::size_t decodedBytes_ = 0;
+    std::vector<Buffer> buffers_;
+    std::vector<View> views_;
+    std::vector<Accessor> accessors_;
+    std::vector<Node> nodes_;
+};
+
+std::string fileName(const std::filesystem::path& path) { return path.filename().string(); }
+
+}  // namespace
+
+struct GltfImporter::Parser {
+    dom::parser parser;
+};
+
+GltfImporter::GltfImporter() : parser_(std::make_unique<Parser>()) {}
+GltfImporter::~GltfImporter() = default;
+GltfImporter::GltfImporter(GltfImporter&&) noexcept = default;
+GltfImporter& GltfImporter::operator=(GltfImporter&&) noexcept = default;
+
+Result<Model> GltfImporter::import(const GltfSource& source, const ImportOptions& options) {
+    Importer importer(parser_->parser, source, options);
+    return importer.run();
+}
+
+Result<Model> GltfImporter::importFile(const std::filesystem::path& path, const ImportOptions& options) {
+    auto bytes = readFileBytes(path);
+    if (!bytes) return std::vector<Fault>(bytes.faults().begin(), bytes.faults().end());
+    GltfSource source{std::move(*bytes), path.parent_path(), fileName(path)};
+    return import(source, options);
+}
+
+Result<Model> importGltf(const GltfSource& source, const ImportOptions& options) {
+    GltfImporter importer;
+    return importer.import(source, options);
+}
+
+Result<Model> importGltfFile(const std::filesystem::path& path, const ImportOptions& options) {
+    GltfImporter importer;
+    return importer.importFile(path, options);
+}
+
+}  // namespace kinema

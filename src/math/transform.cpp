@@ -1,0 +1,258 @@
+#include <algorithm>
+#include <cmath>
+
+#include "kinema/math/mat4.hpp"
+#include "kinema/math/quat.hpp"
+#include "kinema/math/transform.hpp"
+
+namespace kinema {
+
+namespace {
+
+struct DQuat {
+    double x, y, z, w;
+};
+
+DQuat widen(Quat q) { return {q.x, q.y, q.z, q.w}; }
+
+Quat narrowNormalized(DQuat q) {
+    const double len = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    const double inv = 1.0 / len;
+    return {static_cast<float>(q.x * inv), static_cast<float>(q.y * inv), static_cast<float>(q.z * inv),
+            static_cast<float>(q.w * inv)};
+}
+
+// Rotation matrix with orthonormal columns c0, c1, c2 (right-handed) to quaternion.
+Quat quatFromBasis(Vec3 c0, Vec3 c1, Vec3 c2) {
+    const double m00 = c0.x, m10 = c0.y, m20 = c0.z;
+    const double m01 = c1.x, m11 = c1.y, m21 = c1.z;
+    const double m02 = c2.x, m12 = c2.y, m22 = c2.z;
+    const double trace = m00 + m11 + m22;
+    DQuat q{};
+    // Pick the largest of w, x, y, z to divide by, so the result is well conditioned.
+    if (trace > 0.0) {
+        const double s = std::sqrt(trace + 1.0) * 2.0;
+        q = {(m21 - m12) / s, (m02 - m20) / s, (m10 - m01) / s, 0.25 * s};
+    } else if (m00 > m11 && m00 > m22) {
+        const double s = std::sqrt(std::max(0.0, 1.0 + m00 - m11 - m22)) * 2.0;
+        q = {0.25 * s, (m01 + m10) / s, (m02 + m20) / s, (m21 - m12) / s};
+    } else if (m11 > m22) {
+        const double s = std::sqrt(std::max(0.0, 1.0 + m11 - m00 - m22)) * 2.0;
+        q = {(m01 + m10) / s, 0.25 * s, (m12 + m21) / s, (m02 - m20) / s};
+    } else {
+        const double s = std::sqrt(std::max(0.0, 1.0 + m22 - m00 - m11)) * 2.0;
+        q = {(m02 + m20) / s, (m12 + m21) / s, 0.25 * s, (m10 - m01) / s};
+    }
+    if (!(std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w)) ||
+        (q.x == 0.0 && q.y == 0.0 && q.z == 0.0 && q.w == 0.0)) {
+        return Quat{};
+    }
+    return narrowNormalized(q);
+}
+
+Vec3 normalizedOrZero(Vec3 v) {
+    const double len = std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z);
+    if (!(len > 1e-30)) return {};
+    return {static_cast<float>(v.x / len), static_cast<float>(v.y / len), static_cast<float>(v.z / len)};
+}
+
+// A unit vector perpendicular to `u`, taken from the identity axes in order so the
+// choice is deterministic.
+Vec3 perpendicularTo(Vec3 u) {
+    const Vec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    Vec3 best{};
+    float bestLen = -1.0f;
+    for (const Vec3& a : axes) {
+        const Vec3 p = a - u * dot(a, u);
+        const float l = length(p);
+        if (l > bestLen + 1e-3f) {
+            best = p;
+            bestLen = l;
+        }
+    }
+    return normalizedOrZero(best);
+}
+
+}  // namespace
+
+bool isFinite(Quat q) noexcept {
+    return std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z) && std::isfinite(q.w);
+}
+
+std::optional<Quat> tryNormalize(Quat q) noexcept {
+    if (!isFinite(q)) return std::nullopt;
+    DQuat d = widen(q);
+    const double big = std::max({std::fabs(d.x), std::fabs(d.y), std::fabs(d.z), std::fabs(d.w)});
+    if (big == 0.0) return std::nullopt;
+    d = {d.x / big, d.y / big, d.z / big, d.w / big};
+    return narrowNormalized(d);
+}
+
+Quat normalize(Quat q) noexcept {
+    const float len2 = dot(q, q);
+    const float inv = 1.0f / std::sqrt(len2);
+    return {q.x * inv, q.y * inv, q.z * inv, q.w * inv};
+}
+
+Quat fromAxisAngle(Vec3 axis, float radians) noexcept {
+    const double h = 0.5 * double(radians);
+    const double s = std::sin(h);
+    return {static_cast<float>(axis.x * s), static_cast<float>(axis.y * s), static_cast<float>(axis.z * s),
+            static_cast<float>(std::cos(h))};
+}
+
+Quat slerp(Quat a, Quat b, float t) noexcept {
+    if (t == 0.0f) return a;
+    DQuat p = widen(a);
+    DQuat q = widen(b);
+    double d = p.x * q.x + p.y * q.y + p.z * q.z + p.w * q.w;
+    if (d < 0.0) {
+        q = {-q.x, -q.y, -q.z, -q.w};
+        d = -d;
+    }
+    // The angle from atan2 of the chord lengths stays accurate near 0 and pi,
+    // where acos(dot) loses half of the significant digits.
+    const double dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z, dw = p.w - q.w;
+    const double sx = p.x + q.x, sy = p.y + q.y, sz = p.z + q.z, sw = p.w + q.w;
+    const double omega =
+        2.0 * std::atan2(std::sqrt(dx * dx + dy * dy + dz * dz + dw * dw), std::sqrt(sx * sx + sy * sy + sz * sz + sw * sw));
+    double wa, wb;
+    if (omega < 1e-9) {
+        wa = 1.0 - t;
+        wb = t;
+    } else {
+        const double s = std::sin(omega);
+        wa = std::sin((1.0 - t) * omega) / s;
+        wb = std::sin(t * omega) / s;
+    }
+    return narrowNormalized({wa * p.x + wb * q.x, wa * p.y + wb * q.y, wa * p.z + wb * q.z, wa * p.w + wb * q.w});
+}
+
+Quat nlerp(Quat a, Quat b, float t) noexcept {
+    if (dot(a, b) < 0.0f) b = -b;
+    const Quat r{a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t, a.w + (b.w - a.w) * t};
+    return normalize(r);
+}
+
+Mat4 operator*(const Mat4& a, const Mat4& b) noexcept {
+    Mat4 r;
+    for (int c = 0; c < 4; ++c) {
+        for (int row = 0; row < 4; ++row) {
+            r(row, c) = a(row, 0) * b(0, c) + a(row, 1) * b(1, c) + a(row, 2) * b(2, c) + a(row, 3) * b(3, c);
+        }
+    }
+    return r;
+}
+
+Mat4 mulAffine(const Mat4& a, const Mat4& b) noexcept {
+    Mat4 r;
+    const auto& x = a.m;
+    const auto& y = b.m;
+    for (int c = 0; c < 4; ++c) {
+        const float b0 = y[c * 4 + 0], b1 = y[c * 4 + 1], b2 = y[c * 4 + 2];
+        const float w = c == 3 ? 1.0f : 0.0f;
+        r.m[c * 4 + 0] = x[0] * b0 + x[4] * b1 + x[8] * b2 + x[12] * w;
+        r.m[c * 4 + 1] = x[1] * b0 + x[5] * b1 + x[9] * b2 + x[13] * w;
+        r.m[c * 4 + 2] = x[2] * b0 + x[6] * b1 + x[10] * b2 + x[14] * w;
+        r.m[c * 4 + 3] = w;
+    }
+    return r;
+}
+
+bool isFinite(const Mat4& a) noexcept {
+    return std::all_of(a.m.begin(), a.m.end(), [](float v) { return std::isfinite(v); });
+}
+
+Mat4 inverseAffine(const Mat4& a) noexcept {
+    const double m00 = a(0, 0), m01 = a(0, 1), m02 = a(0, 2);
+    const double m10 = a(1, 0), m11 = a(1, 1), m12 = a(1, 2);
+    const double m20 = a(2, 0), m21 = a(2, 1), m22 = a(2, 2);
+    const double c00 = m11 * m22 - m12 * m21, c01 = m02 * m21 - m01 * m22, c02 = m01 * m12 - m02 * m11;
+    const double c10 = m12 * m20 - m10 * m22, c11 = m00 * m22 - m02 * m20, c12 = m02 * m10 - m00 * m12;
+    const double c20 = m10 * m21 - m11 * m20, c21 = m01 * m20 - m00 * m21, c22 = m00 * m11 - m01 * m10;
+    const double det = m00 * c00 + m01 * c10 + m02 * c20;
+    Mat4 r;
+    const double inv = (det != 0.0 && std::isfinite(det)) ? 1.0 / det : 0.0;
+    const double i00 = c00 * inv, i01 = c01 * inv, i02 = c02 * inv;
+    const double i10 = c10 * inv, i11 = c11 * inv, i12 = c12 * inv;
+    const double i20 = c20 * inv, i21 = c21 * inv, i22 = c22 * inv;
+    r(0, 0) = float(i00); r(0, 1) = float(i01); r(0, 2) = float(i02);
+    r(1, 0) = float(i10); r(1, 1) = float(i11); r(1, 2) = float(i12);
+    r(2, 0) = float(i20); r(2, 1) = float(i21); r(2, 2) = float(i22);
+    const double tx = a(0, 3), ty = a(1, 3), tz = a(2, 3);
+    r(0, 3) = float(-(i00 * tx + i01 * ty + i02 * tz));
+    r(1, 3) = float(-(i10 * tx + i11 * ty + i12 * tz));
+    r(2, 3) = float(-(i20 * tx + i21 * ty + i22 * tz));
+    r(3, 0) = 0.0f; r(3, 1) = 0.0f; r(3, 2) = 0.0f; r(3, 3) = 1.0f;
+    return r;
+}
+
+Mat4 toMatrix(const Transform& t) noexcept {
+    const Quat& q = t.rotation;
+    const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+    const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+    const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+    Mat4 m;
+    m.m[0] = (1.0f - 2.0f * (yy + zz)) * t.scale.x;
+    m.m[1] = (2.0f * (xy + wz)) * t.scale.x;
+    m.m[2] = (2.0f * (xz - wy)) * t.scale.x;
+    m.m[3] = 0.0f;
+    m.m[4] = (2.0f * (xy - wz)) * t.scale.y;
+    m.m[5] = (1.0f - 2.0f * (xx + zz)) * t.scale.y;
+    m.m[6] = (2.0f * (yz + wx)) * t.scale.y;
+    m.m[7] = 0.0f;
+    m.m[8] = (2.0f * (xz + wy)) * t.scale.z;
+    m.m[9] = (2.0f * (yz - wx)) * t.scale.z;
+    m.m[10] = (1.0f - 2.0f * (xx + yy)) * t.scale.z;
+    m.m[11] = 0.0f;
+    m.m[12] = t.translation.x;
+    m.m[13] = t.translation.y;
+    m.m[14] = t.translation.z;
+    m.m[15] = 1.0f;
+    return m;
+}
+
+Transform decompose(const Mat4& m) noexcept {
+    Transform t;
+    t.translation = {m.m[12], m.m[13], m.m[14]};
+    const Vec3 c[3] = {{m.m[0], m.m[1], m.m[2]}, {m.m[4], m.m[5], m.m[6]}, {m.m[8], m.m[9], m.m[10]}};
+    float s[3] = {length(c[0]), length(c[1]), length(c[2])};
+    Vec3 u[3] = {normalizedOrZero(c[0]), normalizedOrZero(c[1]), normalizedOrZero(c[2])};
+    bool present[3] = {u[0] != Vec3{}, u[1] != Vec3{}, u[2] != Vec3{}};
+    for (int i = 0; i < 3; ++i) {
+        if (!present[i]) s[i] = 0.0f;
+    }
+    const int count = int(present[0]) + int(present[1]) + int(present[2]);
+    if (count == 3) {
+        // A mirrored basis: flip one axis so the rest is a proper rotation.
+        if (dot(c[0], cross(c[1], c[2])) < 0.0f) {
+            s[0] = -s[0];
+            u[0] = -u[0];
+        }
+    } else if (count == 2) {
+        // Rebuild the collapsed axis from the two that survived (right-handed).
+        if (!present[0]) u[0] = normalizedOrZero(cross(u[1], u[2]));
+        if (!present[1]) u[1] = normalizedOrZero(cross(u[2], u[0]));
+        if (!present[2]) u[2] = normalizedOrZero(cross(u[0], u[1]));
+    } else if (count == 1) {
+        const int k = present[0] ? 0 : (present[1] ? 1 : 2);
+        const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
+        u[k1] = perpendicularTo(u[k]);
+        u[k2] = normalizedOrZero(cross(u[k], u[k1]));
+    } else {
+        u[0] = {1, 0, 0};
+        u[1] = {0, 1, 0};
+        u[2] = {0, 0, 1};
+    }
+    t.rotation = quatFromBasis(u[0], u[1], u[2]);
+    t.scale = {s[0], s[1], s[2]};
+    if (!isFinite(t.translation)) t.translation = {};
+    if (!isFinite(t.scale)) t.scale = {};
+    return t;
+}
+
+bool isFinite(const Transform& t) noexcept {
+    return isFinite(t.translation) && isFinite(t.rotation) && isFinite(t.scale);
+}
+
+}  // namespace kinema

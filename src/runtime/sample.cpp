@@ -1,0 +1,133 @@
+#include "kinema/runtime/sample.hpp"
+
+#include <algorithm>
+
+#include "kinema/math/quat.hpp"
+
+namespace kinema {
+
+std::uint32_t findKeyInterval(std::span<const float> times, float time, std::uint32_t& hint) noexcept {
+    const std::size_t n = times.size();
+    std::size_t k = hint;
+    if (k + 1 < n && times[k] <= time) {
+        if (time < times[k + 1]) return hint;
+        if (k + 2 < n && time < times[k + 2]) return hint = static_cast<std::uint32_t>(k + 1);
+    }
+    // upper_bound finds the first key strictly after `time`; the interval starts one before.
+    const auto it = std::upper_bound(times.begin(), times.end(), time);
+    k = static_cast<std::size_t>(it - times.begin());
+    k = k == 0 ? 0 : k - 1;
+    k = std::min(k, n >= 2 ? n - 2 : 0);
+    hint = static_cast<std::uint32_t>(k);
+    return hint;
+}
+
+namespace {
+
+// Writes `width` floats of the key value at index `key`.
+inline const float* keyValue(const Track& t, std::size_t key) noexcept {
+    if (t.interpolation == Interpolation::CubicSpline) return &t.values[(key * 3 + 1) * t.width];
+    return &t.values[key * t.width];
+}
+
+void store(const Track& t, const float* v, std::span<Transform> local, std::span<float> weights) noexcept {
+    Transform& out = local[t.target];
+    switch (t.path) {
+        case TrackPath::Translation: out.translation = {v[0], v[1], v[2]}; break;
+        case TrackPath::Scale: out.scale = {v[0], v[1], v[2]}; break;
+        case TrackPath::Rotation: out.rotation = {v[0], v[1], v[2], v[3]}; break;
+        case TrackPath::Weights: std::copy(v, v + t.width, weights.begin() + t.weightOffset); break;
+    }
+}
+
+// Interpolates within key interval k at fraction u in (0, 1).
+void storeInterpolated(const Track& t, std::size_t k, float u, std::span<Transform> local,
+                       std::span<float> weights) noexcept {
+    const std::size_t w = t.width;
+    switch (t.interpolation) {
+        case Interpolation::Step: store(t, keyValue(t, k), local, weights); return;
+        case Interpolation::Linear: {
+            const float* a = keyValue(t, k);
+            const float* b = keyValue(t, k + 1);
+            if (t.path == TrackPath::Rotation) {
+                local[t.target].rotation = slerp({a[0], a[1], a[2], a[3]}, {b[0], b[1], b[2], b[3]}, u);
+                return;
+            }
+            float tmp[4];
+            float* out = t.path == TrackPath::Weights ? &weights[t.weightOffset] : tmp;
+            for (std::size_t i = 0; i < w; ++i) out[i] = a[i] + (b[i] - a[i]) * u;
+            if (t.path != TrackPath::Weights) store(t, tmp, local, weights);
+            return;
+        }
+        case Interpolation::CubicSpline: {
+            const float td = t.times[k + 1] - t.times[k];
+            const float u2 = u * u, u3 = u2 * u;
+            const float h00 = 2.0f * u3 - 3.0f * u2 + 1.0f;
+            const float h10 = (u3 - 2.0f * u2 + u) * td;
+            const float h01 = -2.0f * u3 + 3.0f * u2;
+            const float h11 = (u3 - u2) * td;
+            const float* v0 = &t.values[(k * 3 + 1) * w];
+            const float* b0 = &t.values[(k * 3 + 2) * w];  // out-tangent of key k
+            const float* a1 = &t.values[(k * 3 + 3) * w];  // in-tangent of key k + 1
+            const float* v1 = &t.values[(k * 3 + 4) * w];
+            float tmp[4];
+            float* out = t.path == TrackPath::Weights ? &weights[t.weightOffset] : tmp;
+            for (std::size_t i = 0; i < w; ++i) out[i] = h00 * v0[i] + h10 * b0[i] + h01 * v1[i] + h11 * a1[i];
+            if (t.path == TrackPath::Rotation) {
+                const auto q = tryNormalize({tmp[0], tmp[1], tmp[2], tmp[3]});
+                // A spline through unit keys can pass through zero only with absurd
+                // tangents; hold the interval's start key rather than emit NaN.
+                local[t.target].rotation = q ? *q : Quat{v0[0], v0[1], v0[2], v0[3]};
+                return;
+            }
+            if (t.path != TrackPath::Weights) store(t, tmp, local, weights);
+            return;
+        }
+    }
+}
+
+template <class FindInterval>
+bool sampleTracks(const Clip& clip, float time, std::span<Transform> local, std::span<float> weights,
+                  FindInterval&& find) noexcept {
+    if (local.size() < clip.jointsNeeded() || weights.size() < clip.weightsNeeded()) return false;
+    const auto tracks = clip.tracks();
+    for (std::size_t i = 0; i < tracks.size(); ++i) {
+        const Track& t = tracks[i];
+        const std::size_t n = t.times.size();
+        if (n == 1 || !(time > t.times.front())) {
+            store(t, keyValue(t, 0), local, weights);
+        } else if (time >= t.times.back()) {
+            store(t, keyValue(t, n - 1), local, weights);
+        } else {
+            const std::size_t k = find(i, t.times, time);
+            const float t0 = t.times[k];
+            if (time == t0) {
+                store(t, keyValue(t, k), local, weights);
+            } else {
+                const float u = (time - t0) / (t.times[k + 1] - t0);
+                storeInterpolated(t, k, std::min(u, 1.0f), local, weights);
+            }
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+bool sampleClip(const Clip& clip, float time, SamplingCursor& cursor, std::span<Transform> local,
+                std::span<float> weights) noexcept {
+    if (cursor.trackCount() != clip.tracks().size()) return false;
+    const auto keys = cursor.keys();
+    return sampleTracks(clip, time, local, weights, [&](std::size_t track, std::span<const float> times, float t) {
+        return findKeyInterval(times, t, keys[track]);
+    });
+}
+
+bool sampleClip(const Clip& clip, float time, std::span<Transform> local, std::span<float> weights) noexcept {
+    return sampleTracks(clip, time, local, weights, [](std::size_t, std::span<const float> times, float t) {
+        const auto it = std::upper_bound(times.begin(), times.end(), t);
+        return static_cast<std::size_t>(it - times.begin()) - 1;
+    });
+}
+
+}  // namespace kinema

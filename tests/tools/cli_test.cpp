@@ -1,0 +1,194 @@
+// The kinema command as a user runs it: exit codes, stdout/stderr, and the
+// documented JSON output of `kinema sample`, parsed independently with simdjson.
+#include <gtest/gtest.h>
+#include <simdjson.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <numbers>
+#include <string>
+
+#include "support/assets.hpp"
+
+namespace {
+
+struct CliRun {
+    int exitCode = -1;
+    std::string out;  // stdout
+    std::string err;  // stderr
+};
+
+CliRun runKinema(const std::string& args) {
+    const std::string errFile = testing::TempDir() + "kinema_cli_stderr.txt";
+    const std::string cmd = std::string(KINEMA_CLI_PATH) + " " + args + " 2>" + errFile;
+    CliRun r;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return r;
+    std::array<char, 4096> buf{};
+    std::size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+    const int status = pclose(p);
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream e(errFile);
+    r.err.assign(std::istreambuf_iterator<char>(e), {});
+    return r;
+}
+
+std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+
+std::string writeTemp(const std::string& name, const std::string& content) {
+    const std::string path = testing::TempDir() + name;
+    std::ofstream(path, std::ios::binary) << content;
+    return path;
+}
+
+}  // namespace
+
+TEST(Cli, HelpListsEveryCommand) {
+    const CliRun r = runKinema("--help");
+    EXPECT_EQ(r.exitCode, 0);
+    for (const char* cmd : {"info", "validate", "sample", "demo"}) EXPECT_NE(r.out.find(cmd), std::string::npos) << cmd;
+}
+
+TEST(Cli, EveryCommandHasHelp) {
+    for (const char* cmd : {"info", "validate", "sample", "demo"}) {
+        const CliRun r = runKinema(std::string(cmd) + " --help");
+        EXPECT_EQ(r.exitCode, 0) << cmd;
+        EXPECT_NE(r.out.find("Usage"), std::string::npos) << cmd;
+    }
+}
+
+TEST(Cli, UnknownCommandFailsOnStderr) {
+    const CliRun r = runKinema("frobnicate");
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_FALSE(r.err.empty());
+}
+
+TEST(Cli, DemoRunsAndPrintsJointPositions) {
+    const CliRun r = runKinema("demo");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("left foot"), std::string::npos);
+    EXPECT_NE(r.out.find("evaluated 17 frames"), std::string::npos);
+}
+
+TEST(Cli, ValidateAcceptsAValidFile) {
+    KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
+    const CliRun r = runKinema("validate " + quoted(file));
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("valid"), std::string::npos);
+}
+
+TEST(Cli, ValidateListsEveryFaultWithItsLocation) {
+    const std::string path = writeTemp("two_faults.gltf", R"({"asset":{"version":"2.0"},
+        "nodes":[{"children":[5]},{"rotation":[0,0,0,0]}]})");
+    const CliRun r = runKinema("validate " + path);
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.out.find("two_faults.gltf#/nodes/0/children/0"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("two_faults.gltf#/nodes/1/rotation"), std::string::npos) << r.out;
+}
+
+TEST(Cli, ValidateReportsUnreadableAndTruncatedFiles) {
+    EXPECT_EQ(runKinema("validate /nonexistent/file.glb").exitCode, 1);
+    const std::string path = writeTemp("truncated.glb", std::string("glTF\x02\0\0\0\xff\0\0\0", 12));
+    const CliRun r = runKinema("validate " + path);
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.out.find("truncated.glb@byte 8"), std::string::npos) << r.out;
+}
+
+TEST(Cli, InfoJsonDescribesCesiumMan) {
+    KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
+    const CliRun r = runKinema("info --json " + quoted(file));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.parse(r.out).get(doc));
+    EXPECT_EQ(doc["nodes"].get_array().size(), 22u);
+    EXPECT_EQ(uint64_t(doc["skins"].at(0)["joints"]), 19u);
+    EXPECT_EQ(doc["animations"].get_array().size(), 1u);
+    EXPECT_EQ(uint64_t(doc["animations"].at(0)["channels"]), 57u);
+    EXPECT_NEAR(double(doc["animations"].at(0)["duration"]), 2.0, 1e-6);
+    EXPECT_EQ(uint64_t(doc["meshes"].at(0)["primitives"].at(0)["vertices"]), 3273u);
+}
+
+// SimpleSkin: node 1 rotates about Z per its animation; sample output must carry
+// every node, the exact time, and world matrices that are parent * local.
+TEST(Cli, SampleJsonHasTheDocumentedShape) {
+    KINEMA_REQUIRE_ASSET(file, "SimpleSkin/SimpleSkin.gltf");
+    const CliRun r = runKinema("sample " + quoted(file) + " --animation 0 --times 0,0.5,7 --skinned --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.parse(r.out).get(doc)) << r.out;
+    EXPECT_EQ(uint64_t(doc["animation"]["index"]), 0u);
+    EXPECT_NEAR(double(doc["animation"]["duration"]), 5.5, 1e-6);
+    auto samples = doc["samples"].get_array();
+    ASSERT_EQ(samples.size(), 3u);
+    EXPECT_EQ(double(samples.at(2)["time"]), 7.0);
+    auto nodes = samples.at(1)["nodes"].get_array();
+    ASSERT_EQ(nodes.size(), 3u);
+    for (std::size_t n = 0; n < 3; ++n) {
+        EXPECT_EQ(uint64_t(nodes.at(n)["index"]), n);
+        EXPECT_EQ(nodes.at(n)["translation"].get_array().size(), 3u);
+        EXPECT_EQ(nodes.at(n)["rotation"].get_array().size(), 4u);
+        EXPECT_EQ(nodes.at(n)["scale"].get_array().size(), 3u);
+        EXPECT_EQ(nodes.at(n)["world"].get_array().size(), 16u);
+    }
+    // Node 2 is the child of node 1: its world translation = world(1) * t(2).
+    auto w1 = nodes.at(1)["world"].get_array();
+    auto t2 = nodes.at(2)["translation"].get_array();
+    auto w2 = nodes.at(2)["world"].get_array();
+    for (int row = 0; row < 3; ++row) {
+        double expected = double(w1.at(12 + row));
+        for (int k = 0; k < 3; ++k) expected += double(w1.at(k * 4 + row)) * double(t2.at(k));
+        EXPECT_NEAR(double(w2.at(12 + row)), expected, 1e-5);
+    }
+    auto meshes = samples.at(0)["meshes"].get_array();
+    ASSERT_EQ(meshes.size(), 1u);
+    EXPECT_EQ(meshes.at(0)["positions"].get_array().size(), 10u);
+}
+
+TEST(Cli, SampleRestPoseWithNone) {
+    KINEMA_REQUIRE_ASSET(file, "SimpleSkin/SimpleSkin.gltf");
+    const CliRun r = runKinema("sample " + quoted(file) + " --animation none --times 1 --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.parse(r.out).get(doc));
+    EXPECT_TRUE(doc["animation"].is_null());
+    // SimpleSkin node 2 rests at translation (0, 1, 0) with identity rotation.
+    auto t = doc["samples"].at(0)["nodes"].at(2)["translation"].get_array();
+    EXPECT_EQ(double(t.at(1)), 1.0);
+}
+
+TEST(Cli, SampleLoopsUnlessClamped) {
+    KINEMA_REQUIRE_ASSET(file, "AnimatedTriangle/AnimatedTriangle.gltf");
+    // AnimatedTriangle: 1 s rotation clip. t = 1.25 loops to 0.25 unless clamped to 1.
+    const CliRun looped = runKinema("sample " + quoted(file) + " --times 0.25,1.25 --json");
+    const CliRun clamped = runKinema("sample " + quoted(file) + " --times 1,1.25 --clamp --json");
+    ASSERT_EQ(looped.exitCode, 0);
+    ASSERT_EQ(clamped.exitCode, 0);
+    simdjson::dom::parser p1, p2;
+    simdjson::dom::element a, b;
+    ASSERT_FALSE(p1.parse(looped.out).get(a));
+    ASSERT_FALSE(p2.parse(clamped.out).get(b));
+    auto rot = [](simdjson::dom::element doc, std::size_t s) {
+        return doc["samples"].at(s)["nodes"].at(0)["rotation"];
+    };
+    for (std::size_t k = 0; k < 4; ++k) {
+        EXPECT_EQ(double(rot(a, 0).at(k)), double(rot(a, 1).at(k)));
+        EXPECT_EQ(double(rot(b, 0).at(k)), double(rot(b, 1).at(k)));
+    }
+}
+
+TEST(Cli, SampleRejectsMissingAnimation) {
+    KINEMA_REQUIRE_ASSET(file, "SimpleSkin/SimpleSkin.gltf");
+    const CliRun r = runKinema("sample " + quoted(file) + " --animation 7 --times 0 --json");
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("animation 7"), std::string::npos);
+    const CliRun named = runKinema("sample " + quoted(file) + " --animation nosuch --times 0 --json");
+    EXPECT_NE(named.exitCode, 0);
+    EXPECT_NE(named.err.find("nosuch"), std::string::npos);
+}

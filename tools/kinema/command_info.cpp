@@ -1,0 +1,179 @@
+#include <cstdio>
+#include <iostream>
+#include <set>
+
+#include "commands.hpp"
+#include "json_writer.hpp"
+#include "kinema/io/gltf.hpp"
+
+namespace kinema::cli {
+
+namespace {
+
+struct ClipSummary {
+    std::set<std::string_view> interpolations;
+    std::set<std::string_view> paths;
+};
+
+ClipSummary summarise(const Clip& clip) {
+    ClipSummary s;
+    for (const Track& t : clip.tracks()) {
+        s.interpolations.insert(toString(t.interpolation));
+        s.paths.insert(toString(t.path));
+    }
+    return s;
+}
+
+std::string joined(const std::set<std::string_view>& items) {
+    std::string out;
+    for (const auto& i : items) {
+        if (!out.empty()) out += ", ";
+        out += i;
+    }
+    return out;
+}
+
+std::size_t countIndices(const Mesh& m) {
+    std::size_t n = 0;
+    for (const auto& p : m.primitives) n += p.indices.size();
+    return n;
+}
+
+void printJson(const Model& model) {
+    std::string out;
+    JsonWriter w(out, true);
+    w.beginObject();
+    w.key("file").value(model.source);
+    w.key("nodes").beginArray();
+    for (std::size_t n = 0; n < model.nodeCount(); ++n) {
+        const std::uint32_t j = model.jointOfNode[n];
+        const std::int32_t parentJoint = model.skeleton.parents()[j];
+        w.beginObject();
+        w.key("index").value(static_cast<std::uint64_t>(n));
+        w.key("name").value(model.skeleton.name(j));
+        w.key("parent");
+        if (parentJoint < 0) w.null();
+        else w.value(static_cast<std::uint64_t>(model.nodeOfJoint[static_cast<std::size_t>(parentJoint)]));
+        w.endObject();
+    }
+    w.endArray();
+    w.key("scenes").value(static_cast<std::uint64_t>(model.scenes.size()));
+    w.key("skins").beginArray();
+    for (std::size_t s = 0; s < model.skins.size(); ++s) {
+        const Skin& skin = model.skins[s];
+        w.beginObject();
+        w.key("index").value(static_cast<std::uint64_t>(s));
+        w.key("name").value(skin.name);
+        w.key("joints").value(static_cast<std::uint64_t>(skin.joints.size()));
+        w.key("root");
+        if (skin.root < 0) w.null();
+        else w.value(static_cast<std::uint64_t>(model.nodeOfJoint[static_cast<std::size_t>(skin.root)]));
+        w.endObject();
+    }
+    w.endArray();
+    w.key("animations").beginArray();
+    for (std::size_t a = 0; a < model.clips.size(); ++a) {
+        const Clip& clip = model.clips[a];
+        const ClipSummary s = summarise(clip);
+        w.beginObject();
+        w.key("index").value(static_cast<std::uint64_t>(a));
+        w.key("name").value(clip.name());
+        w.key("duration").value(clip.duration());
+        w.key("channels").value(static_cast<std::uint64_t>(clip.tracks().size()));
+        w.key("interpolations").beginArray();
+        for (const auto& i : s.interpolations) w.value(i);
+        w.endArray();
+        w.key("paths").beginArray();
+        for (const auto& p : s.paths) w.value(p);
+        w.endArray();
+        w.endObject();
+    }
+    w.endArray();
+    w.key("meshes").beginArray();
+    for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+        const Mesh& mesh = model.meshes[m];
+        w.beginObject();
+        w.key("index").value(static_cast<std::uint64_t>(m));
+        w.key("name").value(mesh.name);
+        w.key("morphTargets").value(static_cast<std::uint64_t>(mesh.targetCount));
+        w.key("primitives").beginArray();
+        for (const MeshPrimitive& p : mesh.primitives) {
+            w.beginObject();
+            w.key("vertices").value(static_cast<std::uint64_t>(p.vertexCount()));
+            w.key("indices").value(static_cast<std::uint64_t>(p.indices.size()));
+            w.key("influencesPerVertex").value(static_cast<std::uint64_t>(p.influencesPerVertex));
+            w.key("material");
+            if (p.material < 0) w.null();
+            else w.value(static_cast<std::int64_t>(p.material));
+            w.endObject();
+        }
+        w.endArray();
+        w.endObject();
+    }
+    w.endArray();
+    w.key("materials").beginArray();
+    for (std::size_t m = 0; m < model.materials.size(); ++m) {
+        const Material& mat = model.materials[m];
+        w.beginObject();
+        w.key("index").value(static_cast<std::uint64_t>(m));
+        w.key("name").value(mat.name);
+        w.key("baseColorFactor").floats(mat.baseColorFactor);
+        w.key("baseColorTexture");
+        if (mat.baseColorTexture) w.value(static_cast<std::uint64_t>(mat.baseColorTexture->texture));
+        else w.null();
+        w.endObject();
+    }
+    w.endArray();
+    w.key("images").value(static_cast<std::uint64_t>(model.images.size()));
+    w.endObject();
+    std::cout << out << '\n';
+}
+
+void printText(const Model& model) {
+    std::printf("%s\n", model.source.c_str());
+    std::printf("  nodes: %zu (scenes: %zu)\n", model.nodeCount(), model.scenes.size());
+    std::printf("  skins: %zu\n", model.skins.size());
+    for (std::size_t s = 0; s < model.skins.size(); ++s) {
+        const Skin& skin = model.skins[s];
+        std::printf("    #%zu '%s': %zu joints\n", s, skin.name.c_str(), skin.joints.size());
+    }
+    std::printf("  animations: %zu\n", model.clips.size());
+    for (std::size_t a = 0; a < model.clips.size(); ++a) {
+        const Clip& clip = model.clips[a];
+        const ClipSummary s = summarise(clip);
+        std::printf("    #%zu '%.*s': %.4g s, %zu channels, %s; paths %s\n", a, int(clip.name().size()),
+                    clip.name().data(), double(clip.duration()), clip.tracks().size(), joined(s.interpolations).c_str(),
+                    joined(s.paths).c_str());
+    }
+    std::printf("  meshes: %zu\n", model.meshes.size());
+    for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+        const Mesh& mesh = model.meshes[m];
+        std::size_t vertices = 0;
+        for (const auto& p : mesh.primitives) vertices += p.vertexCount();
+        std::printf("    #%zu '%s': %zu primitives, %zu vertices, %zu indices, %u morph targets\n", m, mesh.name.c_str(),
+                    mesh.primitives.size(), vertices, countIndices(mesh), mesh.targetCount);
+    }
+    std::printf("  materials: %zu\n", model.materials.size());
+    for (std::size_t m = 0; m < model.materials.size(); ++m) {
+        const Material& mat = model.materials[m];
+        std::printf("    #%zu '%s': base colour (%g, %g, %g, %g)%s\n", m, mat.name.c_str(),
+                    double(mat.baseColorFactor[0]), double(mat.baseColorFactor[1]), double(mat.baseColorFactor[2]),
+                    double(mat.baseColorFactor[3]), mat.baseColorTexture ? " + texture" : "");
+    }
+    std::printf("  images: %zu\n", model.images.size());
+}
+
+}  // namespace
+
+int runInfo(const InfoOptions& options) {
+    auto model = importGltfFile(options.file);
+    if (!model) {
+        std::cerr << model.message() << '\n';
+        return 1;
+    }
+    if (options.json) printJson(*model);
+    else printText(*model);
+    return 0;
+}
+
+}  // namespace kinema::cli

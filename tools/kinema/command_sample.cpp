@@ -1,0 +1,162 @@
+#include <charconv>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include "commands.hpp"
+#include "json_writer.hpp"
+#include "kinema/io/gltf.hpp"
+#include "kinema/runtime/clip_time.hpp"
+#include "kinema/runtime/pose.hpp"
+#include "kinema/runtime/sample.hpp"
+#include "kinema/runtime/skinning.hpp"
+
+namespace kinema::cli {
+
+namespace {
+
+// The clip named by `spec` (index or name), nullptr for "none" or a file without
+// animations; nullopt (with a message) when `spec` names nothing.
+std::optional<const Clip*> chooseClip(const Model& model, const std::string& spec, std::size_t& index) {
+    if (spec == "none" || (model.clips.empty() && spec == "0")) return nullptr;
+    std::size_t i = 0;
+    const auto r = std::from_chars(spec.data(), spec.data() + spec.size(), i);
+    if (r.ec == std::errc{} && r.ptr == spec.data() + spec.size()) {
+        if (i < model.clips.size()) {
+            index = i;
+            return &model.clips[i];
+        }
+        std::cerr << "kinema sample: animation " << i << " does not exist (" << model.clips.size()
+                  << " animations)\n";
+        return std::nullopt;
+    }
+    for (std::size_t c = 0; c < model.clips.size(); ++c) {
+        if (model.clips[c].name() == spec) {
+            index = c;
+            return &model.clips[c];
+        }
+    }
+    std::cerr << "kinema sample: no animation is named '" << spec << "'\n";
+    return std::nullopt;
+}
+
+// World-space positions of one primitive: morph, then skin (or the node's world matrix).
+std::vector<Vec3> posedPositions(const Model& model, const Pose& pose, const MeshInstance& inst,
+                                 const MeshPrimitive& prim) {
+    const Mesh& mesh = model.meshes[inst.mesh];
+    std::vector<Vec3> morphed(prim.vertexCount());
+    const std::span<const float> weights(pose.weights.data() + inst.weightOffset,
+                                         mesh.targetCount ? mesh.targetCount : 0);
+    applyMorphTargets(prim, weights, morphed, {});
+    std::vector<Vec3> out(prim.vertexCount());
+    if (inst.skin >= 0) {
+        const Skin& skin = model.skins[static_cast<std::size_t>(inst.skin)];
+        std::vector<Mat4> palette(skin.joints.size());
+        buildSkinPalette(skin, pose.model, palette);
+        skinVertices(prim, palette, morphed, {}, out, {});
+    } else {
+        const Mat4& world = pose.model[inst.joint];
+        for (std::size_t v = 0; v < morphed.size(); ++v) out[v] = transformPoint(world, morphed[v]);
+    }
+    return out;
+}
+
+}  // namespace
+
+int runSample(const SampleOptions& options) {
+    auto loaded = importGltfFile(options.file);
+    if (!loaded) {
+        std::cerr << loaded.message() << '\n';
+        return 1;
+    }
+    const Model& model = *loaded;
+    std::size_t clipIndex = 0;
+    const auto chosen = chooseClip(model, options.animation, clipIndex);
+    if (!chosen) return 2;
+    const Clip* clip = *chosen;
+    const LoopMode mode = options.clamp ? LoopMode::Clamp : LoopMode::Loop;
+
+    Pose pose = makeRestPose(model);
+    SamplingCursor cursor = clip ? SamplingCursor(*clip) : SamplingCursor();
+
+    std::string out;
+    JsonWriter w(out, false);
+    w.beginObject();
+    w.key("file").value(model.source);
+    w.key("animation");
+    if (clip) {
+        w.beginObject();
+        w.key("index").value(static_cast<std::uint64_t>(clipIndex));
+        w.key("name").value(clip->name());
+        w.key("duration").value(clip->duration());
+        w.endObject();
+    } else {
+        w.null();
+    }
+    w.key("samples").beginArray();
+    for (const double time : options.times) {
+        resetToRest(model, pose);
+        float clipT = 0.0f;
+        if (clip) {
+            clipT = clipTime(time, clip->duration(), mode);
+            sampleClip(*clip, clipT, cursor, pose.local, pose.weights);
+        }
+        localToModel(model.skeleton.parents(), pose.local, pose.model);
+        if (!options.json) {
+            std::printf("t = %g s (clip time %g s)\n", time, double(clipT));
+            for (std::size_t n = 0; n < model.nodeCount(); ++n) {
+                const std::uint32_t j = model.jointOfNode[n];
+                const Transform& l = pose.local[j];
+                const Mat4& m = pose.model[j];
+                std::printf("  node %zu %-20.*s T(%g, %g, %g) R(%g, %g, %g, %g) S(%g, %g, %g) world pos (%g, %g, %g)\n", n,
+                            int(model.skeleton.name(j).size()), model.skeleton.name(j).data(), double(l.translation.x),
+                            double(l.translation.y), double(l.translation.z), double(l.rotation.x), double(l.rotation.y),
+                            double(l.rotation.z), double(l.rotation.w), double(l.scale.x), double(l.scale.y),
+                            double(l.scale.z), double(m.m[12]), double(m.m[13]), double(m.m[14]));
+            }
+            continue;
+        }
+        w.beginObject();
+        w.key("time").value(time);
+        w.key("nodes").beginArray();
+        for (std::size_t n = 0; n < model.nodeCount(); ++n) {
+            const std::uint32_t j = model.jointOfNode[n];
+            const Transform& l = pose.local[j];
+            w.beginObject();
+            w.key("index").value(static_cast<std::uint64_t>(n));
+            w.key("name").value(model.skeleton.name(j));
+            w.key("translation").floats(std::array{l.translation.x, l.translation.y, l.translation.z});
+            w.key("rotation").floats(std::array{l.rotation.x, l.rotation.y, l.rotation.z, l.rotation.w});
+            w.key("scale").floats(std::array{l.scale.x, l.scale.y, l.scale.z});
+            w.key("world").floats(pose.model[j].m);
+            w.endObject();
+        }
+        w.endArray();
+        w.key("meshes").beginArray();
+        for (const MeshInstance& inst : model.meshInstances) {
+            const Mesh& mesh = model.meshes[inst.mesh];
+            for (std::size_t p = 0; p < mesh.primitives.size(); ++p) {
+                w.beginObject();
+                w.key("node").value(static_cast<std::uint64_t>(model.nodeOfJoint[inst.joint]));
+                w.key("mesh").value(static_cast<std::uint64_t>(inst.mesh));
+                w.key("primitive").value(static_cast<std::uint64_t>(p));
+                w.key("weights").floats(std::span<const float>(pose.weights.data() + inst.weightOffset, mesh.targetCount));
+                if (options.skinned) {
+                    const auto positions = posedPositions(model, pose, inst, mesh.primitives[p]);
+                    w.key("positions").beginArray();
+                    for (const Vec3& v : positions) w.floats(std::array{v.x, v.y, v.z});
+                    w.endArray();
+                }
+                w.endObject();
+            }
+        }
+        w.endArray();
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    if (options.json) std::cout << out << '\n';
+    return 0;
+}
+
+}  // namespace kinema::cli
