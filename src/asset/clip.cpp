@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
+#include <cstdio>
+#include <tuple>
 #include <utility>
 
 #include "kinema/asset/skeleton.hpp"
+#include "kinema/math/finite.hpp"
 #include "kinema/math/quat.hpp"
 
 namespace kinema {
@@ -41,14 +43,30 @@ std::uint32_t requiredWidth(const Track& t) {
     return 0;
 }
 
-void checkTrack(Track& t, const std::string& at, std::vector<Fault>& faults) {
+// Keys within this of unit length are kept bit for bit (so an exact key time
+// returns exactly what the file stored); others are normalised.
+constexpr float kUnitTolerance = 1e-6f;
+
+// "tracks/<i>": built for every track, but small enough for the short-string buffer.
+std::string faultPrefix(std::size_t index) {
+    char buf[32];
+    const int n = std::snprintf(buf, sizeof buf, "tracks/%zu", index);
+    return std::string(buf, static_cast<std::size_t>(n));
+}
+
+void checkTrack(Track& t, std::size_t index, std::vector<Fault>& faults) {
     const std::size_t before = faults.size();
+    const std::string at = faultPrefix(index);
     if (t.width == 0 || t.width != requiredWidth(t)) {
         faults.push_back({at + "/width", "width " + std::to_string(t.width) + " does not fit path " +
                                              std::string(toString(t.path))});
     }
     if (t.times.empty()) faults.push_back({at + "/times", "track has no keys"});
-    for (std::size_t k = 0; k < t.times.size(); ++k) {
+    // Strictly increasing from a finite, non-negative first key: then every key is
+    // finite too unless the last one is +inf.
+    bool ordered = !t.times.empty() && t.times.front() >= 0.0f && std::isfinite(t.times.back());
+    for (std::size_t k = 1; k < t.times.size(); ++k) ordered &= t.times[k] > t.times[k - 1];
+    for (std::size_t k = 0; !ordered && k < t.times.size(); ++k) {
         const float v = t.times[k];
         if (!std::isfinite(v)) {
             faults.push_back({at + "/times/" + std::to_string(k), "time is not finite"});
@@ -72,10 +90,12 @@ void checkTrack(Track& t, const std::string& at, std::vector<Fault>& faults) {
                                               std::to_string(expected) + " expected"});
     }
     if (faults.size() != before) return;
-    for (std::size_t i = 0; i < t.values.size(); ++i) {
-        if (!std::isfinite(t.values[i])) {
-            faults.push_back({at + "/values/" + std::to_string(i), "value is not finite"});
-            return;
+    if (!allFinite(t.values)) {
+        for (std::size_t i = 0; i < t.values.size(); ++i) {
+            if (!std::isfinite(t.values[i])) {
+                faults.push_back({at + "/values/" + std::to_string(i), "value is not finite"});
+                return;
+            }
         }
     }
     if (t.path == TrackPath::Rotation) {
@@ -83,6 +103,8 @@ void checkTrack(Track& t, const std::string& at, std::vector<Fault>& faults) {
         const std::size_t first = cubic ? 4 : 0;  // the value, not the tangents
         for (std::size_t k = 0; k < t.times.size(); ++k) {
             float* v = &t.values[k * stride + first];
+            const float len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3];
+            if (std::fabs(len2 - 1.0f) <= kUnitTolerance) continue;
             const auto q = tryNormalize(Quat{v[0], v[1], v[2], v[3]});
             if (!q) {
                 faults.push_back({at + "/values/" + std::to_string(k), "rotation key is a zero quaternion"});
@@ -97,17 +119,24 @@ void checkTrack(Track& t, const std::string& at, std::vector<Fault>& faults) {
 
 Result<Clip> Clip::create(std::string name, std::vector<Track> tracks, std::vector<Marker> markers) {
     std::vector<Fault> faults;
-    std::set<std::pair<std::uint32_t, TrackPath>> seen;
+    // (target, path, track) sorted: two tracks on one (target, path) end up adjacent.
+    std::vector<std::tuple<std::uint32_t, TrackPath, std::size_t>> keys;
+    keys.reserve(tracks.size());
     float duration = 0.0f;
     for (std::size_t i = 0; i < tracks.size(); ++i) {
         Track& t = tracks[i];
-        const std::string at = "tracks/" + std::to_string(i);
-        checkTrack(t, at, faults);
-        if (!seen.insert({t.target, t.path}).second) {
-            faults.push_back({at, "a second track on joint " + std::to_string(t.target) + " " +
-                                      std::string(toString(t.path))});
-        }
+        checkTrack(t, i, faults);
+        keys.emplace_back(t.target, t.path, i);
         if (!t.times.empty() && std::isfinite(t.times.back())) duration = std::max(duration, t.times.back());
+    }
+    std::sort(keys.begin(), keys.end());
+    for (std::size_t k = 1; k < keys.size(); ++k) {
+        const auto& [target, path, index] = keys[k];
+        if (std::get<0>(keys[k - 1]) == target && std::get<1>(keys[k - 1]) == path) {
+            faults.push_back({faultPrefix(index), "a second track on joint " + std::to_string(target) + " " +
+                                                      std::string(toString(path)) + " (track " +
+                                                      std::to_string(std::get<2>(keys[k - 1])) + " has it)"});
+        }
     }
     for (std::size_t i = 0; i < markers.size(); ++i) {
         if (!std::isfinite(markers[i].time) || markers[i].time < 0.0f) {

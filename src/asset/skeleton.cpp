@@ -13,16 +13,16 @@ Result<Skeleton> Skeleton::create(std::vector<JointDesc> joints) {
     s.rest_.reserve(joints.size());
     for (std::size_t i = 0; i < joints.size(); ++i) {
         JointDesc& j = joints[i];
-        const std::string at = "joints/" + std::to_string(i);
+        auto at = [i] { return "joints/" + std::to_string(i); };
         if (j.parent != kNoParent && (j.parent < 0 || static_cast<std::size_t>(j.parent) >= i)) {
-            faults.push_back({at + "/parent", "parent " + std::to_string(j.parent) +
+            faults.push_back({at() + "/parent", "parent " + std::to_string(j.parent) +
                                                   " is not an earlier joint (parents must come before children)"});
         }
-        if (!isFinite(j.rest.translation)) faults.push_back({at + "/rest/translation", "not finite"});
-        if (!isFinite(j.rest.scale)) faults.push_back({at + "/rest/scale", "not finite"});
+        if (!isFinite(j.rest.translation)) faults.push_back({at() + "/rest/translation", "not finite"});
+        if (!isFinite(j.rest.scale)) faults.push_back({at() + "/rest/scale", "not finite"});
         const auto q = tryNormalize(j.rest.rotation);
         if (!q) {
-            faults.push_back({at + "/rest/rotation", "zero or non-finite quaternion"});
+            faults.push_back({at() + "/rest/rotation", "zero or non-finite quaternion"});
         } else {
             j.rest.rotation = *q;
         }

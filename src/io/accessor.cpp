@@ -50,51 +50,102 @@ T load(const std::byte* p) noexcept {
     return v;
 }
 
-float componentToFloat(const std::byte* p, ComponentType type, bool normalized) noexcept {
-    switch (type) {
-        case ComponentType::Byte: {
-            const float c = load<std::int8_t>(p);
-            return normalized ? std::max(c / 127.0f, -1.0f) : c;
-        }
-        case ComponentType::UnsignedByte: {
-            const float c = load<std::uint8_t>(p);
-            return normalized ? c / 255.0f : c;
-        }
-        case ComponentType::Short: {
-            const float c = load<std::int16_t>(p);
-            return normalized ? std::max(c / 32767.0f, -1.0f) : c;
-        }
-        case ComponentType::UnsignedShort: {
-            const float c = load<std::uint16_t>(p);
-            return normalized ? c / 65535.0f : c;
-        }
-        case ComponentType::UnsignedInt: return static_cast<float>(load<std::uint32_t>(p));
-        case ComponentType::Float: return load<float>(p);
-    }
-    return 0.0f;
-}
+template <ComponentType C>
+struct Component;
+template <> struct Component<ComponentType::Byte> { using T = std::int8_t; static constexpr float kNorm = 127.0f; static constexpr bool kSigned = true; };
+template <> struct Component<ComponentType::UnsignedByte> { using T = std::uint8_t; static constexpr float kNorm = 255.0f; static constexpr bool kSigned = false; };
+template <> struct Component<ComponentType::Short> { using T = std::int16_t; static constexpr float kNorm = 32767.0f; static constexpr bool kSigned = true; };
+template <> struct Component<ComponentType::UnsignedShort> { using T = std::uint16_t; static constexpr float kNorm = 65535.0f; static constexpr bool kSigned = false; };
+template <> struct Component<ComponentType::UnsignedInt> { using T = std::uint32_t; static constexpr float kNorm = 1.0f; static constexpr bool kSigned = false; };
+template <> struct Component<ComponentType::Float> { using T = float; static constexpr float kNorm = 1.0f; static constexpr bool kSigned = true; };
 
-std::uint32_t componentToUint(const std::byte* p, ComponentType type) noexcept {
-    switch (type) {
-        case ComponentType::UnsignedByte: return load<std::uint8_t>(p);
-        case ComponentType::UnsignedShort: return load<std::uint16_t>(p);
-        case ComponentType::UnsignedInt: return load<std::uint32_t>(p);
-        default: return 0;
+// One component of type C at p, as float (normalised per the glTF formulas when asked).
+template <ComponentType C, bool Normalized>
+inline float toFloat(const std::byte* p) noexcept {
+    using Traits = Component<C>;
+    const float c = static_cast<float>(load<typename Traits::T>(p));
+    if constexpr (!Normalized || C == ComponentType::Float || C == ComponentType::UnsignedInt) {
+        return c;
+    } else if constexpr (Traits::kSigned) {
+        return std::max(c / Traits::kNorm, -1.0f);
+    } else {
+        return c / Traits::kNorm;
     }
 }
 
-// Reads one element at `p` (laid out with padded matrix columns) into `out`.
-template <class Value, class Convert>
-void readElement(const std::byte* p, ComponentType type, ElementShape shape, Value* out, Convert convert) noexcept {
-    const std::size_t cs = componentSize(static_cast<std::uint32_t>(type));
+template <ComponentType C>
+inline std::uint32_t toUint(const std::byte* p) noexcept {
+    if constexpr (C == ComponentType::UnsignedByte || C == ComponentType::UnsignedShort ||
+                  C == ComponentType::UnsignedInt) {
+        return load<typename Component<C>::T>(p);
+    } else {
+        return 0;
+    }
+}
+
+// Reads `count` elements `stride` bytes apart (matrix columns `colStride` apart)
+// into out, converting each component with Convert.
+template <class Value, std::size_t Size, class Convert>
+void readElements(const std::byte* base, std::size_t count, std::size_t stride, ElementShape shape,
+                  std::size_t colStride, Value* out, Convert convert) noexcept {
+    if (shape.columns == 1 && stride == shape.rows * Size) {
+        // Tightly packed: one flat loop the compiler can vectorise.
+        const std::size_t n = count * shape.rows;
+        for (std::size_t i = 0; i < n; ++i) out[i] = convert(base + i * Size);
+        return;
+    }
+    if (shape.columns == 1) {
+        const std::size_t rows = shape.rows;
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::byte* p = base + i * stride;
+            for (std::size_t r = 0; r < rows; ++r) *out++ = convert(p + r * Size);
+        }
+        return;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::byte* p = base + i * stride;
+        for (std::uint32_t c = 0; c < shape.columns; ++c) {
+            for (std::uint32_t r = 0; r < shape.rows; ++r) *out++ = convert(p + c * colStride + r * Size);
+        }
+    }
+}
+
+// Calls fn.template operator()<C>() with the accessor's component type as a constant.
+template <class Fn>
+decltype(auto) withComponentType(ComponentType type, Fn&& fn) {
+    switch (type) {
+        case ComponentType::Byte: return fn.template operator()<ComponentType::Byte>();
+        case ComponentType::UnsignedByte: return fn.template operator()<ComponentType::UnsignedByte>();
+        case ComponentType::Short: return fn.template operator()<ComponentType::Short>();
+        case ComponentType::UnsignedShort: return fn.template operator()<ComponentType::UnsignedShort>();
+        case ComponentType::UnsignedInt: return fn.template operator()<ComponentType::UnsignedInt>();
+        case ComponentType::Float: break;
+    }
+    return fn.template operator()<ComponentType::Float>();
+}
+
+// Reads `count` elements of accessor layout into out (count * components values).
+template <class Value>
+void readAll(const std::byte* base, std::size_t count, std::size_t stride, ComponentType type, ElementShape shape,
+             bool normalized, Value* out) noexcept {
     const std::size_t colStride = columnStride(type, shape);
-    for (std::uint32_t c = 0; c < shape.columns; ++c) {
-        for (std::uint32_t r = 0; r < shape.rows; ++r) *out++ = convert(p + c * colStride + r * cs);
-    }
+    withComponentType(type, [&]<ComponentType C>() {
+        constexpr std::size_t size = sizeof(typename Component<C>::T);
+        if constexpr (std::is_same_v<Value, float>) {
+            if (normalized) {
+                readElements<Value, size>(base, count, stride, shape, colStride, out, toFloat<C, true>);
+            } else {
+                readElements<Value, size>(base, count, stride, shape, colStride, out, toFloat<C, false>);
+            }
+        } else {
+            readElements<Value, size>(base, count, stride, shape, colStride, out,
+                                      [](const std::byte* p) { return static_cast<Value>(toUint<C>(p)); });
+        }
+    });
 }
 
-template <class Value, class Convert>
-std::string decode(const AccessorDesc& a, std::span<Value> out, Convert convert) {
+template <class Value>
+std::string decode(const AccessorDesc& a, std::span<Value> out) {
     const std::size_t comps = a.shape.components();
     const std::size_t elem = elementSize(a.componentType, a.shape);
     if (out.size() != a.count * comps) return "output size does not match the accessor";
@@ -107,9 +158,7 @@ std::string decode(const AccessorDesc& a, std::span<Value> out, Convert convert)
         if (packedFloat) {
             std::memcpy(out.data(), a.data.data(), a.count * elem);
         } else {
-            for (std::size_t i = 0; i < a.count; ++i) {
-                readElement(a.data.data() + i * stride, a.componentType, a.shape, &out[i * comps], convert);
-            }
+            readAll(a.data.data(), a.count, stride, a.componentType, a.shape, a.normalized, out.data());
         }
     }
     if (a.sparse) {
@@ -117,7 +166,8 @@ std::string decode(const AccessorDesc& a, std::span<Value> out, Convert convert)
         const std::size_t is = componentSize(static_cast<std::uint32_t>(s.indexType));
         std::uint64_t previous = 0;
         for (std::size_t i = 0; i < s.count; ++i) {
-            const std::uint32_t index = componentToUint(s.indices.data() + i * is, s.indexType);
+            std::uint32_t index = 0;
+            readAll(s.indices.data() + i * is, 1, is, s.indexType, ElementShape{1, 1}, false, &index);
             if (index >= a.count) {
                 return "sparse index " + std::to_string(index) + " at " + std::to_string(i) + " is not below count " +
                        std::to_string(a.count);
@@ -126,8 +176,8 @@ std::string decode(const AccessorDesc& a, std::span<Value> out, Convert convert)
                 return "sparse indices are not strictly increasing at " + std::to_string(i);
             }
             previous = index;
-            readElement(s.values.data() + i * elem, a.componentType, a.shape, &out[std::size_t{index} * comps],
-                        convert);
+            readAll(s.values.data() + i * elem, 1, elem, a.componentType, a.shape, a.normalized,
+                    &out[std::size_t{index} * comps]);
         }
     }
     return {};
@@ -171,10 +221,13 @@ std::string checkRanges(const AccessorDesc& a) {
     return {};
 }
 
-std::string decodeFloats(const AccessorDesc& a, std::span<float> out) {
-    const ComponentType type = a.componentType;
-    const bool normalized = a.normalized;
-    return decode(a, out, [type, normalized](const std::byte* p) { return componentToFloat(p, type, normalized); });
+std::string decodeFloats(const AccessorDesc& a, std::span<float> out) { return decode(a, out); }
+
+std::string decodeUint16s(const AccessorDesc& a, std::span<std::uint16_t> out) {
+    if (a.componentType != ComponentType::UnsignedByte && a.componentType != ComponentType::UnsignedShort) {
+        return "unsigned byte or short components expected";
+    }
+    return decode(a, out);
 }
 
 std::string decodeUints(const AccessorDesc& a, std::span<std::uint32_t> out) {
@@ -182,8 +235,7 @@ std::string decodeUints(const AccessorDesc& a, std::span<std::uint32_t> out) {
         a.componentType != ComponentType::UnsignedInt) {
         return "unsigned integer components expected";
     }
-    const ComponentType type = a.componentType;
-    return decode(a, out, [type](const std::byte* p) { return componentToUint(p, type); });
+    return decode(a, out);
 }
 
 }  // namespace kinema::gltf

@@ -68,4 +68,7 @@ std::string decodeFloats(const AccessorDesc& a, std::span<float> out);
 // data is rejected.
 std::string decodeUints(const AccessorDesc& a, std::span<std::uint32_t> out);
 
+// Unsigned byte or short data (joint indices) to 16 bits.
+std::string decodeUint16s(const AccessorDesc& a, std::span<std::uint16_t> out);
+
 }  // namespace kinema::gltf

@@ -30,17 +30,18 @@ namespace {
 constexpr std::size_t kMaxFaults = 500;
 
 // A JSON pointer built without allocating; formatted only when a fault is recorded.
+// Keys are views into the parsed document or string literals, both outliving it.
 class Pointer {
 public:
     Pointer() = default;
     Pointer operator/(std::string_view key) const {
         Pointer p = *this;
-        p.push({key, 0, false});
+        p.push({key.data(), static_cast<std::uint32_t>(key.size()), false});
         return p;
     }
     Pointer operator/(std::size_t index) const {
         Pointer p = *this;
-        p.push({{}, index, true});
+        p.push({nullptr, static_cast<std::uint32_t>(std::min<std::size_t>(index, 0xFFFFFFFFu)), true});
         return p;
     }
     std::string str() const {
@@ -48,9 +49,9 @@ public:
         for (std::size_t i = 0; i < n_; ++i) {
             s += '/';
             if (segs_[i].isIndex) {
-                s += std::to_string(segs_[i].index);
+                s += std::to_string(segs_[i].value);
             } else {
-                for (const char c : segs_[i].key) {
+                for (const char c : std::string_view(segs_[i].key, segs_[i].value)) {
                     if (c == '~') s += "~0";
                     else if (c == '/') s += "~1";
                     else s += c;
@@ -62,15 +63,15 @@ public:
 
 private:
     struct Segment {
-        std::string_view key;
-        std::size_t index;
+        const char* key;
+        std::uint32_t value;  // key length, or the array index
         bool isIndex;
     };
     void push(Segment s) {
         if (n_ < segs_.size()) segs_[n_++] = s;
     }
-    std::array<Segment, 8> segs_{};
-    std::size_t n_ = 0;
+    std::array<Segment, 8> segs_;
+    std::uint8_t n_ = 0;
 };
 
 // Which component encodings an accessor may use for a given role.
@@ -900,10 +901,18 @@ private:
         };
         std::int64_t a = -1;
         if (attributeIndex("NORMAL", a)) {
-            decodeInto(a, aat / "NORMAL", {{3, 1}}, nrmAllow, "NORMAL", prim.normals, haveCount ? vertexCount : 0);
+            if (opt_.decodeRenderAttributes) {
+                decodeInto(a, aat / "NORMAL", {{3, 1}}, nrmAllow, "NORMAL", prim.normals, haveCount ? vertexCount : 0);
+            } else {
+                useAccessor(a, aat / "NORMAL", {{3, 1}}, nrmAllow, "NORMAL");
+            }
         }
         if (attributeIndex("TEXCOORD_0", a)) {
-            decodeInto(a, aat / "TEXCOORD_0", {{2, 1}}, uvAllow, "TEXCOORD_0", prim.texcoords, haveCount ? vertexCount : 0);
+            if (opt_.decodeRenderAttributes) {
+                decodeInto(a, aat / "TEXCOORD_0", {{2, 1}}, uvAllow, "TEXCOORD_0", prim.texcoords, haveCount ? vertexCount : 0);
+            } else {
+                useAccessor(a, aat / "TEXCOORD_0", {{2, 1}}, uvAllow, "TEXCOORD_0");
+            }
         }
         // Skinning sets JOINTS_n / WEIGHTS_n come in pairs, numbered from 0 without gaps.
         std::size_t sets = 0;
@@ -934,66 +943,25 @@ private:
                 }
             }
         }
-        if (sets > 0 && haveCount) {
-            prim.influencesPerVertex = static_cast<std::uint32_t>(sets * 4);
-            const std::size_t n = vertexCount * sets * 4;
-            if (!reserveDecoded(n * 6, aat)) return;
-            prim.joints.assign(n, 0);
-            prim.weights.assign(n, 0.0f);
-            std::vector<std::uint32_t> js;
-            std::vector<std::array<float, 4>> ws;
-            for (std::size_t set = 0; set < sets; ++set) {
-                const std::string jk = "JOINTS_" + std::to_string(set), wk = "WEIGHTS_" + std::to_string(set);
-                std::int64_t ja = -1, wa = -1;
-                if (!attributeIndex(jk, ja) || !attributeIndex(wk, wa)) return;
-                if (!decodeUintsInto(ja, aat / jk, {4, 1}, jk.c_str(), js)) return;
-                if (js.size() != n / sets) {
-                    fault(aat / jk, "has " + std::to_string(js.size() / 4) + " elements for " + std::to_string(vertexCount) + " vertices");
-                    return;
-                }
-                if (!decodeInto(wa, aat / wk, {{4, 1}}, kFloat | kInt8Norm | kInt16Norm, wk.c_str(), ws, vertexCount)) return;
-                for (std::size_t v = 0; v < vertexCount; ++v) {
-                    for (std::size_t k = 0; k < 4; ++k) {
-                        const std::uint32_t j = js[v * 4 + k];
-                        if (j > 0xFFFF) {
-                            fault(aat / jk, "joint index " + std::to_string(j) + " too large");
-                            return;
-                        }
-                        prim.joints[v * sets * 4 + set * 4 + k] = static_cast<std::uint16_t>(j);
-                        const float w = ws[v][k];
-                        if (!(w >= 0.0f) || !std::isfinite(w)) {
-                            fault(Pointer{} / "accessors" / static_cast<std::size_t>(wa),
-                                  "weight of vertex " + std::to_string(v) + " is negative or not finite");
-                            return;
-                        }
-                        prim.weights[v * sets * 4 + set * 4 + k] = w;
-                    }
-                }
-            }
-            // Renormalise so every vertex's weights sum to 1 exactly as far as
-            // float allows (quantised weights and exporters drift).
-            const std::size_t k = sets * 4;
-            for (std::size_t v = 0; v < vertexCount; ++v) {
-                double sum = 0.0;
-                for (std::size_t i = 0; i < k; ++i) sum += prim.weights[v * k + i];
-                if (sum > 0.0 && sum != 1.0) {
-                    for (std::size_t i = 0; i < k; ++i) prim.weights[v * k + i] = static_cast<float>(prim.weights[v * k + i] / sum);
-                }
-            }
-        }
+        if (sets > 0 && haveCount) readInfluences(attrs, aat, sets, vertexCount, prim);
         if (member(o, "indices")) {
             std::uint64_t ia = 0;
             getUint(o, "indices", at, ia, true);
             if (ia >= accessors_.size()) {
                 fault(at / "indices", "no such accessor");
-            } else if (decodeUintsInto(static_cast<std::int64_t>(ia), at / "indices", {1, 1}, "indices", prim.indices) && haveCount) {
-                for (std::size_t i = 0; i < prim.indices.size(); ++i) {
-                    if (prim.indices[i] >= vertexCount) {
-                        fault(Pointer{} / "accessors" / static_cast<std::size_t>(ia),
-                              "index " + std::to_string(prim.indices[i]) + " at element " + std::to_string(i) +
-                                  " is not below the vertex count " + std::to_string(vertexCount));
-                        break;
-                    }
+            } else if (!opt_.decodeRenderAttributes) {
+                useAccessor(static_cast<std::int64_t>(ia), at / "indices", {{1, 1}}, kInt8 | kInt16 | kUint32, "indices");
+            } else if (decodeUintsInto(static_cast<std::int64_t>(ia), at / "indices", {1, 1}, "indices", prim.indices) &&
+                       haveCount) {
+                std::uint32_t largest = 0;
+                for (const std::uint32_t i : prim.indices) largest = std::max(largest, i);
+                if (largest >= vertexCount) {
+                    const auto bad = std::find_if(prim.indices.begin(), prim.indices.end(),
+                                                  [&](std::uint32_t i) { return i >= vertexCount; });
+                    fault(Pointer{} / "accessors" / static_cast<std::size_t>(ia),
+                          "index " + std::to_string(*bad) + " at element " +
+                              std::to_string(bad - prim.indices.begin()) + " is not below the vertex count " +
+                              std::to_string(vertexCount));
                 }
             }
         }
@@ -1019,6 +987,78 @@ private:
                 }
                 ++t;
             }
+        }
+    }
+
+    // JOINTS_n / WEIGHTS_n sets into the primitive's vertex-major influence arrays,
+    // weights checked (finite, >= 0) and renormalised to sum to 1 per vertex.
+    void readInfluences(const dom::object& attrs, const Pointer& aat, std::size_t sets, std::size_t vertexCount,
+                        MeshPrimitive& prim) {
+        const std::size_t k = sets * 4;
+        const std::size_t n = vertexCount * k;
+        if (!reserveDecoded(n * 6, aat)) return;
+        prim.influencesPerVertex = static_cast<std::uint32_t>(k);
+        prim.joints.resize(n);
+        prim.weights.resize(n);
+        std::vector<std::uint16_t> js;
+        std::vector<float> ws;
+        for (std::size_t set = 0; set < sets; ++set) {
+            const std::string jk = "JOINTS_" + std::to_string(set), wk = "WEIGHTS_" + std::to_string(set);
+            std::uint64_t ja = 0, wa = 0;
+            getUint(attrs, jk, aat, ja, true);
+            getUint(attrs, wk, aat, wa, true);
+            const AccessorDesc* jd = useAccessor(static_cast<std::int64_t>(ja), aat / jk, {{4, 1}}, kInt8 | kInt16, jk.c_str());
+            const AccessorDesc* wd =
+                useAccessor(static_cast<std::int64_t>(wa), aat / wk, {{4, 1}}, kFloat | kInt8Norm | kInt16Norm, wk.c_str());
+            if (ja >= accessors_.size()) fault(aat / jk, "no such accessor");
+            if (wa >= accessors_.size()) fault(aat / wk, "no such accessor");
+            if (!jd || !wd) return;
+            if (jd->count != vertexCount || wd->count != vertexCount) {
+                fault(aat / (jd->count != vertexCount ? jk : wk),
+                      "has " + std::to_string(jd->count != vertexCount ? jd->count : wd->count) + " elements for " +
+                          std::to_string(vertexCount) + " vertices");
+                return;
+            }
+            // One set (the common case) decodes straight into place.
+            const bool direct = sets == 1;
+            std::span<std::uint16_t> jout = direct ? std::span<std::uint16_t>(prim.joints) : (js.resize(vertexCount * 4), js);
+            std::span<float> wout = direct ? std::span<float>(prim.weights) : (ws.resize(vertexCount * 4), ws);
+            std::string problem = gltf::decodeUint16s(*jd, jout);
+            if (!problem.empty()) {
+                fault(aat / jk, problem);
+                return;
+            }
+            problem = gltf::decodeFloats(*wd, wout);
+            if (!problem.empty()) {
+                fault(Pointer{} / "accessors" / static_cast<std::size_t>(wa), problem);
+                return;
+            }
+            bool bad = false;
+            for (const float w : wout) bad |= !(w >= 0.0f && w <= std::numeric_limits<float>::max());
+            if (bad) {
+                const auto it = std::find_if(wout.begin(), wout.end(), [](float w) {
+                    return !(w >= 0.0f && w <= std::numeric_limits<float>::max());
+                });
+                fault(Pointer{} / "accessors" / static_cast<std::size_t>(wa),
+                      "weight of vertex " + std::to_string((it - wout.begin()) / 4) + " is negative or not finite");
+                return;
+            }
+            if (!direct) {
+                for (std::size_t v = 0; v < vertexCount; ++v) {
+                    std::copy_n(&js[v * 4], 4, &prim.joints[v * k + set * 4]);
+                    std::copy_n(&ws[v * 4], 4, &prim.weights[v * k + set * 4]);
+                }
+            }
+        }
+        // Renormalise: quantised weights and exporters drift from a sum of 1.
+        // Branch-free so it vectorises; a sum of exactly 1 multiplies by exactly 1,
+        // an all-zero vertex stays all zero.
+        for (std::size_t v = 0; v < vertexCount; ++v) {
+            float* w = &prim.weights[v * k];
+            float sum = 0.0f;
+            for (std::size_t i = 0; i < k; ++i) sum += w[i];
+            const float inv = sum > 0.0f ? 1.0f / sum : 1.0f;
+            for (std::size_t i = 0; i < k; ++i) w[i] *= inv;
         }
     }
 
@@ -1146,6 +1186,9 @@ private:
                               "skinned by node " + std::to_string(i) + " but has no JOINTS_0/WEIGHTS_0");
                         continue;
                     }
+                    std::uint16_t largest = 0;
+                    for (const std::uint16_t j : prim.joints) largest = std::max(largest, j);
+                    if (largest < skin.joints.size()) continue;
                     for (std::size_t k = 0; k < prim.joints.size(); ++k) {
                         if (prim.joints[k] >= skin.joints.size()) {
                             fault(Pointer{} / "meshes" / static_cast<std::size_t>(n.mesh) / "primitives" / p / "attributes",

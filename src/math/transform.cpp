@@ -256,3 +256,22 @@ bool isFinite(const Transform& t) noexcept {
 }
 
 }  // namespace kinema
+
+#include <cstdint>
+#include <cstring>
+
+#include "kinema/math/finite.hpp"
+
+namespace kinema {
+
+bool allFinite(std::span<const float> values) noexcept {
+    std::uint32_t bad = 0;
+    for (const float v : values) {
+        std::uint32_t bits;
+        std::memcpy(&bits, &v, sizeof bits);
+        bad |= static_cast<std::uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
+    }
+    return bad == 0;
+}
+
+}  // namespace kinema

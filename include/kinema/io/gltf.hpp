@@ -25,6 +25,10 @@ struct ImportOptions {
     // Upper bound on the bytes of decoded data (floats, indices) one import may
     // allocate; a hostile file declaring huge accessors fails instead of exhausting memory.
     std::size_t maxDecodedBytes = std::size_t{1} << 30;
+    // Decode what only drawing needs: NORMAL, TEXCOORD_0 and indices. Off: those
+    // accessors are still range-checked but left empty in the Model (an animation-
+    // only import: poses, palettes, skinned and morphed positions all still work).
+    bool decodeRenderAttributes = true;
 };
 
 // The bytes of a .gltf or .glb file and where its relative URIs point.
