@@ -9,6 +9,13 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
 )
 
+# Node.js and npm run the three.js / glTF-Validator test oracles (tests/oracle).
+# Any Node.js >= 18 will do; a machine that already has one (e.g. from NodeSource)
+# keeps it, since Debian's npm package conflicts with NodeSource's nodejs.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
 
+echo "== npm: the pinned three.js and glTF-Validator oracles"
+npm ci --prefix tests/oracle --no-audit --no-fund
+
 echo "== g++ release build and tests"
 cmake --preset release
 cmake --build --preset release -j "$jobs"

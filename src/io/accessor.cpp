@@ -52,12 +52,12 @@ T load(const std::byte* p) noexcept {
 
 template <ComponentType C>
 struct Component;
-template <> struct Component<ComponentType::Byte> { using T = std::int8_t; static constexpr float kNorm = 127.0f; static constexpr bool kSigned = true; };
-template <> struct Component<ComponentType::UnsignedByte> { using T = std::uint8_t; static constexpr float kNorm = 255.0f; static constexpr bool kSigned = false; };
-template <> struct Component<ComponentType::Short> { using T = std::int16_t; static constexpr float kNorm = 32767.0f; static constexpr bool kSigned = true; };
-template <> struct Component<ComponentType::UnsignedShort> { using T = std::uint16_t; static constexpr float kNorm = 65535.0f; static constexpr bool kSigned = false; };
-template <> struct Component<ComponentType::UnsignedInt> { using T = std::uint32_t; static constexpr float kNorm = 1.0f; static constexpr bool kSigned = false; };
-template <> struct Component<ComponentType::Float> { using T = float; static constexpr float kNorm = 1.0f; static constexpr bool kSigned = true; };
+template <> struct Component<ComponentType::Byte> { using T = std::int8_t; static constexpr float norm() { return 127.0f; } static constexpr bool isSigned() { return true; } };
+template <> struct Component<ComponentType::UnsignedByte> { using T = std::uint8_t; static constexpr float norm() { return 255.0f; } static constexpr bool isSigned() { return false; } };
+template <> struct Component<ComponentType::Short> { using T = std::int16_t; static constexpr float norm() { return 32767.0f; } static constexpr bool isSigned() { return true; } };
+template <> struct Component<ComponentType::UnsignedShort> { using T = std::uint16_t; static constexpr float norm() { return 65535.0f; } static constexpr bool isSigned() { return false; } };
+template <> struct Component<ComponentType::UnsignedInt> { using T = std::uint32_t; static constexpr float norm() { return 1.0f; } static constexpr bool isSigned() { return false; } };
+template <> struct Component<ComponentType::Float> { using T = float; static constexpr float norm() { return 1.0f; } static constexpr bool isSigned() { return true; } };
 
 // One component of type C at p, as float (normalised per the glTF formulas when asked).
 template <ComponentType C, bool Normalized>
@@ -66,10 +66,10 @@ inline float toFloat(const std::byte* p) noexcept {
     const float c = static_cast<float>(load<typename Traits::T>(p));
     if constexpr (!Normalized || C == ComponentType::Float || C == ComponentType::UnsignedInt) {
         return c;
-    } else if constexpr (Traits::kSigned) {
-        return std::max(c / Traits::kNorm, -1.0f);
+    } else if constexpr (Traits::isSigned()) {
+        return std::max(c / Traits::norm(), -1.0f);
     } else {
-        return c / Traits::kNorm;
+        return c / Traits::norm();
     }
 }
 
