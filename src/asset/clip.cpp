@@ -56,7 +56,11 @@ std::string faultPrefix(std::size_t index) {
 
 void checkTrack(Track& t, std::size_t index, std::vector<Fault>& faults) {
     const std::size_t before = faults.size();
-    const std::string at = faultPrefix(index);
+    // The location prefix is built only when a fault is recorded.
+    struct Prefix {
+        std::size_t index;
+        std::string operator+(const char* suffix) const { return faultPrefix(index) + suffix; }
+    } const at{index};
     if (t.width == 0 || t.width != requiredWidth(t)) {
         faults.push_back({at + "/width", "width " + std::to_string(t.width) + " does not fit path " +
                                              std::string(toString(t.path))});
