@@ -111,7 +111,8 @@ void checkTrack(Track& t, std::size_t index, std::vector<Fault>& faults) {
             if (std::fabs(len2 - 1.0f) <= kUnitTolerance) continue;
             const auto q = tryNormalize(Quat{v[0], v[1], v[2], v[3]});
             if (!q) {
-                faults.push_back({at + "/values/" + std::to_string(k), "rotation key is a zero quaternion"});
+                faults.push_back({at + "/values/" + std::to_string(k * stride + first),
+                                  "rotation key " + std::to_string(k) + " is a zero quaternion"});
                 return;
             }
             v[0] = q->x; v[1] = q->y; v[2] = q->z; v[3] = q->w;

@@ -17,6 +17,48 @@ std::vector<Fault> findModelFaults(const Model& model) {
         if (n >= joints || model.jointOfNode[n] != j) fault("nodeOfJoint/" + std::to_string(j), "maps are not inverse");
     }
     if (model.weightOffsetOfJoint.size() != joints) fault("weightOffsetOfJoint", "one entry per joint expected");
+    for (std::size_t j = 0; j < model.weightOffsetOfJoint.size(); ++j) {
+        const std::int32_t w = model.weightOffsetOfJoint[j];
+        if (w != -1 && (w < 0 || static_cast<std::size_t>(w) >= model.weightCount())) {
+            fault("weightOffsetOfJoint/" + std::to_string(j), "offset " + std::to_string(w) + " is past the " +
+                                                                 std::to_string(model.weightCount()) + " morph weights");
+        }
+    }
+    for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+        const Mesh& mesh = model.meshes[m];
+        const std::string mat = "meshes/" + std::to_string(m);
+        if (mesh.weights.size() != mesh.targetCount) fault(mat + "/weights", "one default weight per morph target expected");
+        for (std::size_t p = 0; p < mesh.primitives.size(); ++p) {
+            const MeshPrimitive& prim = mesh.primitives[p];
+            const std::string pat = mat + "/primitives/" + std::to_string(p);
+            const std::size_t n = prim.vertexCount();
+            if (prim.targets.size() != mesh.targetCount) {
+                fault(pat + "/targets", std::to_string(prim.targets.size()) + " morph targets, the mesh has " +
+                                            std::to_string(mesh.targetCount));
+            }
+            for (std::size_t t = 0; t < prim.targets.size(); ++t) {
+                const MorphTarget& target = prim.targets[t];
+                if ((!target.positions.empty() && target.positions.size() != n) ||
+                    (!target.normals.empty() && target.normals.size() != n)) {
+                    fault(pat + "/targets/" + std::to_string(t), "displacements do not match the vertex count");
+                }
+            }
+            if ((!prim.normals.empty() && prim.normals.size() != n) ||
+                (!prim.texcoords.empty() && prim.texcoords.size() != n)) {
+                fault(pat, "attribute counts do not match the vertex count");
+            }
+            for (std::size_t i = 0; i < prim.indices.size(); ++i) {
+                if (prim.indices[i] >= n) {
+                    fault(pat + "/indices/" + std::to_string(i),
+                          "index " + std::to_string(prim.indices[i]) + " is not below the vertex count " + std::to_string(n));
+                    break;
+                }
+            }
+            if (prim.material >= 0 && static_cast<std::size_t>(prim.material) >= model.materials.size()) {
+                fault(pat + "/material", "no such material");
+            }
+        }
+    }
     for (std::size_t c = 0; c < model.clips.size(); ++c) {
         for (Fault& f : findClipFaults(model.clips[c], model.skeleton, model.weightCount())) {
             fault("clips/" + std::to_string(c) + "/" + f.where, std::move(f.what));

@@ -81,10 +81,9 @@ bool isFinite(Quat q) noexcept {
 
 std::optional<Quat> tryNormalize(Quat q) noexcept {
     if (!isFinite(q)) return std::nullopt;
-    DQuat d = widen(q);
-    const double big = std::max({std::fabs(d.x), std::fabs(d.y), std::fabs(d.z), std::fabs(d.w)});
-    if (big == 0.0) return std::nullopt;
-    d = {d.x / big, d.y / big, d.z / big, d.w / big};
+    // Double holds the square of any finite float, so no scaling is needed.
+    const DQuat d = widen(q);
+    if (d.x == 0.0 && d.y == 0.0 && d.z == 0.0 && d.w == 0.0) return std::nullopt;
     return narrowNormalized(d);
 }
 
@@ -216,7 +215,12 @@ Transform decompose(const Mat4& m) noexcept {
     Transform t;
     t.translation = {m.m[12], m.m[13], m.m[14]};
     const Vec3 c[3] = {{m.m[0], m.m[1], m.m[2]}, {m.m[4], m.m[5], m.m[6]}, {m.m[8], m.m[9], m.m[10]}};
-    float s[3] = {length(c[0]), length(c[1]), length(c[2])};
+    // Axis lengths in double: squaring a float axis overflows above ~1.8e19 and
+    // underflows below ~1e-19, and glTF allows any finite scale.
+    auto axisLength = [](Vec3 v) {
+        return static_cast<float>(std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z));
+    };
+    float s[3] = {axisLength(c[0]), axisLength(c[1]), axisLength(c[2])};
     Vec3 u[3] = {normalizedOrZero(c[0]), normalizedOrZero(c[1]), normalizedOrZero(c[2])};
     bool present[3] = {u[0] != Vec3{}, u[1] != Vec3{}, u[2] != Vec3{}};
     for (int i = 0; i < 3; ++i) {

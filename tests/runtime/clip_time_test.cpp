@@ -1,0 +1,110 @@
+// clipTime: the FE-a loop/clamp table for a clip ending at 2 s, row by row, then
+// the policy's edges (negative times, zero duration, the float round-up at the
+// loop boundary).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "kinema/runtime/clip_time.hpp"
+
+namespace {
+
+using kinema::clipTime;
+using kinema::LoopMode;
+
+constexpr float kTwoSeconds = 2.0f;
+
+// Stored time = clipTime(starting time + elapsed, duration, policy).
+float stored(double start, double elapsed, LoopMode mode) { return clipTime(start + elapsed, kTwoSeconds, mode); }
+
+// ---- FE-a table: channel ending at 2 s --------------------------------------------
+
+TEST(ClipTimeTable, Start0Elapsed0p5LoopingStores0p5) { EXPECT_EQ(stored(0.0, 0.5, LoopMode::Loop), 0.5f); }
+
+TEST(ClipTimeTable, Start0Elapsed2LoopingStores0) { EXPECT_EQ(stored(0.0, 2.0, LoopMode::Loop), 0.0f); }
+
+TEST(ClipTimeTable, Start0Elapsed2p5LoopingStores0p5) { EXPECT_EQ(stored(0.0, 2.5, LoopMode::Loop), 0.5f); }
+
+TEST(ClipTimeTable, Start0Elapsed3NotLoopingStores2) { EXPECT_EQ(stored(0.0, 3.0, LoopMode::Clamp), 2.0f); }
+
+// ---- the policy around the table ------------------------------------------------------
+
+TEST(ClipTimeLoop, ManyLapsWrapIntoTheFirstLap) {
+    EXPECT_EQ(clipTime(2000.5, kTwoSeconds, LoopMode::Loop), 0.5f);
+    EXPECT_EQ(clipTime(4.0, kTwoSeconds, LoopMode::Loop), 0.0f);
+    EXPECT_EQ(clipTime(1.75, kTwoSeconds, LoopMode::Loop), 1.75f);
+}
+
+TEST(ClipTimeLoop, NegativeTimesWrapFromTheEnd) {
+    EXPECT_EQ(clipTime(-0.5, kTwoSeconds, LoopMode::Loop), 1.5f);
+    EXPECT_EQ(clipTime(-2.5, kTwoSeconds, LoopMode::Loop), 1.5f);
+    EXPECT_EQ(clipTime(-0.25, kTwoSeconds, LoopMode::Loop), 1.75f);
+}
+
+TEST(ClipTimeLoop, NegativeWholeLapsMapToZero) {
+    EXPECT_EQ(clipTime(-2.0, kTwoSeconds, LoopMode::Loop), 0.0f);
+    EXPECT_EQ(clipTime(-4.0, kTwoSeconds, LoopMode::Loop), 0.0f);
+}
+
+TEST(ClipTimeLoop, TinyNegativeTimeNeverReturnsDuration) {
+    // -1e-20 wraps to 2 - 1e-20, which is 2.0 in double: must still be in [0, 2).
+    const float t = clipTime(-1e-20, kTwoSeconds, LoopMode::Loop);
+    EXPECT_GE(t, 0.0f);
+    EXPECT_LT(t, kTwoSeconds);
+}
+
+TEST(ClipTimeLoop, DoubleJustBelowDurationThatRoundsUpMapsToZero) {
+    const double below = std::nextafter(2.0, 0.0);  // 2 - 2^-52
+    ASSERT_LT(below, 2.0);
+    ASSERT_EQ(static_cast<float>(below), 2.0f);  // rounds up to the float duration
+    EXPECT_EQ(clipTime(below, kTwoSeconds, LoopMode::Loop), 0.0f);
+}
+
+TEST(ClipTimeLoop, InexactDurationJustBelowRoundsUpMapsToZero) {
+    const float d = 0.1f;  // not exact in binary
+    const double below = static_cast<double>(d) - 1e-12;
+    ASSERT_EQ(static_cast<float>(below), d);
+    EXPECT_EQ(clipTime(below, d, LoopMode::Loop), 0.0f);
+    EXPECT_EQ(clipTime(below + 3.0 * d, d, LoopMode::Loop), 0.0f);  // a few laps later
+}
+
+TEST(ClipTimeLoop, ResultIsAlwaysInZeroToDurationHalfOpen) {
+    std::mt19937 rng(401);
+    std::uniform_real_distribution<double> time(-1000.0, 1000.0);
+    std::uniform_real_distribution<float> dur(0.01f, 10.0f);
+    for (int n = 0; n < 20000; ++n) {
+        const float d = dur(rng);
+        const float t = clipTime(time(rng), d, LoopMode::Loop);
+        ASSERT_GE(t, 0.0f);
+        ASSERT_LT(t, d);
+    }
+}
+
+TEST(ClipTimeClamp, NegativeTimeClampsToZero) {
+    EXPECT_EQ(clipTime(-0.5, kTwoSeconds, LoopMode::Clamp), 0.0f);
+    EXPECT_EQ(clipTime(-1e9, kTwoSeconds, LoopMode::Clamp), 0.0f);
+}
+
+TEST(ClipTimeClamp, TimesInsideAreKept) {
+    EXPECT_EQ(clipTime(0.0, kTwoSeconds, LoopMode::Clamp), 0.0f);
+    EXPECT_EQ(clipTime(1.25, kTwoSeconds, LoopMode::Clamp), 1.25f);
+    EXPECT_EQ(clipTime(2.0, kTwoSeconds, LoopMode::Clamp), 2.0f);  // holds the end pose, not 0
+}
+
+TEST(ClipTimeZeroDuration, LoopingClampsToZero) {
+    for (double t : {0.0, 0.5, 3.0, -1.0, 1e9})
+        EXPECT_EQ(clipTime(t, 0.0f, LoopMode::Loop), 0.0f) << "time " << t;
+}
+
+TEST(ClipTimeZeroDuration, ClampingClampsToZero) {
+    for (double t : {0.0, 0.5, 3.0, -1.0})
+        EXPECT_EQ(clipTime(t, 0.0f, LoopMode::Clamp), 0.0f) << "time " << t;
+}
+
+TEST(ClipTimeZeroDuration, NegativeDurationClampsToZero) {
+    EXPECT_EQ(clipTime(1.0, -1.0f, LoopMode::Loop), 0.0f);
+    EXPECT_EQ(clipTime(1.0, -1.0f, LoopMode::Clamp), 0.0f);
+}
+
+}  // namespace
