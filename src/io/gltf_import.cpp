@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "accessor.hpp"
 #include "container.hpp"
@@ -1033,9 +1034,16 @@ private:
                 fault(Pointer{} / "accessors" / static_cast<std::size_t>(wa), problem);
                 return;
             }
-            bool bad = false;
-            for (const float w : wout) bad |= !(w >= 0.0f && w <= std::numeric_limits<float>::max());
-            if (bad) {
+            // Negative (other than -0) or non-finite weights, found with integer
+            // tests on the bits so the scan vectorises.
+            std::uint32_t bad = 0;
+            for (const float w : wout) {
+                std::uint32_t bits;
+                std::memcpy(&bits, &w, sizeof bits);
+                bad |= static_cast<std::uint32_t>(bits > 0x80000000u) |
+                       static_cast<std::uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
+            }
+            if (bad != 0) {
                 const auto it = std::find_if(wout.begin(), wout.end(), [](float w) {
                     return !(w >= 0.0f && w <= std::numeric_limits<float>::max());
                 });
@@ -1053,13 +1061,19 @@ private:
         // Renormalise: quantised weights and exporters drift from a sum of 1.
         // Branch-free so it vectorises; a sum of exactly 1 multiplies by exactly 1,
         // an all-zero vertex stays all zero.
-        for (std::size_t v = 0; v < vertexCount; ++v) {
-            float* w = &prim.weights[v * k];
-            float sum = 0.0f;
-            for (std::size_t i = 0; i < k; ++i) sum += w[i];
-            const float inv = sum > 0.0f ? 1.0f / sum : 1.0f;
-            for (std::size_t i = 0; i < k; ++i) w[i] *= inv;
-        }
+        // (A fixed count of 4, the common case, lets the compiler unroll it.)
+        auto renormalise = [&](auto influences) {
+            const std::size_t n = influences;
+            for (std::size_t v = 0; v < vertexCount; ++v) {
+                float* w = &prim.weights[v * n];
+                float sum = 0.0f;
+                for (std::size_t i = 0; i < n; ++i) sum += w[i];
+                const float inv = sum > 0.0f ? 1.0f / sum : 1.0f;
+                for (std::size_t i = 0; i < n; ++i) w[i] *= inv;
+            }
+        };
+        if (k == 4) renormalise(std::integral_constant<std::size_t, 4>{});
+        else renormalise(k);
     }
 
     // ---- skins --------------------------------------------------------------
