@@ -1063,13 +1063,13 @@ private:
         // an all-zero vertex stays all zero.
         // (A fixed count of 4, the common case, lets the compiler unroll it.)
         auto renormalise = [&](auto influences) {
-            const std::size_t n = influences;
+            const std::size_t per = influences;
             for (std::size_t v = 0; v < vertexCount; ++v) {
-                float* w = &prim.weights[v * n];
+                float* w = &prim.weights[v * per];
                 float sum = 0.0f;
-                for (std::size_t i = 0; i < n; ++i) sum += w[i];
+                for (std::size_t i = 0; i < per; ++i) sum += w[i];
                 const float inv = sum > 0.0f ? 1.0f / sum : 1.0f;
-                for (std::size_t i = 0; i < n; ++i) w[i] *= inv;
+                for (std::size_t i = 0; i < per; ++i) w[i] *= inv;
             }
         };
         if (k == 4) renormalise(std::integral_constant<std::size_t, 4>{});
