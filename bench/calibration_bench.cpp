@@ -1,0 +1,35 @@
+// Calibration: how fast this machine runs right now. A chain of dependent integer
+// adds retires one add per clock cycle on any current x86-64 or ARM64 core, so
+// `adds_per_s` is the effective clock the benchmark process got (on a shared
+// virtual machine often far below the nominal frequency, and varying between
+// runs). Quote it next to every other figure of the same run.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+
+namespace kinema::bench {
+
+namespace {
+
+constexpr std::int64_t kAdds = 1'000'000;
+
+void BM_DependentAdd(benchmark::State& state) {
+    std::int64_t x = 0;
+    for (auto _ : state) {
+        for (std::int64_t i = 0; i < kAdds; ++i) {
+            x += i;
+#if defined(__GNUC__) || defined(__clang__)
+            asm volatile("" : "+r"(x));  // keep the chain: no vectorising, no closed form
+#else
+            benchmark::DoNotOptimize(x);
+#endif
+        }
+    }
+    benchmark::DoNotOptimize(x);
+    state.counters["adds_per_s"] = benchmark::Counter(static_cast<double>(kAdds), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_DependentAdd)->Name("Calibration/DependentAdd")->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+}  // namespace kinema::bench

@@ -1,0 +1,191 @@
+// The reference workload W1 built in code, and a synthetic skinned mesh, shared by
+// the sampling and skinning benchmarks (docs/PERFORMANCE.md describes both).
+//
+// W1 skeleton of n joints: a binary heap (joint k >= 1 has parent (k - 1) / 2),
+// rest T = (0.05 * (k mod 3), 0.1, 0.02), R = identity, S = 1.
+// W1 clip: 2 s, 61 LINEAR keys at t = f / 30 (f = 0..60) on translation, rotation
+// and scale of every joint; smooth sinusoids with per-joint phases from a seeded
+// hash; rotations are unit quaternions about a per-joint axis; key 60 equals key 0
+// exactly, so the clip loops without a seam.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "kinema/asset/clip.hpp"
+#include "kinema/asset/model.hpp"
+#include "kinema/asset/skeleton.hpp"
+#include "kinema/math/mat4.hpp"
+#include "kinema/math/quat.hpp"
+#include "kinema/math/transform.hpp"
+#include "kinema/runtime/pose.hpp"
+
+namespace kinema::bench {
+
+inline constexpr std::uint64_t kSeed = 0x6b696e656d61ull;  // "kinema"
+
+// splitmix64: a fixed, portable hash so every run builds the same data.
+constexpr std::uint64_t mix(std::uint64_t x) noexcept {
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+// A deterministic sequence of uniform numbers in [0, 1).
+class Random {
+public:
+    explicit Random(std::uint64_t seed) noexcept : state_(seed) {}
+    std::uint64_t next() noexcept { return state_ = mix(state_); }
+    double uniform() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+private:
+    std::uint64_t state_;
+};
+
+inline constexpr int kW1Frames = 60;          // key f at t = f / 30 for f = 0..60
+inline constexpr double kW1FrameRate = 30.0;
+
+// The W1 model: skeleton, one clip ("W1"), and one skin over every joint whose
+// inverse bind matrices are the inverse rest model matrices. `error` is set (and
+// the model empty) if a builder rejects the data, which would be a bug here.
+struct Workload {
+    Model model;
+    std::string error;
+};
+
+inline Workload buildW1(std::size_t jointCount) {
+    Workload w;
+    Random rng(mix(kSeed ^ jointCount));
+
+    std::vector<JointDesc> joints(jointCount);
+    for (std::size_t k = 0; k < jointCount; ++k) {
+        joints[k].name = "joint" + std::to_string(k);
+        joints[k].parent = k == 0 ? kNoParent : static_cast<std::int32_t>((k - 1) / 2);
+        joints[k].rest.translation = {0.05f * static_cast<float>(k % 3), 0.1f, 0.02f};
+    }
+    auto skeleton = Skeleton::create(joints);
+    if (!skeleton) {
+        w.error = "W1 skeleton: " + skeleton.message();
+        return w;
+    }
+
+    constexpr double kTwoPi = 2.0 * std::numbers::pi;
+    const std::size_t keys = kW1Frames + 1;
+    std::vector<float> times(keys);
+    for (std::size_t f = 0; f < keys; ++f) times[f] = static_cast<float>(static_cast<double>(f) / kW1FrameRate);
+
+    std::vector<Track> tracks;
+    tracks.reserve(jointCount * 3);
+    for (std::size_t k = 0; k < jointCount; ++k) {
+        std::array<double, 9> phase{};
+        for (double& p : phase) p = kTwoPi * rng.uniform();
+        // A rotation axis away from zero length: components in [-1, 1] plus a bias on y.
+        const double ax = 2.0 * rng.uniform() - 1.0, ay = 2.0 * rng.uniform() - 1.0 + 1.5,
+                     az = 2.0 * rng.uniform() - 1.0;
+        const double alen = std::sqrt(ax * ax + ay * ay + az * az);
+        const Vec3 axis{static_cast<float>(ax / alen), static_cast<float>(ay / alen), static_cast<float>(az / alen)};
+        const Vec3 rest = joints[k].rest.translation;
+
+        Track t, r, s;
+        t.path = TrackPath::Translation;
+        r.path = TrackPath::Rotation;
+        s.path = TrackPath::Scale;
+        r.width = 4;
+        for (Track* track : {&t, &r, &s}) {
+            track->target = static_cast<std::uint32_t>(k);
+            track->interpolation = Interpolation::Linear;
+            track->times = times;
+            track->values.reserve(keys * track->width);
+        }
+        for (std::size_t f = 0; f < keys; ++f) {
+            // Key 60 repeats key 0 bit for bit.
+            const double a = kTwoPi * static_cast<double>(f % kW1Frames) / kW1Frames;
+            t.values.insert(t.values.end(),
+                            {rest.x + static_cast<float>(0.02 * std::sin(a + phase[0])),
+                             rest.y + static_cast<float>(0.02 * std::sin(a + phase[1])),
+                             rest.z + static_cast<float>(0.02 * std::sin(2.0 * a + phase[2]))});
+            const Quat q = fromAxisAngle(axis, static_cast<float>(0.6 * std::sin(a + phase[3])));
+            r.values.insert(r.values.end(), {q.x, q.y, q.z, q.w});
+            s.values.insert(s.values.end(), {static_cast<float>(1.0 + 0.1 * std::sin(a + phase[4])),
+                                             static_cast<float>(1.0 + 0.1 * std::sin(a + phase[5])),
+                                             static_cast<float>(1.0 + 0.1 * std::sin(2.0 * a + phase[6]))});
+        }
+        tracks.push_back(std::move(t));
+        tracks.push_back(std::move(r));
+        tracks.push_back(std::move(s));
+    }
+    auto clip = Clip::create("W1", std::move(tracks));
+    if (!clip) {
+        w.error = "W1 clip: " + clip.message();
+        return w;
+    }
+
+    Model& m = w.model;
+    m.source = "W1-" + std::to_string(jointCount);
+    m.skeleton = std::move(*skeleton);
+    m.nodeOfJoint.resize(jointCount);
+    m.jointOfNode.resize(jointCount);
+    for (std::size_t k = 0; k < jointCount; ++k) {
+        m.nodeOfJoint[k] = static_cast<std::uint32_t>(k);
+        m.jointOfNode[k] = static_cast<std::uint32_t>(k);
+    }
+    m.weightOffsetOfJoint.assign(jointCount, -1);
+    m.clips.push_back(std::move(*clip));
+
+    const Pose rest = makeRestPose(m);
+    Skin skin;
+    skin.name = "W1";
+    for (std::size_t k = 0; k < jointCount; ++k) {
+        skin.joints.push_back(static_cast<std::uint32_t>(k));
+        skin.inverseBindMatrices.push_back(inverseAffine(rest.model[k]));
+    }
+    skin.root = 0;
+    m.skins.push_back(std::move(skin));
+    m.scenes.push_back(Scene{"W1", {0u}});
+    m.defaultScene = 0;
+    return w;
+}
+
+// W1 of `jointCount` joints, built once per process.
+inline const Workload& w1(std::size_t jointCount) {
+    static std::map<std::size_t, Workload> cache;
+    auto it = cache.find(jointCount);
+    if (it == cache.end()) it = cache.emplace(jointCount, buildW1(jointCount)).first;
+    return it->second;
+}
+
+// A synthetic skinned primitive: `vertices` positions in a 1 m box, unit normals,
+// 4 influences per vertex on random joints below `jointCount` with random
+// weights that sum to 1 (all non-zero: the costly case).
+inline MeshPrimitive makeSkinnedPrimitive(std::size_t vertices, std::size_t jointCount) {
+    Random rng(mix(kSeed ^ (vertices * 31 + jointCount)));
+    MeshPrimitive p;
+    p.influencesPerVertex = 4;
+    p.positions.reserve(vertices);
+    p.normals.reserve(vertices);
+    p.joints.reserve(vertices * 4);
+    p.weights.reserve(vertices * 4);
+    for (std::size_t v = 0; v < vertices; ++v) {
+        const auto f = [&] { return static_cast<float>(rng.uniform()); };
+        p.positions.push_back({f() - 0.5f, f() * 2.0f, f() - 0.5f});
+        Vec3 n{f() - 0.5f, f() - 0.5f, f() - 0.5f};
+        const float len = length(n);
+        p.normals.push_back(len > 1e-3f ? n * (1.0f / len) : Vec3{0.0f, 1.0f, 0.0f});
+        float w[4];
+        float sum = 0.0f;
+        for (float& x : w) sum += (x = 0.05f + f());
+        for (int i = 0; i < 4; ++i) {
+            p.joints.push_back(static_cast<std::uint16_t>(rng.next() % jointCount));
+            p.weights.push_back(w[i] / sum);
+        }
+    }
+    return p;
+}
+
+}  // namespace kinema::bench
