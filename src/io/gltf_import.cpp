@@ -323,6 +323,10 @@ private:
     // ---- container ----------------------------------------------------------
     bool parseContainer() {
         const std::vector<std::byte>& file = *src_.bytes;
+        if (file.empty()) {
+            faultRaw("@byte 0", "the file is empty");
+            return false;
+        }
         std::span<const std::byte> json(file.data(), file.size());
         if (gltf::isGlb(json)) {
             std::string error;
@@ -900,17 +904,21 @@ private:
             out = static_cast<std::int64_t>(v);
             return true;
         };
+        // Without POSITION a primitive has no vertices to pose or draw (glTF: skip
+        // it); its other accessors are still checked but not decoded, so nothing in
+        // the model refers to vertices that do not exist.
+        const bool decodeDrawData = opt_.decodeRenderAttributes && haveCount;
         std::int64_t a = -1;
         if (attributeIndex("NORMAL", a)) {
-            if (opt_.decodeRenderAttributes) {
-                decodeInto(a, aat / "NORMAL", {{3, 1}}, nrmAllow, "NORMAL", prim.normals, haveCount ? vertexCount : 0);
+            if (decodeDrawData) {
+                decodeInto(a, aat / "NORMAL", {{3, 1}}, nrmAllow, "NORMAL", prim.normals, vertexCount);
             } else {
                 useAccessor(a, aat / "NORMAL", {{3, 1}}, nrmAllow, "NORMAL");
             }
         }
         if (attributeIndex("TEXCOORD_0", a)) {
-            if (opt_.decodeRenderAttributes) {
-                decodeInto(a, aat / "TEXCOORD_0", {{2, 1}}, uvAllow, "TEXCOORD_0", prim.texcoords, haveCount ? vertexCount : 0);
+            if (decodeDrawData) {
+                decodeInto(a, aat / "TEXCOORD_0", {{2, 1}}, uvAllow, "TEXCOORD_0", prim.texcoords, vertexCount);
             } else {
                 useAccessor(a, aat / "TEXCOORD_0", {{2, 1}}, uvAllow, "TEXCOORD_0");
             }
@@ -944,16 +952,23 @@ private:
                 }
             }
         }
-        if (sets > 0 && haveCount) readInfluences(attrs, aat, sets, vertexCount, prim);
+        if (sets > 0 && haveCount) {
+            readInfluences(attrs, aat, sets, vertexCount, prim);
+        } else {
+            for (std::size_t set = 0; set < sets; ++set) {
+                const std::string jk = "JOINTS_" + std::to_string(set), wk = "WEIGHTS_" + std::to_string(set);
+                if (attributeIndex(jk, a)) useAccessor(a, aat / jk, {{4, 1}}, kInt8 | kInt16, "JOINTS_n");
+                if (attributeIndex(wk, a)) useAccessor(a, aat / wk, {{4, 1}}, kFloat | kInt8Norm | kInt16Norm, "WEIGHTS_n");
+            }
+        }
         if (member(o, "indices")) {
             std::uint64_t ia = 0;
             getUint(o, "indices", at, ia, true);
             if (ia >= accessors_.size()) {
                 fault(at / "indices", "no such accessor");
-            } else if (!opt_.decodeRenderAttributes) {
+            } else if (!decodeDrawData) {
                 useAccessor(static_cast<std::int64_t>(ia), at / "indices", {{1, 1}}, kInt8 | kInt16 | kUint32, "indices");
-            } else if (decodeUintsInto(static_cast<std::int64_t>(ia), at / "indices", {1, 1}, "indices", prim.indices) &&
-                       haveCount) {
+            } else if (decodeUintsInto(static_cast<std::int64_t>(ia), at / "indices", {1, 1}, "indices", prim.indices)) {
                 std::uint32_t largest = 0;
                 for (const std::uint32_t i : prim.indices) largest = std::max(largest, i);
                 if (largest >= vertexCount) {
@@ -977,13 +992,17 @@ private:
                 if (asObject(e, tat, to)) {
                     const unsigned deltaAllow = quantized_ ? kQuantized : kFloat;
                     std::uint64_t ta = 0;
-                    if (getUint(to, "POSITION", tat, ta, false)) {
-                        if (ta >= accessors_.size()) fault(tat / "POSITION", "no such accessor");
-                        else decodeInto(static_cast<std::int64_t>(ta), tat / "POSITION", {{3, 1}}, deltaAllow, "morph POSITION", prim.targets[t].positions, vertexCount);
-                    }
-                    if (getUint(to, "NORMAL", tat, ta, false)) {
-                        if (ta >= accessors_.size()) fault(tat / "NORMAL", "no such accessor");
-                        else decodeInto(static_cast<std::int64_t>(ta), tat / "NORMAL", {{3, 1}}, deltaAllow, "morph NORMAL", prim.targets[t].normals, vertexCount);
+                    for (const auto& [key, deltas] : {std::pair<std::string_view, std::vector<Vec3>*>{"POSITION", &prim.targets[t].positions},
+                                                      std::pair<std::string_view, std::vector<Vec3>*>{"NORMAL", &prim.targets[t].normals}}) {
+                        if (!getUint(to, key, tat, ta, false)) continue;
+                        const auto index = static_cast<std::int64_t>(ta);
+                        if (ta >= accessors_.size()) {
+                            fault(tat / key, "no such accessor");
+                        } else if (haveCount) {
+                            decodeInto(index, tat / key, {{3, 1}}, deltaAllow, "morph target", *deltas, vertexCount);
+                        } else {
+                            useAccessor(index, tat / key, {{3, 1}}, deltaAllow, "morph target");
+                        }
                     }
                 }
                 ++t;
@@ -1195,6 +1214,7 @@ private:
                 const Skin& skin = model_.skins[static_cast<std::size_t>(n.skin)];
                 for (std::size_t p = 0; p < mesh.primitives.size(); ++p) {
                     const MeshPrimitive& prim = mesh.primitives[p];
+                    if (prim.vertexCount() == 0) continue;  // no POSITION: nothing to skin
                     if (prim.influencesPerVertex == 0) {
                         fault(Pointer{} / "meshes" / static_cast<std::size_t>(n.mesh) / "primitives" / p / "attributes",
                               "skinned by node " + std::to_string(i) + " but has no JOINTS_0/WEIGHTS_0");
