@@ -1,3 +1,5 @@
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <memory>
 
@@ -9,7 +11,10 @@ Result<std::shared_ptr<const std::vector<std::byte>>> readFileBytes(const std::f
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) return Fault{path.string(), "cannot open file"};
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(f, &std::fclose);
-    if (std::fseek(f, 0, SEEK_END) != 0) return Fault{path.string(), "cannot seek (not a regular file?)"};
+    // A folder (or a device, a pipe) opens fine but has no size to read.
+    struct stat info {};
+    if (fstat(fileno(f), &info) != 0 || !S_ISREG(info.st_mode)) return Fault{path.string(), "not a regular file"};
+    if (std::fseek(f, 0, SEEK_END) != 0) return Fault{path.string(), "cannot seek"};
     const long size = std::ftell(f);
     if (size < 0 || std::fseek(f, 0, SEEK_SET) != 0) return Fault{path.string(), "cannot determine the file size"};
     auto bytes = std::make_shared<std::vector<std::byte>>(static_cast<std::size_t>(size));

@@ -155,6 +155,7 @@ struct Node {
     std::vector<std::uint32_t> children;
     std::vector<float> weights;
     bool hasWeights = false;
+    bool hasMatrix = false;  // matrix nodes may not be animated
 };
 
 class Importer {
@@ -685,6 +686,17 @@ private:
                     fault(at / "matrix", "the last row must be 0, 0, 0, 1 (the matrix must decompose to TRS)");
                 }
                 n.local = decompose(mat);
+                n.hasMatrix = true;
+                // decompose() zeroes what it cannot represent; a finite matrix whose
+                // axis lengths overflow float would silently collapse the subtree.
+                const Vec3 axes[3] = {{m[0], m[1], m[2]}, {m[4], m[5], m[6]}, {m[8], m[9], m[10]}};
+                for (const Vec3& axis : axes) {
+                    const double len = std::sqrt(double(axis.x) * axis.x + double(axis.y) * axis.y + double(axis.z) * axis.z);
+                    if (len > double(std::numeric_limits<float>::max())) {
+                        fault(at / "matrix", "an axis is too long to represent as a float scale");
+                        break;
+                    }
+                }
             }
             if (hasT) n.local.translation = {t[0], t[1], t[2]};
             if (hasS) n.local.scale = {s[0], s[1], s[2]};
@@ -925,14 +937,16 @@ private:
         }
         // Skinning sets JOINTS_n / WEIGHTS_n come in pairs, numbered from 0 without gaps.
         std::size_t sets = 0;
+        bool unpairedSet = false;
         while (true) {
             const std::string jk = "JOINTS_" + std::to_string(sets), wk = "WEIGHTS_" + std::to_string(sets);
             const bool hj = member(attrs, jk).has_value(), hw = member(attrs, wk).has_value();
             if (!hj && !hw) break;
             if (hj != hw) {
-                fault(aat / (hj ? std::string_view("JOINTS_") : std::string_view("WEIGHTS_")),
-                      "set " + std::to_string(sets) + " has " + (hj ? jk : wk) + " without " + (hj ? wk : jk));
-                return;
+                fault(aat / (hj ? jk : wk), "skinning set " + std::to_string(sets) + " has " + (hj ? jk : wk) +
+                                                " without " + (hj ? wk : jk));
+                unpairedSet = true;
+                break;
             }
             ++sets;
         }
@@ -948,11 +962,15 @@ private:
                         n = n * 10 + static_cast<std::size_t>(c - '0');
                         if (n > 1000) break;
                     }
-                    if (!digits || n >= sets) fault(aat / key, "skinning attribute sets must be numbered from 0 without gaps");
+                    if ((!digits || n >= sets) && !unpairedSet) {
+                        fault(aat / key, "skinning attribute sets must be numbered from 0 without gaps");
+                    }
                 }
             }
         }
-        if (sets > 0 && haveCount) {
+        if (unpairedSet) {
+            // Reported above; the sets cannot be read, the rest of the primitive can.
+        } else if (sets > 0 && haveCount) {
             readInfluences(attrs, aat, sets, vertexCount, prim);
         } else {
             for (std::size_t set = 0; set < sets; ++set) {
@@ -1333,6 +1351,10 @@ private:
                 else if (path == "weights") tp = TrackPath::Weights;
                 else {
                     fault(tat / "path", "'" + std::string(path) + "' is not translation, rotation, scale or weights");
+                    continue;
+                }
+                if (node >= 0 && nodes_[static_cast<std::size_t>(node)].hasMatrix) {
+                    fault(tat / "node", "node " + std::to_string(node) + " is given by a matrix and cannot be animated");
                     continue;
                 }
                 if (node < 0 || sampler < 0 || !infos[static_cast<std::size_t>(sampler)].ok) continue;

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the "fuzz" preset (clang, libFuzzer, ASan + UBSan) and runs the glTF
+# import fuzzer over the seed corpus for a bounded time.
+#
+#   fuzz/run.sh [seconds] [more libFuzzer flags, e.g. -jobs=4 -workers=4]
+#
+# Environment:
+#   BUILD_DIR   build tree (default build/fuzz, the preset's)
+#   BUILD_JOBS  compile jobs (default 2)
+#
+# fuzz/corpus holds the seeds and is only read; inputs the fuzzer finds go to
+# $BUILD_DIR/corpus. Crashes, leaks and timeouts are saved to $BUILD_DIR/crashes/; copy real ones to fuzz/regressions/
+# (replay one with: $BUILD_DIR/fuzz/kinema_gltf_import_fuzz <file>).
+# The exit status is non-zero when the fuzzer found a problem.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+seconds="${1:-60}"
+[ $# -gt 0 ] && shift
+build="${BUILD_DIR:-build/fuzz}"
+
+cmake --preset fuzz -B "$build" >/dev/null
+cmake --build "$build" --target kinema_gltf_import_fuzz -j "${BUILD_JOBS:-2}"
+
+mkdir -p "$build/corpus" "$build/crashes"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+"$build/fuzz/kinema_gltf_import_fuzz" "$build/corpus" fuzz/corpus \
+    -dict=fuzz/gltf.dict \
+    -max_total_time="$seconds" \
+    -max_len=65536 \
+    -timeout=10 \
+    -rss_limit_mb=2048 \
+    -artifact_prefix="$build/crashes/" \
+    -print_final_stats=1 \
+    "$@"
