@@ -143,21 +143,6 @@ Mat4 operator*(const Mat4& a, const Mat4& b) noexcept {
     return r;
 }
 
-Mat4 mulAffine(const Mat4& a, const Mat4& b) noexcept {
-    Mat4 r;
-    const auto& x = a.m;
-    const auto& y = b.m;
-    for (int c = 0; c < 4; ++c) {
-        const float b0 = y[c * 4 + 0], b1 = y[c * 4 + 1], b2 = y[c * 4 + 2];
-        const float w = c == 3 ? 1.0f : 0.0f;
-        r.m[c * 4 + 0] = x[0] * b0 + x[4] * b1 + x[8] * b2 + x[12] * w;
-        r.m[c * 4 + 1] = x[1] * b0 + x[5] * b1 + x[9] * b2 + x[13] * w;
-        r.m[c * 4 + 2] = x[2] * b0 + x[6] * b1 + x[10] * b2 + x[14] * w;
-        r.m[c * 4 + 3] = w;
-    }
-    return r;
-}
-
 bool isFinite(const Mat4& a) noexcept {
     return std::all_of(a.m.begin(), a.m.end(), [](float v) { return std::isfinite(v); });
 }
@@ -184,31 +169,6 @@ Mat4 inverseAffine(const Mat4& a) noexcept {
     r(2, 3) = float(-(i20 * tx + i21 * ty + i22 * tz));
     r(3, 0) = 0.0f; r(3, 1) = 0.0f; r(3, 2) = 0.0f; r(3, 3) = 1.0f;
     return r;
-}
-
-Mat4 toMatrix(const Transform& t) noexcept {
-    const Quat& q = t.rotation;
-    const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
-    const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
-    const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
-    Mat4 m;
-    m.m[0] = (1.0f - 2.0f * (yy + zz)) * t.scale.x;
-    m.m[1] = (2.0f * (xy + wz)) * t.scale.x;
-    m.m[2] = (2.0f * (xz - wy)) * t.scale.x;
-    m.m[3] = 0.0f;
-    m.m[4] = (2.0f * (xy - wz)) * t.scale.y;
-    m.m[5] = (1.0f - 2.0f * (xx + zz)) * t.scale.y;
-    m.m[6] = (2.0f * (yz + wx)) * t.scale.y;
-    m.m[7] = 0.0f;
-    m.m[8] = (2.0f * (xz + wy)) * t.scale.z;
-    m.m[9] = (2.0f * (yz - wx)) * t.scale.z;
-    m.m[10] = (1.0f - 2.0f * (xx + yy)) * t.scale.z;
-    m.m[11] = 0.0f;
-    m.m[12] = t.translation.x;
-    m.m[13] = t.translation.y;
-    m.m[14] = t.translation.z;
-    m.m[15] = 1.0f;
-    return m;
 }
 
 Transform decompose(const Mat4& m) noexcept {

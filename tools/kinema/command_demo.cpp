@@ -63,7 +63,9 @@ int runDemo(const DemoOptions& options) {
         auto pos = [&](std::uint32_t j) {
             const Mat4& m = pose.model[j];
             char buf[64];
-            std::snprintf(buf, sizeof buf, "(%6.3f, %6.3f, %6.3f)", double(m.m[12]), double(m.m[13]), double(m.m[14]));
+            // + 0.0 turns a negative zero into zero, so the table never prints "-0.000".
+            std::snprintf(buf, sizeof buf, "(%6.3f, %6.3f, %6.3f)", double(m.m[12]) + 0.0, double(m.m[13]) + 0.0,
+                          double(m.m[14]) + 0.0);
             return std::string(buf);
         };
         std::printf("  %6.3f  %6.3f  %24s  %24s  %24s\n", time, double(t), pos(leftFoot).c_str(),

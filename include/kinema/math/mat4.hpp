@@ -20,8 +20,23 @@ struct Mat4 {
 
 Mat4 operator*(const Mat4& a, const Mat4& b) noexcept;
 
-// a * b for affine matrices (last row 0,0,0,1 in both); cheaper than the general product.
-Mat4 mulAffine(const Mat4& a, const Mat4& b) noexcept;
+// a * b for affine matrices (last row 0,0,0,1 in both); cheaper than the general
+// product. Inline: it is the inner step of local -> model composition.
+inline Mat4 mulAffine(const Mat4& a, const Mat4& b) noexcept {
+    Mat4 r;
+    const auto& x = a.m;
+    const auto& y = b.m;
+    for (int c = 0; c < 4; ++c) {
+        const float b0 = y[c * 4 + 0], b1 = y[c * 4 + 1], b2 = y[c * 4 + 2];
+        const float w = c == 3 ? 1.0f : 0.0f;
+        r.m[c * 4 + 0] = x[0] * b0 + x[4] * b1 + x[8] * b2 + x[12] * w;
+        r.m[c * 4 + 1] = x[1] * b0 + x[5] * b1 + x[9] * b2 + x[13] * w;
+        r.m[c * 4 + 2] = x[2] * b0 + x[6] * b1 + x[10] * b2 + x[14] * w;
+        r.m[c * 4 + 3] = w;
+    }
+    return r;
+}
+
 
 // The point p (w = 1) transformed by m.
 constexpr Vec3 transformPoint(const Mat4& a, Vec3 p) noexcept {

@@ -15,8 +15,32 @@ struct Transform {
     friend constexpr bool operator==(const Transform&, const Transform&) = default;
 };
 
-// T * R * S as a column-major matrix.
-Mat4 toMatrix(const Transform& t) noexcept;
+// T * R * S as a column-major matrix. Inline: it runs once per joint per frame.
+inline Mat4 toMatrix(const Transform& t) noexcept {
+    const Quat& q = t.rotation;
+    const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+    const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+    const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+    Mat4 m;
+    m.m[0] = (1.0f - 2.0f * (yy + zz)) * t.scale.x;
+    m.m[1] = (2.0f * (xy + wz)) * t.scale.x;
+    m.m[2] = (2.0f * (xz - wy)) * t.scale.x;
+    m.m[3] = 0.0f;
+    m.m[4] = (2.0f * (xy - wz)) * t.scale.y;
+    m.m[5] = (1.0f - 2.0f * (xx + zz)) * t.scale.y;
+    m.m[6] = (2.0f * (yz + wx)) * t.scale.y;
+    m.m[7] = 0.0f;
+    m.m[8] = (2.0f * (xz + wy)) * t.scale.z;
+    m.m[9] = (2.0f * (yz - wx)) * t.scale.z;
+    m.m[10] = (1.0f - 2.0f * (xx + yy)) * t.scale.z;
+    m.m[11] = 0.0f;
+    m.m[12] = t.translation.x;
+    m.m[13] = t.translation.y;
+    m.m[14] = t.translation.z;
+    m.m[15] = 1.0f;
+    return m;
+}
+
 
 // Splits an affine matrix into TRS. Never produces NaN:
 // - a mirrored basis (negative determinant) comes back with scale.x negative and a
