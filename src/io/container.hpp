@@ -22,9 +22,13 @@ struct GlbChunks {
 
 bool isGlb(std::span<const std::byte> bytes) noexcept;
 
-// Splits a GLB file. On failure returns nullopt and sets `error` to a message
-// that names the byte offset of the problem.
-std::optional<GlbChunks> splitGlb(std::span<const std::byte> bytes, std::string& error);
+struct GlbError {
+    std::size_t byteOffset = 0;  // where in the file the problem is
+    std::string what;
+};
+
+// Splits a GLB file. On failure returns nullopt and says what is wrong, and where.
+std::optional<GlbChunks> splitGlb(std::span<const std::byte> bytes, GlbError& error);
 
 // Decodes standard base64 (RFC 4648, '=' padding optional). nullopt on a bad character.
 std::optional<std::vector<std::byte>> decodeBase64(std::string_view text);

@@ -21,24 +21,24 @@ std::uint32_t readU32(std::span<const std::byte> b, std::size_t at) noexcept {
 
 bool isGlb(std::span<const std::byte> bytes) noexcept { return bytes.size() >= 4 && readU32(bytes, 0) == kMagic; }
 
-std::optional<GlbChunks> splitGlb(std::span<const std::byte> bytes, std::string& error) {
+std::optional<GlbChunks> splitGlb(std::span<const std::byte> bytes, GlbError& error) {
     if (bytes.size() < 12) {
-        error = "@byte 0: GLB header needs 12 bytes, the file has " + std::to_string(bytes.size());
+        error = {0, "GLB header needs 12 bytes, the file has " + std::to_string(bytes.size())};
         return std::nullopt;
     }
     if (readU32(bytes, 0) != kMagic) {
-        error = "@byte 0: not a GLB file (magic is not 'glTF')";
+        error = {0, "not a GLB file (magic is not 'glTF')"};
         return std::nullopt;
     }
     const std::uint32_t version = readU32(bytes, 4);
     if (version != 2) {
-        error = "@byte 4: GLB version " + std::to_string(version) + " is not supported (2 expected)";
+        error = {4, "GLB version " + std::to_string(version) + " is not supported (2 expected)"};
         return std::nullopt;
     }
     const std::uint32_t length = readU32(bytes, 8);
     if (length > bytes.size() || length < 12) {
-        error = "@byte 8: GLB length " + std::to_string(length) + " does not match the file's " +
-                std::to_string(bytes.size()) + " bytes (truncated?)";
+        error = {8, "GLB length " + std::to_string(length) + " does not match the file's " +
+                std::to_string(bytes.size()) + " bytes (truncated?)"};
         return std::nullopt;
     }
     const auto file = bytes.first(length);
@@ -47,35 +47,35 @@ std::optional<GlbChunks> splitGlb(std::span<const std::byte> bytes, std::string&
     bool first = true;
     while (at < file.size()) {
         if (file.size() - at < 8) {
-            error = "@byte " + std::to_string(at) + ": chunk header truncated";
+            error = {at, "chunk header truncated"};
             return std::nullopt;
         }
         const std::uint32_t chunkLength = readU32(file, at);
         const std::uint32_t chunkType = readU32(file, at + 4);
         const std::size_t dataAt = at + 8;
         if (chunkLength > file.size() - dataAt) {
-            error = "@byte " + std::to_string(at) + ": chunk length " + std::to_string(chunkLength) +
-                    " runs past the end of the file (" + std::to_string(file.size() - dataAt) + " bytes left)";
+            error = {at, "chunk length " + std::to_string(chunkLength) +
+                    " runs past the end of the file (" + std::to_string(file.size() - dataAt) + " bytes left)"};
             return std::nullopt;
         }
         const auto data = file.subspan(dataAt, chunkLength);
         if (first) {
             if (chunkType != kChunkJson) {
-                error = "@byte " + std::to_string(at + 4) + ": the first chunk must be JSON";
+                error = {at + 4, "the first chunk must be JSON"};
                 return std::nullopt;
             }
             chunks.json = data;
             chunks.jsonOffset = dataAt;
         } else if (chunkType == kChunkBin) {
             if (chunks.hasBin) {
-                error = "@byte " + std::to_string(at + 4) + ": a second BIN chunk";
+                error = {at + 4, "a second BIN chunk"};
                 return std::nullopt;
             }
             chunks.bin = data;
             chunks.hasBin = true;
             chunks.binOffset = dataAt;
         } else if (chunkType == kChunkJson) {
-            error = "@byte " + std::to_string(at + 4) + ": a second JSON chunk";
+            error = {at + 4, "a second JSON chunk"};
             return std::nullopt;
         }
         // Chunks of unknown type are skipped, as the GLB specification asks.
@@ -85,7 +85,7 @@ std::optional<GlbChunks> splitGlb(std::span<const std::byte> bytes, std::string&
         at = next;
     }
     if (first) {
-        error = "@byte 12: GLB has no JSON chunk";
+        error = {12, "GLB has no JSON chunk"};
         return std::nullopt;
     }
     return chunks;

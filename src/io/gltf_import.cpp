@@ -330,10 +330,10 @@ private:
         }
         std::span<const std::byte> json(file.data(), file.size());
         if (gltf::isGlb(json)) {
-            std::string error;
+            gltf::GlbError error;
             const auto chunks = gltf::splitGlb(json, error);
             if (!chunks) {
-                faultRaw(error.substr(0, error.find(':')), error.substr(error.find(':') + 2));
+                faultRaw("@byte " + std::to_string(error.byteOffset), error.what);
                 return false;
             }
             json = chunks->json;
@@ -608,11 +608,11 @@ private:
         return true;
     }
 
-    bool decodeFloats(const AccessorDesc& d, std::int64_t index, const Pointer& at, std::span<float> out) {
+    // Data faults (sparse indices) belong to the accessor, not to its user.
+    bool decodeFloats(const AccessorDesc& d, std::int64_t index, std::span<float> out) {
         const std::string problem = gltf::decodeFloats(d, out);
         if (!problem.empty()) {
             fault(Pointer{} / "accessors" / static_cast<std::size_t>(index), problem);
-            (void)at;
             return false;
         }
         return true;
@@ -637,7 +637,7 @@ private:
         }
         if (!reserveDecoded(floats * sizeof(float), at)) return false;
         out.resize(d->count);
-        return decodeFloats(*d, index, at, std::span<float>(reinterpret_cast<float*>(out.data()), floats));
+        return decodeFloats(*d, index, std::span<float>(reinterpret_cast<float*>(out.data()), floats));
     }
 
     bool decodeUintsInto(std::int64_t index, const Pointer& at, ElementShape shape, const char* role,
@@ -1285,7 +1285,7 @@ private:
     void readAnimations() {
         std::map<std::uint64_t, std::vector<float>> timesByAccessor;
         model_.clips.reserve(arraySize("animations"));
-        forEachObject("animations", [&](std::size_t ai, const dom::object& o, const Pointer& at) {
+        forEachObject("animations", [&](std::size_t, const dom::object& o, const Pointer& at) {
             std::string name;
             std::string_view s;
             if (getString(o, "name", at, s, false)) name = s;
@@ -1404,7 +1404,7 @@ private:
                 }
                 if (!reserveDecoded(od->count * shape.components() * sizeof(float), sat / "output")) continue;
                 track.values.resize(od->count * shape.components());
-                if (!decodeFloats(*od, si.output, sat / "output", track.values)) continue;
+                if (!decodeFloats(*od, si.output, track.values)) continue;
                 tracks.push_back(std::move(track));
                 channelOfTrack.push_back(channelIndex);
             }
@@ -1426,7 +1426,6 @@ private:
                 }
                 return;
             }
-            (void)ai;
             model_.clips.push_back(std::move(*clip));
         });
     }
