@@ -8,6 +8,7 @@
 // the rest pose first: see pose.hpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -25,8 +26,8 @@ public:
     SamplingCursor() = default;
     explicit SamplingCursor(const Clip& clip) : keys_(clip.tracks().size(), 0u) {}
 
-    // Forget the cached intervals (after a seek nothing is lost by keeping them,
-    // this only exists for determinism in tests).
+    // Forget the cached intervals. Never needed for correctness (a stale interval
+    // only costs a binary search); useful to start a measurement from a known state.
     void reset() noexcept { std::fill(keys_.begin(), keys_.end(), 0u); }
     std::size_t trackCount() const noexcept { return keys_.size(); }
     std::span<std::uint32_t> keys() noexcept { return keys_; }
