@@ -1,5 +1,6 @@
 // The reference workload W1 built in code, and a synthetic skinned mesh, shared by
-// the sampling and skinning benchmarks (docs/PERFORMANCE.md describes both).
+// the sampling and skinning benchmarks and by `kinema bench` (tools/kinema puts
+// bench/ on its include path); docs/PERFORMANCE.md describes both.
 //
 // W1 skeleton of n joints: a binary heap (joint k >= 1 has parent (k - 1) / 2),
 // rest T = (0.05 * (k mod 3), 0.1, 0.02), R = identity, S = 1.
@@ -14,6 +15,8 @@
 #include <cstdint>
 #include <map>
 #include <numbers>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -59,21 +62,15 @@ struct Workload {
     std::string error;
 };
 
-inline Workload buildW1(std::size_t jointCount) {
-    Workload w;
-    Random rng(mix(kSeed ^ jointCount));
-
-    std::vector<JointDesc> joints(jointCount);
-    for (std::size_t k = 0; k < jointCount; ++k) {
-        joints[k].name = "joint" + std::to_string(k);
-        joints[k].parent = k == 0 ? kNoParent : static_cast<std::int32_t>((k - 1) / 2);
-        joints[k].rest.translation = {0.05f * static_cast<float>(k % 3), 0.1f, 0.02f};
-    }
-    auto skeleton = Skeleton::create(joints);
-    if (!skeleton) {
-        w.error = "W1 skeleton: " + skeleton.message();
-        return w;
-    }
+// The W1 clip for the W1 skeleton of `jointCount` joints whose rest translations are
+// `restTranslations`. `variant` 0 is the clip of buildW1(); any other value gives a
+// different clip of the same shape (other phases and axes), e.g. the second clip
+// of the blend workload W1c. Nullopt with `error` set if Clip::create rejects it.
+inline std::optional<Clip> buildW1Clip(std::span<const Vec3> restTranslations, std::uint64_t variant,
+                                       std::string& error) {
+    const std::size_t jointCount = restTranslations.size();
+    const std::uint64_t base = mix(kSeed ^ jointCount);
+    Random rng(variant == 0 ? base : mix(base + variant));
 
     constexpr double kTwoPi = 2.0 * std::numbers::pi;
     const std::size_t keys = kW1Frames + 1;
@@ -90,7 +87,7 @@ inline Workload buildW1(std::size_t jointCount) {
                      az = 2.0 * rng.uniform() - 1.0;
         const double alen = std::sqrt(ax * ax + ay * ay + az * az);
         const Vec3 axis{static_cast<float>(ax / alen), static_cast<float>(ay / alen), static_cast<float>(az / alen)};
-        const Vec3 rest = joints[k].rest.translation;
+        const Vec3 rest = restTranslations[k];
 
         Track t, r, s;
         t.path = TrackPath::Translation;
@@ -120,11 +117,32 @@ inline Workload buildW1(std::size_t jointCount) {
         tracks.push_back(std::move(r));
         tracks.push_back(std::move(s));
     }
-    auto clip = Clip::create("W1", std::move(tracks));
+    auto clip = Clip::create(variant == 0 ? "W1" : "W1-" + std::to_string(variant), std::move(tracks));
     if (!clip) {
-        w.error = "W1 clip: " + clip.message();
+        error = "W1 clip: " + clip.message();
+        return std::nullopt;
+    }
+    return std::move(*clip);
+}
+
+inline Workload buildW1(std::size_t jointCount) {
+    Workload w;
+
+    std::vector<JointDesc> joints(jointCount);
+    std::vector<Vec3> restTranslations(jointCount);
+    for (std::size_t k = 0; k < jointCount; ++k) {
+        joints[k].name = "joint" + std::to_string(k);
+        joints[k].parent = k == 0 ? kNoParent : static_cast<std::int32_t>((k - 1) / 2);
+        joints[k].rest.translation = {0.05f * static_cast<float>(k % 3), 0.1f, 0.02f};
+        restTranslations[k] = joints[k].rest.translation;
+    }
+    auto skeleton = Skeleton::create(joints);
+    if (!skeleton) {
+        w.error = "W1 skeleton: " + skeleton.message();
         return w;
     }
+    auto clip = buildW1Clip(restTranslations, 0, w.error);
+    if (!clip) return w;
 
     Model& m = w.model;
     m.source = "W1-" + std::to_string(jointCount);
@@ -157,6 +175,26 @@ inline const Workload& w1(std::size_t jointCount) {
     static std::map<std::size_t, Workload> cache;
     auto it = cache.find(jointCount);
     if (it == cache.end()) it = cache.emplace(jointCount, buildW1(jointCount)).first;
+    return it->second;
+}
+
+// A second W1 clip (variant 1) for W1 of `jointCount` joints, built once per
+// process: the clip the blend workload W1c plays over the first one.
+struct ClipWorkload {
+    Clip clip;
+    std::string error;
+};
+
+inline const ClipWorkload& w1SecondClip(std::size_t jointCount) {
+    static std::map<std::size_t, ClipWorkload> cache;
+    auto it = cache.find(jointCount);
+    if (it == cache.end()) {
+        ClipWorkload c;
+        std::vector<Vec3> rest(jointCount);
+        for (std::size_t k = 0; k < jointCount; ++k) rest[k] = {0.05f * static_cast<float>(k % 3), 0.1f, 0.02f};
+        if (auto clip = buildW1Clip(rest, 1, c.error)) c.clip = std::move(*clip);
+        it = cache.emplace(jointCount, std::move(c)).first;
+    }
     return it->second;
 }
 

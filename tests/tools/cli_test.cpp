@@ -50,11 +50,11 @@ std::string writeTemp(const std::string& name, const std::string& content) {
 TEST(Cli, HelpListsEveryCommand) {
     const CliRun r = runKinema("--help");
     EXPECT_EQ(r.exitCode, 0);
-    for (const char* cmd : {"info", "validate", "sample", "demo"}) EXPECT_NE(r.out.find(cmd), std::string::npos) << cmd;
+    for (const char* cmd : {"info", "validate", "sample", "demo", "bench"}) EXPECT_NE(r.out.find(cmd), std::string::npos) << cmd;
 }
 
 TEST(Cli, EveryCommandHasHelp) {
-    for (const char* cmd : {"info", "validate", "sample", "demo"}) {
+    for (const char* cmd : {"info", "validate", "sample", "demo", "bench"}) {
         const CliRun r = runKinema(std::string(cmd) + " --help");
         EXPECT_EQ(r.exitCode, 0) << cmd;
         EXPECT_NE(r.out.find("Usage"), std::string::npos) << cmd;
@@ -191,4 +191,66 @@ TEST(Cli, SampleRejectsMissingAnimation) {
     const CliRun named = runKinema("sample " + quoted(file) + " --animation nosuch --times 0 --json");
     EXPECT_NE(named.exitCode, 0);
     EXPECT_NE(named.err.find("nosuch"), std::string::npos);
+}
+
+// kinema bench, kept short: one workload, one repetition of one evaluation or so.
+TEST(Cli, BenchJsonHasTheRequiredKeys) {
+    const CliRun r = runKinema("bench --workload w1a --repetitions 1 --min-time 0.01 --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.parse(r.out).get(doc)) << r.out;
+    simdjson::dom::array rows;
+    ASSERT_FALSE(doc.get_array().get(rows)) << r.out;
+    ASSERT_EQ(rows.size(), 2u) << r.out;  // 64 and 128 joints
+    std::size_t row = 0;
+    for (simdjson::dom::element e : rows) {
+        std::string_view workload;
+        ASSERT_FALSE(e["workload"].get_string().get(workload)) << r.out;
+        EXPECT_EQ(workload, "w1a");
+        for (const char* key : {"joints", "instances", "threads", "ns_per_joint", "instances_per_s", "bytes_per_key"}) {
+            double v = 0.0;
+            ASSERT_FALSE(e[key].get_double().get(v)) << key << " in " << r.out;  // integers read as doubles too
+            EXPECT_GT(v, 0.0) << key;
+            EXPECT_TRUE(std::isfinite(v)) << key;
+        }
+        EXPECT_EQ(uint64_t(e["joints"]), row == 0 ? 64u : 128u);
+        EXPECT_EQ(uint64_t(e["instances"]), 256u);
+        EXPECT_EQ(uint64_t(e["threads"]), 1u);
+        ++row;
+    }
+}
+
+TEST(Cli, BenchRejectsUnknownWorkload) {
+    const CliRun r = runKinema("bench --workload w1a,nosuch --repetitions 1 --min-time 0");
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("nosuch"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;  // rejected before anything runs
+}
+
+TEST(Cli, BenchRejectsUnknownSimdLevel) {
+    const CliRun r = runKinema("bench --workload w1a --simd sse9 --repetitions 1 --min-time 0");
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("sse9"), std::string::npos) << r.err;
+}
+
+TEST(Cli, BenchHelpNamesTheWorkloads) {
+    const CliRun r = runKinema("bench --help");
+    EXPECT_EQ(r.exitCode, 0);
+    for (const char* text : {"--workload", "--threads", "--json", "--simd", "--repetitions", "--min-time", "--assets",
+                             "w1a", "w2"}) {
+        EXPECT_NE(r.out.find(text), std::string::npos) << text;
+    }
+}
+
+// w2 without its model is skipped with a message, and the command still succeeds.
+TEST(Cli, BenchSkipsW2WithoutAssets) {
+    const CliRun r = runKinema("bench --workload w2 --assets /nonexistent/assets --repetitions 1 --min-time 0 --json");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.err.find("w2"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("/nonexistent/assets"), std::string::npos) << r.err;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.parse(r.out).get(doc)) << r.out;
+    EXPECT_EQ(doc.get_array().size(), 0u);
 }

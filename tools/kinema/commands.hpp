@@ -2,6 +2,7 @@
 // and writes results to stdout, problems to stderr.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,16 @@ struct DemoOptions {
     double step = 0.125;
 };
 int runDemo(const DemoOptions& options);
+
+struct BenchOptions {
+    std::vector<std::string> workloads;  // empty: all (w1a, w1b, w1c, w1d, w1e, w2)
+    std::size_t threads = 0;             // threads of w1e; 0: the hardware's
+    bool json = false;
+    std::string simd;                    // empty: the best level this CPU runs
+    int repetitions = 5;
+    double minTime = 0.2;                // seconds per repetition, at least
+    std::string assets;                  // empty: $KINEMA_ASSETS, else ../shared/assets/gltf
+};
+int runBench(const BenchOptions& options);
 
 }  // namespace kinema::cli

@@ -1,4 +1,4 @@
-// kinema: inspect, validate and sample glTF animation; run the built-in demo.
+// kinema: inspect, validate and sample glTF animation; run the built-in demo; time the workloads.
 #include <CLI/CLI.hpp>
 
 #include <cmath>
@@ -47,6 +47,30 @@ int main(int argc, char** argv) {
     demoCmd->add_option("--step", demo.step, "seconds between printed frames (default 0.125)")
         ->check(CLI::Range(0.001, 10.0));
 
+    BenchOptions bench;
+    auto* benchCmd = app.add_subcommand(
+        "bench", "Time the per-frame workloads on the SIMD path (PoseBatch, PoseKernels, PackedClip): W1 "
+                 "(64 and 128 joints, 256 instances) sequential (w1a), seeking (w1b), blending two clips (w1c), "
+                 "palettes and CPU skinning of 10k vertices (w1d), w1a on all threads (w1e), and CesiumMan on "
+                 "1000 instances (w2). Prints a table, or JSON with --json.");
+    benchCmd->add_option("--workload", bench.workloads,
+                         "comma-separated workloads: w1a, w1b, w1c, w1d, w1e, w2 or all (default all)")
+        ->delimiter(',');
+    benchCmd->add_option("--threads", bench.threads, "threads for w1e (default 0: as many as the hardware has)")
+        ->check(CLI::Range(std::size_t{0}, std::size_t{1024}));
+    benchCmd->add_flag("--json", bench.json,
+                       "print only a JSON array of rows (workload, joints, instances, threads, ns_per_joint, "
+                       "instances_per_s, bytes_per_key, ...)");
+    benchCmd->add_option("--simd", bench.simd, "SIMD level: portable, sse4.2, avx2, avx512 (default: the best "
+                                               "this CPU runs)");
+    benchCmd->add_option("--repetitions", bench.repetitions, "repetitions per row; the median is reported (default 5)")
+        ->check(CLI::Range(1, 1000));
+    benchCmd->add_option("--min-time", bench.minTime, "seconds each repetition runs at least (default 0.2)")
+        ->check(CLI::Range(0.0, 600.0));
+    benchCmd->add_option("--assets", bench.assets,
+                         "glTF sample models folder holding CesiumMan for w2 (default $KINEMA_ASSETS, else "
+                         "../shared/assets/gltf); w2 is skipped with a message when it is missing");
+
     CLI11_PARSE(app, argc, argv);
 
     try {
@@ -62,6 +86,7 @@ int main(int argc, char** argv) {
             return runSample(sample);
         }
         if (demoCmd->parsed()) return runDemo(demo);
+        if (benchCmd->parsed()) return runBench(bench);
     } catch (const std::exception& e) {
         std::cerr << "kinema: " << e.what() << '\n';
         return 3;

@@ -1,0 +1,269 @@
+// The per-frame workloads on the SIMD path (PackedClip, PoseKernels, PoseBatch),
+// beside their scalar counterparts in sampling_bench.cpp and skinning_bench.cpp;
+// same units: ns per joint = time / (instances x joints), ns per vertex. Every case
+// uses bestSimdLevel() (the level is the benchmark's label) and one thread unless
+// its name says otherwise. One iteration is one PoseBatch::evaluate of every instance.
+//
+//   SimdW1a/<joints>          W1, 256 instances, +1/60 s per frame, sample + local->model
+//                             (the SIMD twin of W1/<joints>)
+//   SimdW1b/<joints>          W1b, every instance jumps to a random time every frame
+//                             (twin of W1bSeek/<joints>)
+//   SimdW1c/<joints>          two W1 clips sampled and blended 50/50, then local->model
+//   SimdW1e/<joints>          SimdW1a on all threads of oneTBB's default arena (real
+//                             time: CPU time of the calling thread says nothing here)
+//   SimdCesiumMan/<instances> CesiumMan's clip, sample + local->model + palette
+//   SimdPalette/<joints>      PoseKernels::skinPalette for 256 W1 poses (twin of Palette)
+//   SimdSkinVertices/normals:<0|1>  PoseKernels::skinVertices on the synthetic
+//                             10,000-vertex mesh (twin of SkinVertices)
+#include <benchmark/benchmark.h>
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "bench_common.hpp"
+#include "kinema/batch/pose_batch.hpp"
+#include "kinema/runtime/packed_clip.hpp"
+#include "kinema/runtime/pose_kernels.hpp"
+#include "kinema/runtime/simd.hpp"
+#include "workload.hpp"
+
+namespace kinema::bench {
+
+namespace {
+
+constexpr std::size_t kInstances = 256;
+constexpr std::size_t kVertices = 10'000;
+constexpr double kFrameStep = 1.0 / 60.0;
+
+void setPerJoint(benchmark::State& state, std::size_t instances, std::size_t joints) {
+    state.counters["per_joint"] = benchmark::Counter(static_cast<double>(instances * joints),
+                                                     benchmark::Counter::kIsIterationInvariantRate |
+                                                         benchmark::Counter::kInvert);
+    state.counters["joints"] = static_cast<double>(joints);
+    state.counters["instances"] = static_cast<double>(instances);
+}
+
+const Model* w1Model(benchmark::State& state) {
+    const Workload& w = w1(static_cast<std::size_t>(state.range(0)));
+    if (!w.error.empty()) {
+        state.SkipWithError(w.error.c_str());
+        return nullptr;
+    }
+    return &w.model;
+}
+
+BatchOptions options(std::size_t threads, const Skin* skin = nullptr) {
+    BatchOptions o;
+    o.threads = threads;
+    o.simd = bestSimdLevel();
+    o.skin = skin;
+    return o;
+}
+
+std::vector<BatchInput> staggered(const PackedClip& clip, std::size_t count) {
+    std::vector<BatchInput> inputs(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        inputs[i].layerCount = 1;
+        inputs[i].layers[0].clip = &clip;
+        inputs[i].layers[0].time =
+            static_cast<double>(clip.duration()) * static_cast<double>(i) / static_cast<double>(count);
+    }
+    return inputs;
+}
+
+// One untimed evaluation (binds the cursors); false and the benchmark skipped when
+// the batch rejects the inputs, so the loop never times an early return.
+bool prime(benchmark::State& state, PoseBatch& batch, std::span<const BatchInput> inputs) {
+    const std::string error = batch.evaluate(inputs);
+    if (!error.empty()) {
+        state.SkipWithError(error.c_str());
+        return false;
+    }
+    state.SetLabel(std::string(toString(batch.kernels().level())));
+    return true;
+}
+
+// Sequential playback of `inputs` (every layer advances 1/60 s per frame).
+void playForward(benchmark::State& state, PoseBatch& batch, std::vector<BatchInput>& inputs) {
+    if (!prime(state, batch, inputs)) return;
+    for (auto _ : state) {
+        for (BatchInput& in : inputs) {
+            for (std::uint32_t l = 0; l < in.layerCount; ++l) in.layers[l].time += kFrameStep;
+        }
+        benchmark::DoNotOptimize(batch.evaluate(inputs));
+        benchmark::ClobberMemory();
+    }
+}
+
+void BM_SimdW1a(benchmark::State& state) {
+    const Model* model = w1Model(state);
+    if (model == nullptr) return;
+    const PackedClip clip(model->clips.front());
+    PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(1));
+    auto inputs = staggered(clip, kInstances);
+    playForward(state, batch, inputs);
+    setPerJoint(state, kInstances, model->skeleton.jointCount());
+    state.counters["bytes_per_key"] = clip.bytesPerKey();
+}
+BENCHMARK(BM_SimdW1a)->Name("SimdW1a")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
+
+void BM_SimdW1b(benchmark::State& state) {
+    const Model* model = w1Model(state);
+    if (model == nullptr) return;
+    const PackedClip clip(model->clips.front());
+    PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(1));
+    auto inputs = staggered(clip, kInstances);
+    if (!prime(state, batch, inputs)) return;
+    // The same random times as W1bSeek (sampling_bench.cpp).
+    std::vector<double> times(16411);
+    Random rng(mix(kSeed + 1));
+    for (double& t : times) t = 8.0 * static_cast<double>(clip.duration()) * rng.uniform();
+    std::size_t next = 0;
+    for (auto _ : state) {
+        for (BatchInput& in : inputs) {
+            in.layers[0].time = times[next];
+            next = next + 1 == times.size() ? 0 : next + 1;
+        }
+        benchmark::DoNotOptimize(batch.evaluate(inputs));
+        benchmark::ClobberMemory();
+    }
+    setPerJoint(state, kInstances, model->skeleton.jointCount());
+}
+BENCHMARK(BM_SimdW1b)->Name("SimdW1b")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
+
+void BM_SimdW1c(benchmark::State& state) {
+    const Model* model = w1Model(state);
+    if (model == nullptr) return;
+    const ClipWorkload& second = w1SecondClip(static_cast<std::size_t>(state.range(0)));
+    if (!second.error.empty()) {
+        state.SkipWithError(second.error.c_str());
+        return;
+    }
+    const PackedClip clipA(model->clips.front());
+    const PackedClip clipB(second.clip);
+    PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(1));
+    auto inputs = staggered(clipA, kInstances);
+    for (BatchInput& in : inputs) {
+        in.layerCount = 2;
+        in.layers[1] = in.layers[0];
+        in.layers[1].clip = &clipB;
+        in.layers[1].weight = 0.5f;
+    }
+    playForward(state, batch, inputs);
+    setPerJoint(state, kInstances, model->skeleton.jointCount());
+}
+BENCHMARK(BM_SimdW1c)->Name("SimdW1c")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
+
+void BM_SimdW1e(benchmark::State& state) {
+    const Model* model = w1Model(state);
+    if (model == nullptr) return;
+    const PackedClip clip(model->clips.front());
+    PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(0));
+    auto inputs = staggered(clip, kInstances);
+    playForward(state, batch, inputs);
+    setPerJoint(state, kInstances, model->skeleton.jointCount());
+    state.counters["threads"] = static_cast<double>(batch.threadCount());
+}
+BENCHMARK(BM_SimdW1e)->Name("SimdW1e")->Arg(64)->Arg(128)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+void BM_SimdCesiumMan(benchmark::State& state) {
+    std::string error;
+    const Model* model = sharedModel("CesiumMan", error);
+    if (model == nullptr) {
+        state.SkipWithError(error.c_str());
+        return;
+    }
+    if (model->clips.empty()) {
+        state.SkipWithError("CesiumMan has no clip");
+        return;
+    }
+    const auto count = static_cast<std::size_t>(state.range(0));
+    const PackedClip clip(model->clips.front());
+    const Skin* skin = model->skins.empty() ? nullptr : &model->skins.front();
+    PoseBatch batch(model->skeleton, model->restWeights, count, options(1, skin));
+    auto inputs = staggered(clip, count);
+    playForward(state, batch, inputs);
+    setPerJoint(state, count, model->skeleton.jointCount());
+}
+BENCHMARK(BM_SimdCesiumMan)->Name("SimdCesiumMan")->Arg(1)->Arg(1000)->Unit(benchmark::kMicrosecond);
+
+// Model matrices of 256 W1 instances at staggered times, from one batch evaluation.
+bool w1ModelMatrices(benchmark::State& state, const Model& model, std::vector<Mat4>& out) {
+    const std::size_t joints = model.skeleton.jointCount();
+    const PackedClip clip(model.clips.front());
+    PoseBatch batch(model.skeleton, model.restWeights, kInstances, options(1));
+    if (!prime(state, batch, staggered(clip, kInstances))) return false;
+    out.resize(kInstances * joints);
+    for (std::size_t i = 0; i < kInstances; ++i) {
+        const auto m = batch.model(i);
+        std::copy(m.begin(), m.end(), out.begin() + static_cast<std::ptrdiff_t>(i * joints));
+    }
+    return true;
+}
+
+void BM_SimdPalette(benchmark::State& state) {
+    const Model* model = w1Model(state);
+    if (model == nullptr) return;
+    const Skin& skin = model->skins.front();
+    const std::size_t joints = model->skeleton.jointCount();
+    const std::size_t n = skin.joints.size();
+    std::vector<Mat4> models, palettes(kInstances * n);
+    if (!w1ModelMatrices(state, *model, models)) return;
+    const PoseKernels kernels(bestSimdLevel());
+    if (!kernels.skinPalette(skin, {models.data(), joints}, {palettes.data(), n})) {
+        state.SkipWithError("PoseKernels::skinPalette rejected its buffers");
+        return;
+    }
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < kInstances; ++i) {
+            kernels.skinPalette(skin, {models.data() + i * joints, joints}, {palettes.data() + i * n, n});
+        }
+        benchmark::ClobberMemory();
+    }
+    state.counters["per_joint"] = benchmark::Counter(static_cast<double>(kInstances * n),
+                                                     benchmark::Counter::kIsIterationInvariantRate |
+                                                         benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_SimdPalette)->Name("SimdPalette")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
+
+void BM_SimdSkinVertices(benchmark::State& state) {
+    constexpr std::size_t kJoints = 64;
+    const Workload& w = w1(kJoints);
+    if (!w.error.empty()) {
+        state.SkipWithError(w.error.c_str());
+        return;
+    }
+    const Model& model = w.model;
+    const Skin& skin = model.skins.front();
+    std::vector<Mat4> models;
+    if (!w1ModelMatrices(state, model, models)) return;
+    const PoseKernels kernels(bestSimdLevel());
+    std::vector<Mat4> palette(skin.joints.size());
+    kernels.skinPalette(skin, {models.data(), kJoints}, palette);
+
+    const MeshPrimitive primitive = makeSkinnedPrimitive(kVertices, kJoints);
+    const bool withNormals = state.range(0) != 0;
+    std::vector<Vec3> outPositions(kVertices), outNormals(withNormals ? kVertices : 0);
+    const std::span<const Vec3> normals = withNormals ? std::span<const Vec3>(primitive.normals) : std::span<const Vec3>();
+    if (!kernels.skinVertices(primitive, palette, primitive.positions, normals, outPositions, outNormals)) {
+        state.SkipWithError("PoseKernels::skinVertices rejected its buffers");
+        return;
+    }
+    for (auto _ : state) {
+        kernels.skinVertices(primitive, palette, primitive.positions, normals, outPositions, outNormals);
+        benchmark::ClobberMemory();
+    }
+    state.counters["per_vertex"] = benchmark::Counter(
+        static_cast<double>(kVertices), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_SimdSkinVertices)
+    ->Name("SimdSkinVertices")
+    ->ArgName("normals")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+}  // namespace kinema::bench

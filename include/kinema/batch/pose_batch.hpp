@@ -1,0 +1,100 @@
+// kinema/batch: evaluating many instances of one skeleton in one call.
+//
+// A PoseBatch owns the per-instance outputs (local SoA pose, model matrices, skin
+// palette) and sampling state (a cursor per layer slot), all sized when it is
+// made. evaluate() samples, blends, composes and builds palettes for every
+// instance, split across threads with oneTBB. Instances share nothing writable,
+// so there are no locks and the results are bit-for-bit the same whatever the
+// thread count. After the first evaluation with a given set of clips, evaluate()
+// allocates nothing.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kinema/asset/model.hpp"
+#include "kinema/asset/skeleton.hpp"
+#include "kinema/math/mat4.hpp"
+#include "kinema/runtime/clip_time.hpp"
+#include "kinema/runtime/packed_clip.hpp"
+#include "kinema/runtime/pose_kernels.hpp"
+#include "kinema/runtime/soa_pose.hpp"
+
+namespace kinema {
+
+inline constexpr std::size_t kMaxBatchLayers = 4;
+
+// One clip playing on an instance. `time` is the playback time in seconds (mapped
+// onto the clip with clipTime() and `loop`); `weight` in [0, 1] blends this layer
+// over the layers before it (layer 0 is always taken at full weight).
+struct BatchLayer {
+    const PackedClip* clip = nullptr;
+    double time = 0.0;
+    float weight = 1.0f;
+    LoopMode loop = LoopMode::Loop;
+};
+
+// What one instance plays in this evaluation.
+struct BatchInput {
+    std::array<BatchLayer, kMaxBatchLayers> layers{};
+    std::uint32_t layerCount = 0;  // 0: the instance shows its rest pose
+};
+
+struct BatchOptions {
+    std::size_t threads = 0;          // 0: as many as oneTBB's default arena has
+    SimdLevel simd = bestSimdLevel();
+    bool modelMatrices = true;        // compose local -> model (needed for palettes)
+    const Skin* skin = nullptr;       // build this skin's palette per instance (needs modelMatrices)
+    std::size_t grainSize = 4;        // instances per task
+};
+
+class PoseBatch {
+public:
+    PoseBatch(const Skeleton& skeleton, std::span<const float> restWeights, std::size_t instances,
+              BatchOptions options = {});
+    ~PoseBatch();
+    PoseBatch(PoseBatch&&) noexcept;
+    PoseBatch& operator=(PoseBatch&&) noexcept;
+
+    std::size_t size() const noexcept { return instances_.size(); }
+    std::size_t jointCount() const noexcept { return joints_; }
+    std::size_t threadCount() const noexcept;
+    const PoseKernels& kernels() const noexcept { return kernels_; }
+
+    // Checks every input first (one per instance; clips fit the skeleton and weight
+    // count; finite times; weights in [0, 1]) and returns a message naming the
+    // first bad one without changing any instance; an empty string on success.
+    std::string evaluate(std::span<const BatchInput> inputs);
+
+    const SoaPose& local(std::size_t instance) const noexcept { return instances_[instance].pose; }
+    std::span<const Mat4> model(std::size_t instance) const noexcept;
+    std::span<const Mat4> palette(std::size_t instance) const noexcept;
+
+private:
+    struct Instance {
+        SoaPose pose;
+        SoaPose layer;  // a further layer is sampled here, then blended into `pose`
+        std::array<PackedClipCursor, kMaxBatchLayers> cursors;
+    };
+    void evaluateOne(std::size_t i, const BatchInput& input) noexcept;
+
+    std::size_t joints_ = 0;
+    std::vector<std::int32_t> parents_;
+    SoaPose rest_;
+    std::vector<Instance> instances_;
+    std::vector<Mat4> model_;    // instance after instance, joints_ each
+    std::vector<Mat4> palette_;  // instance after instance, skin joints each
+    const Skin* skin_ = nullptr;
+    bool modelMatrices_ = true;
+    std::size_t grain_ = 4;
+    PoseKernels kernels_;
+    struct Arena;
+    std::unique_ptr<Arena> arena_;
+};
+
+}  // namespace kinema

@@ -1,0 +1,86 @@
+// Internal: the plain data the SIMD kernels see. Kernels are compiled once per
+// instruction set, each in its own translation unit with its own target flags; so
+// that no inline function compiled for a wider set can be picked by the linker for
+// a narrower caller, everything crossing that boundary is a plain struct or a
+// function pointer, and the kernels call nothing defined outside their own TU.
+#pragma once
+
+#include <cstdint>
+
+namespace kinema::detail {
+
+// One block of lanes sharing a timeline, an interpolation and a path. Values are
+// laid out key after key; within a key (and, for CUBICSPLINE, within each of
+// in-tangent, value, out-tangent) component after component, each `paddedLanes`
+// floats. The key after the last repeats it, so key k + 1 is always readable.
+struct PackedBlock {
+    std::uint32_t timeline = 0;
+    std::uint8_t path = 0;           // TrackPath
+    std::uint8_t interpolation = 0;  // Interpolation
+    std::uint8_t components = 0;     // 3 (translation, scale), 4 (rotation), 1 (one morph weight)
+    std::uint8_t contiguous = 0;     // targets are first, first + 1, ...: full registers store directly
+    std::uint32_t lanes = 0;         // tracks (or morph weights) in the block
+    std::uint32_t paddedLanes = 0;   // lanes rounded up to kSoaLanes
+    std::uint32_t keyStride = 0;     // floats per key
+    std::uint32_t valueOffset = 0;   // first float of key 0 in the clip's value array
+    std::uint32_t targetOffset = 0;  // first entry in the clip's target array (joint or weight index per lane)
+};
+
+// Where a timeline is at the sampled time: interval [key, key + 1), fraction u in
+// [0, 1), and the interval length (for CUBICSPLINE tangents).
+struct TimelinePoint {
+    std::uint32_t key = 0;
+    float u = 0.0f;
+    float span = 0.0f;
+};
+
+struct SoaPoseView {
+    float* c[10];
+    float* weights;
+    std::uint32_t lanes;
+};
+
+struct SoaPoseConstView {
+    const float* c[10];
+    const float* weights;
+    std::uint32_t lanes;
+};
+
+struct SampleArgs {
+    const PackedBlock* blocks;
+    std::uint32_t blockCount;
+    const float* values;
+    const std::uint32_t* targets;
+    const TimelinePoint* points;  // one per timeline
+    SoaPoseView out;
+};
+
+struct KernelTable {
+    void (*sample)(const SampleArgs& args) noexcept;
+    // out = a + (b - a) * t for translation, scale and weights; rotation is the
+    // normalised shortest-arc lerp (nlerp). `lanes` floats per component.
+    void (*blend2)(SoaPoseConstView a, SoaPoseConstView b, float t, SoaPoseView out, std::uint32_t lanes,
+                   std::uint32_t weightCount) noexcept;
+    // model[i] = model[parents[i]] * toMatrix(local i), 16 floats per matrix.
+    void (*localToModel)(const std::int32_t* parents, SoaPoseConstView local, std::uint32_t joints,
+                         float* model) noexcept;
+    // out[i] = model[joints[i]] * inverseBind[i] (affine).
+    void (*palette)(const float* model, const std::uint32_t* joints, const float* inverseBind, std::uint32_t count,
+                    float* out) noexcept;
+    // Linear-blend skinning of `count` vertices with `influences` (joint, weight)
+    // pairs each; normals (when both pointers are non-null) by the cofactor matrix,
+    // normalised. Positions and normals are 3 floats per vertex.
+    void (*skin)(const float* palette, const std::uint16_t* joints, const float* weights, std::uint32_t influences,
+                 const float* positions, const float* normals, std::uint32_t count, float* outPositions,
+                 float* outNormals) noexcept;
+};
+
+extern const KernelTable kPortableKernels;
+#if defined(__x86_64__) || defined(_M_X64)
+#define KINEMA_HAS_X86_KERNELS 1
+extern const KernelTable kSse42Kernels;
+extern const KernelTable kAvx2Kernels;
+extern const KernelTable kAvx512Kernels;
+#endif
+
+}  // namespace kinema::detail

@@ -1,0 +1,59 @@
+// kinema/runtime: the per-frame passes on the SoA pose, with SIMD kernels chosen
+// at run time (see simd.hpp). The scalar functions of sample.hpp, pose.hpp and
+// skinning.hpp stay the reference these are tested against; the differences are
+// bounded in docs/SIMD.md.
+//
+// Nothing here allocates. Every function checks sizes first (O(1)) and returns
+// false without writing anything when they do not fit.
+#pragma once
+
+#include <span>
+
+#include "kinema/asset/model.hpp"
+#include "kinema/math/mat4.hpp"
+#include "kinema/math/vec3.hpp"
+#include "kinema/runtime/detail/kernel_abi.hpp"
+#include "kinema/runtime/packed_clip.hpp"
+#include "kinema/runtime/simd.hpp"
+#include "kinema/runtime/soa_pose.hpp"
+
+namespace kinema {
+
+class PoseKernels {
+public:
+    // The kernels of bestSimdLevel().
+    PoseKernels() noexcept;
+    // The kernels of `level`, or of bestSimdLevel() when `level` is not supported here.
+    explicit PoseKernels(SimdLevel level) noexcept;
+
+    SimdLevel level() const noexcept { return level_; }
+
+    // Samples every track of `clip` at `time` (on the clip's timeline: apply
+    // clipTime() first) into `pose`. Joints and weights no track animates keep their
+    // values (start from the rest pose). Same boundary rules as sampleClip().
+    bool sample(const PackedClip& clip, float time, PackedClipCursor& cursor, SoaPose& pose) const noexcept;
+
+    // out = a blended toward b by t in [0, 1]: translation, scale and weights lerp,
+    // rotation the normalised shortest-arc lerp (nlerp). `out` may be `a` or `b`.
+    bool blend(const SoaPose& a, const SoaPose& b, float t, SoaPose& out) const noexcept;
+
+    // model[i] = model[parents[i]] * toMatrix(local joint i); roots as is.
+    bool localToModel(std::span<const std::int32_t> parents, const SoaPose& local,
+                      std::span<Mat4> model) const noexcept;
+
+    // palette[i] = model[skin.joints[i]] * skin.inverseBindMatrices[i].
+    bool skinPalette(const Skin& skin, std::span<const Mat4> model, std::span<Mat4> palette) const noexcept;
+
+    // Linear-blend skinning as skinVertices() does; normals are skipped when
+    // `outNormals` is empty. Like the reference it trusts the primitive's joint
+    // indices to be within `palette` (findModelFaults checks them at load).
+    bool skinVertices(const MeshPrimitive& primitive, std::span<const Mat4> palette, std::span<const Vec3> positions,
+                      std::span<const Vec3> normals, std::span<Vec3> outPositions,
+                      std::span<Vec3> outNormals) const noexcept;
+
+private:
+    SimdLevel level_;
+    const detail::KernelTable* table_;
+};
+
+}  // namespace kinema

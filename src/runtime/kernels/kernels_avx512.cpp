@@ -1,0 +1,16 @@
+// The kernels for the avx512 instruction set (see isa_avx512.inl; the build gives
+// this file its own target flags).
+#include <cstddef>
+#include <cstdint>
+#include <immintrin.h>
+
+#include "kinema/runtime/detail/kernel_abi.hpp"
+
+namespace kinema::detail {
+namespace {
+#include "isa_avx512.inl"
+#include "kernels.inl"
+}  // namespace
+
+const KernelTable kAvx512Kernels = kTable;
+}  // namespace kinema::detail

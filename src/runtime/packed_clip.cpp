@@ -1,0 +1,199 @@
+#include "kinema/runtime/packed_clip.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace kinema {
+
+static_assert(static_cast<int>(TrackPath::Translation) == 0 && static_cast<int>(TrackPath::Rotation) == 1 &&
+                  static_cast<int>(TrackPath::Scale) == 2 && static_cast<int>(TrackPath::Weights) == 3,
+              "kernels.inl numbers the paths this way");
+static_assert(static_cast<int>(Interpolation::Step) == 0 && static_cast<int>(Interpolation::Linear) == 1 &&
+                  static_cast<int>(Interpolation::CubicSpline) == 2,
+              "kernels.inl numbers the interpolations this way");
+
+namespace {
+
+std::size_t roundUpLanes(std::size_t n) { return (n + kSoaLanes - 1) / kSoaLanes * kSoaLanes; }
+
+// One lane of a block: a track, and for weights which of its morph weights.
+struct Lane {
+    std::uint32_t target;
+    const Track* track;
+    std::uint32_t element;
+};
+
+}  // namespace
+
+PackedClip::PackedClip(const Clip& clip)
+    : duration_(clip.duration()),
+      jointsNeeded_(clip.jointsNeeded()),
+      weightsNeeded_(clip.weightsNeeded()),
+      trackCount_(clip.tracks().size()) {
+    // Timelines: one per distinct key-time array.
+    std::map<std::vector<float>, std::uint32_t> timelineOf;
+    std::vector<std::uint32_t> trackTimeline(clip.tracks().size());
+    for (std::size_t i = 0; i < clip.tracks().size(); ++i) {
+        const Track& t = clip.tracks()[i];
+        trackKeys_ += t.keyCount() * (t.path == TrackPath::Weights ? t.width : 1);
+        auto [it, inserted] = timelineOf.try_emplace(t.times, static_cast<std::uint32_t>(timelines_.size()));
+        trackTimeline[i] = it->second;
+        if (!inserted) continue;
+        PackedTimeline tl;
+        tl.firstTime = static_cast<std::uint32_t>(times_.size());
+        tl.keyCount = static_cast<std::uint32_t>(t.times.size());
+        tl.firstBucket = static_cast<std::uint32_t>(seek_.size());
+        times_.insert(times_.end(), t.times.begin(), t.times.end());
+        times_.push_back(t.times.back());  // key n repeats key n - 1: key + 1 is always readable
+        const std::size_t n = t.times.size();
+        if (n >= 2) {
+            // Bucket b covers [first + b / scale, first + (b + 1) / scale); it stores the
+            // last interval starting at or before its start.
+            const std::size_t buckets = n - 1;
+            const double first = t.times.front(), span = static_cast<double>(t.times.back()) - first;
+            tl.bucketScale = static_cast<float>(static_cast<double>(buckets) / span);
+            std::size_t k = 0;
+            for (std::size_t b = 0; b < buckets; ++b) {
+                const double start = first + span * static_cast<double>(b) / static_cast<double>(buckets);
+                while (k + 2 < n && static_cast<double>(t.times[k + 1]) <= start) ++k;
+                seek_.push_back(static_cast<std::uint32_t>(k));
+            }
+        }
+        timelines_.push_back(tl);
+    }
+
+    // Blocks: lanes grouped by (timeline, path, interpolation), sorted by target.
+    std::map<std::tuple<std::uint32_t, TrackPath, Interpolation>, std::vector<Lane>> groups;
+    for (std::size_t i = 0; i < clip.tracks().size(); ++i) {
+        const Track& t = clip.tracks()[i];
+        auto& lanes = groups[{trackTimeline[i], t.path, t.interpolation}];
+        if (t.path == TrackPath::Weights) {
+            for (std::uint32_t e = 0; e < t.width; ++e) lanes.push_back({t.weightOffset + e, &t, e});
+        } else {
+            lanes.push_back({t.target, &t, 0});
+        }
+    }
+    std::size_t valueCount = 0;
+    for (auto& [key, lanes] : groups) {
+        std::sort(lanes.begin(), lanes.end(), [](const Lane& a, const Lane& b) { return a.target < b.target; });
+        const auto [timeline, path, interpolation] = key;
+        detail::PackedBlock block;
+        block.timeline = timeline;
+        block.path = static_cast<std::uint8_t>(path);
+        block.interpolation = static_cast<std::uint8_t>(interpolation);
+        block.components = static_cast<std::uint8_t>(path == TrackPath::Rotation  ? 4
+                                                     : path == TrackPath::Weights ? 1
+                                                                                  : 3);
+        block.lanes = static_cast<std::uint32_t>(lanes.size());
+        block.paddedLanes = static_cast<std::uint32_t>(roundUpLanes(lanes.size()));
+        block.keyStride =
+            block.components * block.paddedLanes * (interpolation == Interpolation::CubicSpline ? 3u : 1u);
+        block.valueOffset = static_cast<std::uint32_t>(valueCount);
+        block.targetOffset = static_cast<std::uint32_t>(targets_.size());
+        block.contiguous = 1;
+        for (std::size_t l = 0; l < lanes.size(); ++l) {
+            targets_.push_back(lanes[l].target);
+            if (lanes[l].target != lanes[0].target + l) block.contiguous = 0;
+        }
+        valueCount += static_cast<std::size_t>(timelines_[timeline].keyCount + 1) * block.keyStride;
+        blocks_.push_back(block);
+    }
+
+    // Coverage: targets per path, each exactly 0..n-1 (duplicates are impossible:
+    // Clip::create rejects two tracks on one (target, path)).
+    std::size_t perPath[4] = {0, 0, 0, 0};
+    std::size_t maxPlusOne[4] = {0, 0, 0, 0};
+    for (const detail::PackedBlock& block : blocks_) {
+        for (std::uint32_t l = 0; l < block.lanes; ++l) {
+            perPath[block.path] += 1;
+            maxPlusOne[block.path] = std::max<std::size_t>(maxPlusOne[block.path], targets_[block.targetOffset + l] + 1u);
+        }
+    }
+    const bool trsComplete = perPath[0] == maxPlusOne[0] && perPath[1] == maxPlusOne[0] &&
+                             perPath[2] == maxPlusOne[0] && maxPlusOne[1] == maxPlusOne[0] &&
+                             maxPlusOne[2] == maxPlusOne[0];
+    coveredJoints_ = trsComplete ? maxPlusOne[0] : static_cast<std::size_t>(-1);
+    coveredWeights_ = perPath[3] == maxPlusOne[3] ? maxPlusOne[3] : static_cast<std::size_t>(-1);
+
+    values_.assign(valueCount, 0.0f);
+    for (const detail::PackedBlock& block : blocks_) {
+        const auto& lanes = groups[{block.timeline, static_cast<TrackPath>(block.path),
+                                    static_cast<Interpolation>(block.interpolation)}];
+        const std::size_t keys = timelines_[block.timeline].keyCount;
+        const bool cubic = block.interpolation == static_cast<std::uint8_t>(Interpolation::CubicSpline);
+        const std::size_t parts = cubic ? 3 : 1;
+        const std::size_t comps = block.components, padded = block.paddedLanes;
+        const std::size_t valuePart = cubic ? 1 : 0;  // in-tangent, value, out-tangent
+        for (std::size_t k = 0; k <= keys; ++k) {
+            const std::size_t src = std::min(k, keys - 1);
+            float* row = values_.data() + block.valueOffset + k * block.keyStride;
+            for (std::size_t part = 0; part < parts; ++part) {
+                for (std::size_t c = 0; c < comps; ++c) {
+                    float* dst = row + (part * comps + c) * padded;
+                    // Padding lanes hold the identity rotation so no kernel normalises a zero.
+                    if (block.path == static_cast<std::uint8_t>(TrackPath::Rotation) && c == 3 && part == valuePart) {
+                        std::fill(dst + lanes.size(), dst + padded, 1.0f);
+                    }
+                    for (std::size_t l = 0; l < lanes.size(); ++l) {
+                        const Track& t = *lanes[l].track;
+                        const std::size_t element = block.components == 1 ? lanes[l].element : c;
+                        dst[l] = t.values[((cubic ? src * 3 + part : src) * t.width) + element];
+                    }
+                }
+            }
+        }
+    }
+}
+
+std::size_t PackedClip::byteSize() const noexcept {
+    return values_.size() * sizeof(float) + times_.size() * sizeof(float) + seek_.size() * sizeof(std::uint32_t) +
+           targets_.size() * sizeof(std::uint32_t) + blocks_.size() * sizeof(detail::PackedBlock) +
+           timelines_.size() * sizeof(PackedTimeline);
+}
+
+double PackedClip::bytesPerKey() const noexcept {
+    return trackKeys_ == 0 ? 0.0 : static_cast<double>(byteSize()) / static_cast<double>(trackKeys_);
+}
+
+void PackedClipCursor::bind(const PackedClip& clip) {
+    clip_ = &clip;
+    count_ = clip.timelines().size();
+    if (hints_.size() < count_) {
+        hints_.resize(count_);
+        points_.resize(count_);
+    }
+    std::fill_n(hints_.begin(), count_, 0u);
+}
+
+std::uint32_t findPackedInterval(const PackedClip& clip, const PackedTimeline& timeline, float time,
+                                 std::uint32_t& hint) noexcept {
+    const float* times = clip.times().data() + timeline.firstTime;
+    const std::uint32_t n = timeline.keyCount;
+    std::uint32_t k = hint;
+    if (k + 1 < n && times[k] <= time) {
+        if (time < times[k + 1]) return k;
+        if (k + 2 < n && time < times[k + 2]) return hint = k + 1;
+    }
+    const std::uint32_t buckets = n - 1;
+    const float scaled = (time - times[0]) * timeline.bucketScale;
+    std::uint32_t b = scaled > 0.0f ? static_cast<std::uint32_t>(scaled) : 0u;
+    b = std::min(b, buckets - 1);
+    const std::uint32_t* seek = clip.seekIndex().data() + timeline.firstBucket;
+    // The bucket's interval, or one of the next few: rounding in `scaled` may place
+    // `time` a bucket early or late, so both directions are walked.
+    std::uint32_t lo = seek[b];
+    while (lo > 0 && times[lo] > time) --lo;
+    const std::uint32_t hi = b + 1 < buckets ? seek[b + 1] + 1 : n - 2;
+    if (hi > lo + 8) {
+        // Uneven spacing: binary search between the two buckets' intervals.
+        const float* it = std::upper_bound(times + lo, times + hi + 1, time);
+        k = static_cast<std::uint32_t>(it - times) - 1;
+    } else {
+        k = lo;
+    }
+    while (k + 2 < n && times[k + 1] <= time) ++k;
+    return hint = std::min(k, n - 2);
+}
+
+}  // namespace kinema

@@ -1,0 +1,123 @@
+#include "kinema/runtime/pose_kernels.hpp"
+
+#include <algorithm>
+
+namespace kinema {
+
+namespace {
+
+const detail::KernelTable* tableFor(SimdLevel level) noexcept {
+    switch (level) {
+#ifdef KINEMA_HAS_X86_KERNELS
+        case SimdLevel::Sse42: return &detail::kSse42Kernels;
+        case SimdLevel::Avx2: return &detail::kAvx2Kernels;
+        case SimdLevel::Avx512: return &detail::kAvx512Kernels;
+#endif
+        default: return &detail::kPortableKernels;
+    }
+}
+
+detail::SoaPoseView view(SoaPose& p) noexcept {
+    detail::SoaPoseView v{};
+    for (std::size_t c = 0; c < kSoaComponents; ++c) v.c[c] = p.component(static_cast<SoaComponent>(c));
+    v.weights = p.weights().data();
+    v.lanes = static_cast<std::uint32_t>(p.laneCount());
+    return v;
+}
+
+detail::SoaPoseConstView view(const SoaPose& p) noexcept {
+    detail::SoaPoseConstView v{};
+    for (std::size_t c = 0; c < kSoaComponents; ++c) v.c[c] = p.component(static_cast<SoaComponent>(c));
+    v.weights = p.weights().data();
+    v.lanes = static_cast<std::uint32_t>(p.laneCount());
+    return v;
+}
+
+}  // namespace
+
+PoseKernels::PoseKernels() noexcept : PoseKernels(bestSimdLevel()) {}
+
+PoseKernels::PoseKernels(SimdLevel level) noexcept
+    : level_(isSupported(level) ? level : bestSimdLevel()), table_(tableFor(level_)) {}
+
+bool PoseKernels::sample(const PackedClip& clip, float time, PackedClipCursor& cursor, SoaPose& pose) const noexcept {
+    if (!cursor.isBoundTo(clip) || pose.jointCount() < clip.jointsNeeded() ||
+        pose.weights().size() < clip.weightsNeeded()) {
+        return false;
+    }
+    const auto timelines = clip.timelines();
+    const auto hints = cursor.hints();
+    const auto points = cursor.points();
+    const float* allTimes = clip.times().data();
+    for (std::size_t i = 0; i < timelines.size(); ++i) {
+        const PackedTimeline& tl = timelines[i];
+        const float* times = allTimes + tl.firstTime;
+        const std::uint32_t n = tl.keyCount;
+        detail::TimelinePoint& p = points[i];
+        if (n == 1 || !(time > times[0])) {
+            p = {0, 0.0f, times[1] - times[0]};
+        } else if (time >= times[n - 1]) {
+            p = {n - 1, 0.0f, 0.0f};
+        } else {
+            const std::uint32_t k = findPackedInterval(clip, tl, time, hints[i]);
+            const float t0 = times[k], span = times[k + 1] - t0;
+            p = {k, std::min((time - t0) / span, 1.0f), span};
+        }
+    }
+    detail::SampleArgs args{clip.blocks().data(),  static_cast<std::uint32_t>(clip.blocks().size()),
+                            clip.values().data(),  clip.targets().data(),
+                            points.data(),         view(pose)};
+    table_->sample(args);
+    return true;
+}
+
+bool PoseKernels::blend(const SoaPose& a, const SoaPose& b, float t, SoaPose& out) const noexcept {
+    if (a.jointCount() != out.jointCount() || b.jointCount() != out.jointCount() ||
+        a.weights().size() != out.weights().size() || b.weights().size() != out.weights().size()) {
+        return false;
+    }
+    table_->blend2(view(a), view(b), t, view(out), static_cast<std::uint32_t>(out.laneCount()),
+                   static_cast<std::uint32_t>(out.weights().size()));
+    return true;
+}
+
+bool PoseKernels::localToModel(std::span<const std::int32_t> parents, const SoaPose& local,
+                               std::span<Mat4> model) const noexcept {
+    if (parents.size() != local.jointCount() || model.size() < local.jointCount()) return false;
+    if (local.jointCount() == 0) return true;
+    table_->localToModel(parents.data(), view(local), static_cast<std::uint32_t>(local.jointCount()),
+                         model.data()->m.data());
+    return true;
+}
+
+bool PoseKernels::skinPalette(const Skin& skin, std::span<const Mat4> model, std::span<Mat4> palette) const noexcept {
+    const std::size_t n = skin.joints.size();
+    if (palette.size() < n || skin.inverseBindMatrices.size() < n) return false;
+    for (const std::uint32_t j : skin.joints) {
+        if (j >= model.size()) return false;
+    }
+    if (n == 0) return true;
+    table_->palette(model.data()->m.data(), skin.joints.data(), skin.inverseBindMatrices.data()->m.data(),
+                    static_cast<std::uint32_t>(n), palette.data()->m.data());
+    return true;
+}
+
+bool PoseKernels::skinVertices(const MeshPrimitive& primitive, std::span<const Mat4> palette,
+                               std::span<const Vec3> positions, std::span<const Vec3> normals,
+                               std::span<Vec3> outPositions, std::span<Vec3> outNormals) const noexcept {
+    const std::size_t n = positions.size();
+    const std::size_t k = primitive.influencesPerVertex;
+    const bool doNormals = !outNormals.empty();
+    if (outPositions.size() < n || primitive.joints.size() < n * k || primitive.weights.size() < n * k ||
+        (doNormals && (normals.size() < n || outNormals.size() < n)) || (k > 0 && palette.empty())) {
+        return false;
+    }
+    if (n == 0) return true;
+    static_assert(sizeof(Vec3) == 3 * sizeof(float), "Vec3 is three packed floats");
+    table_->skin(palette.data()->m.data(), primitive.joints.data(), primitive.weights.data(),
+                 static_cast<std::uint32_t>(k), &positions.data()->x, doNormals ? &normals.data()->x : nullptr,
+                 static_cast<std::uint32_t>(n), &outPositions.data()->x, doNormals ? &outNormals.data()->x : nullptr);
+    return true;
+}
+
+}  // namespace kinema

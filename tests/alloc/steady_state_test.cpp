@@ -1,0 +1,179 @@
+// The steady-state frame allocates nothing (ARCHITECTURE.md principle 6): every
+// allocation function of this test program is replaced by one that counts, and
+// the count must not move across many evaluations after the first (which may
+// bind cursors). Counted: operator new/delete in all forms, and, in builds
+// without AddressSanitizer (which owns malloc there), malloc and its relatives,
+// so allocations inside oneTBB are seen too.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "batch/fixture.hpp"
+#include "kinema/batch/pose_batch.hpp"
+#include "kinema/runtime/pose_kernels.hpp"
+
+namespace {
+std::atomic<long> gAllocations{0};
+}  // namespace
+
+void* operator new(std::size_t n) {
+    gAllocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+    throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) { return ::operator new(n); }
+void* operator new(std::size_t n, std::align_val_t a) {
+    gAllocations.fetch_add(1, std::memory_order_relaxed);
+    const std::size_t align = static_cast<std::size_t>(a);
+    if (void* p = std::aligned_alloc(align, (n + align - 1) / align * align)) return p;
+    throw std::bad_alloc();
+}
+void* operator new[](std::size_t n, std::align_val_t a) { return ::operator new(n, a); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+    gAllocations.fetch_add(1, std::memory_order_relaxed);
+    return std::malloc(n == 0 ? 1 : n);
+}
+void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return ::operator new(n, t); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KINEMA_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define KINEMA_ASAN 1
+#endif
+
+#if !defined(KINEMA_ASAN) && defined(__GLIBC__)
+// glibc's own entry points, so that replacing malloc here stays a thin counter.
+extern "C" {
+void* __libc_malloc(std::size_t);
+void* __libc_calloc(std::size_t, std::size_t);
+void* __libc_realloc(void*, std::size_t);
+void* __libc_memalign(std::size_t, std::size_t);
+void __libc_free(void*);
+
+void* malloc(std::size_t n) {
+    gAllocations.fetch_add(1, std::memory_order_relaxed);
+    return __libc_malloc(n);
+}
+void* calloc(std::size_t n, std::size_t s) {
+    gAllocations.fetch_add(1, std::memory_order_relaxed);
+    return __libc_calloc(n, s);
+}
+void* realloc(void* p, std::size_t n) {
+    gAllocations.fetch_add(1, std::memory_order_relaxed);
+    return __libc_realloc(p, n);
+}
+void* aligned_alloc(std::size_t a, std::size_t n) {
+    gAllocations.fetch_add(1, std::memory_order_relaxed);
+    return __libc_memalign(a, n);
+}
+void* memalign(std::size_t a, std::size_t n) {
+    gAllocations.fetch_add(1, std::memory_order_relaxed);
+    return __libc_memalign(a, n);
+}
+int posix_memalign(void** out, std::size_t a, std::size_t n) {
+    gAllocations.fetch_add(1, std::memory_order_relaxed);
+    void* p = __libc_memalign(a, n);
+    if (p == nullptr) return 12;  // ENOMEM
+    *out = p;
+    return 0;
+}
+void free(void* p) { __libc_free(p); }
+}
+#define KINEMA_COUNTS_MALLOC 1
+#endif
+
+namespace {
+
+using namespace kinema;
+using kinema::test::BatchFixture;
+
+TEST(SteadyState, CountingWorks) {
+    // The counter must see an allocation, or the tests below prove nothing.
+    const long before = gAllocations.load();
+    auto* v = new std::vector<int>(100);
+    delete v;
+    EXPECT_GE(gAllocations.load() - before, 2);
+#ifdef KINEMA_COUNTS_MALLOC
+    const long mallocBefore = gAllocations.load();
+    void* p = std::malloc(10);
+    std::free(p);
+    EXPECT_EQ(gAllocations.load() - mallocBefore, 1);
+#else
+    std::printf("[ INFO     ] AddressSanitizer owns malloc here: only operator new is counted\n");
+#endif
+}
+
+void expectNoAllocations(std::size_t threads) {
+    const BatchFixture f(41);
+    BatchOptions o;
+    o.threads = threads;
+    o.skin = &f.skin;
+    constexpr std::size_t kInstances = 64;
+    PoseBatch batch(f.skeleton, {}, kInstances, o);
+    std::vector<BatchInput> in(kInstances);
+    for (std::size_t i = 0; i < kInstances; ++i) {
+        in[i].layerCount = 2;
+        in[i].layers[0] = {&f.packedA, 0.01 * static_cast<double>(i), 1.0f, LoopMode::Loop};
+        in[i].layers[1] = {&f.packedB, 0.02 * static_cast<double>(i), 0.5f, LoopMode::Loop};
+    }
+    // Warm-up: binds cursors, lets oneTBB start its workers and fill its pools.
+    for (int frame = 0; frame < 50; ++frame) ASSERT_EQ(batch.evaluate(in), "");
+    const long before = gAllocations.load();
+    for (int frame = 0; frame < 500; ++frame) {
+        for (BatchInput& x : in) {
+            x.layers[0].time += 1.0 / 60.0;
+            x.layers[1].time = frame % 7 == 0 ? 0.0 : x.layers[1].time + 1.0 / 30.0;  // seeks too
+        }
+        const std::string error = batch.evaluate(in);
+        if (!error.empty()) FAIL() << error;
+    }
+    EXPECT_EQ(gAllocations.load() - before, 0) << "allocations in 500 evaluations with " << threads << " threads";
+}
+
+TEST(SteadyState, BatchEvaluationAllocatesNothingOnOneThread) { expectNoAllocations(1); }
+TEST(SteadyState, BatchEvaluationAllocatesNothingOnSeveralThreads) { expectNoAllocations(3); }
+
+TEST(SteadyState, KernelsAllocateNothing) {
+    const BatchFixture f(43);
+    const PoseKernels k;
+    SoaPose a(f.skeleton.restPose(), {}), b(f.skeleton.restPose(), {});
+    PackedClipCursor ca(f.packedA), cb(f.packedB);
+    std::vector<Mat4> model(f.skeleton.jointCount()), palette(f.skin.joints.size());
+    MeshPrimitive prim;
+    prim.influencesPerVertex = 4;
+    for (int v = 0; v < 100; ++v) {
+        prim.positions.push_back({0.1f * static_cast<float>(v), 1.0f, 0.0f});
+        prim.normals.push_back({0.0f, 1.0f, 0.0f});
+        for (std::uint16_t i = 0; i < 4; ++i) {
+            prim.joints.push_back(static_cast<std::uint16_t>((v + i) % palette.size()));
+            prim.weights.push_back(0.25f);
+        }
+    }
+    std::vector<Vec3> outP(prim.positions.size()), outN(prim.positions.size());
+    const long before = gAllocations.load();
+    for (int frame = 0; frame < 200; ++frame) {
+        ASSERT_TRUE(k.sample(f.packedA, static_cast<float>(frame) / 100.0f, ca, a));
+        ASSERT_TRUE(k.sample(f.packedB, static_cast<float>(frame % 13) / 10.0f, cb, b));
+        ASSERT_TRUE(k.blend(a, b, 0.3f, a));
+        ASSERT_TRUE(k.localToModel(f.skeleton.parents(), a, model));
+        ASSERT_TRUE(k.skinPalette(f.skin, model, palette));
+        ASSERT_TRUE(k.skinVertices(prim, palette, prim.positions, prim.normals, outP, outN));
+    }
+    EXPECT_EQ(gAllocations.load() - before, 0);
+}
+
+}  // namespace

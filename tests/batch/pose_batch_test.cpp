@@ -1,0 +1,168 @@
+// The batch API: the same results as the per-instance kernels and (within the
+// SIMD tolerance) the scalar reference, bit-for-bit identical results for any
+// thread count, inputs checked before anything changes, layers blended by weight.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "kinema/asset/clip.hpp"
+#include "kinema/asset/skeleton.hpp"
+#include "kinema/batch/pose_batch.hpp"
+#include "kinema/math/quat.hpp"
+#include "kinema/runtime/pose.hpp"
+#include "kinema/runtime/sample.hpp"
+#include "batch/fixture.hpp"
+
+namespace {
+
+using namespace kinema;
+using kinema::test::BatchFixture;
+
+bool sameBits(std::span<const Mat4> a, std::span<const Mat4> b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Mat4)) == 0;
+}
+
+std::vector<BatchInput> inputsAt(const BatchFixture& f, std::size_t n, double t, bool twoLayers) {
+    std::vector<BatchInput> in(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        in[i].layerCount = twoLayers ? 2 : 1;
+        in[i].layers[0] = {&f.packedA, t + 0.037 * static_cast<double>(i), 1.0f, LoopMode::Loop};
+        in[i].layers[1] = {&f.packedB, t * 1.3 + 0.011 * static_cast<double>(i), 0.35f, LoopMode::Clamp};
+    }
+    return in;
+}
+
+TEST(PoseBatch, ResultsAreBitForBitTheSameForAnyThreadCount) {
+    const BatchFixture f(37);
+    constexpr std::size_t kInstances = 61;
+    BatchOptions o1, o2, o4;
+    o1.threads = 1;
+    o2.threads = 2;
+    o4.threads = 4;
+    o4.grainSize = 1;
+    for (BatchOptions* o : {&o1, &o2, &o4}) o->skin = &f.skin;
+    PoseBatch b1(f.skeleton, {}, kInstances, o1), b2(f.skeleton, {}, kInstances, o2), b4(f.skeleton, {}, kInstances, o4);
+    for (int frame = 0; frame < 20; ++frame) {
+        const auto in = inputsAt(f, kInstances, frame / 60.0, frame % 2 == 0);
+        ASSERT_EQ(b1.evaluate(in), "");
+        ASSERT_EQ(b2.evaluate(in), "");
+        ASSERT_EQ(b4.evaluate(in), "");
+        for (std::size_t i = 0; i < kInstances; ++i) {
+            ASSERT_TRUE(sameBits(b1.model(i), b2.model(i))) << "instance " << i << " frame " << frame;
+            ASSERT_TRUE(sameBits(b1.model(i), b4.model(i))) << "instance " << i << " frame " << frame;
+            ASSERT_TRUE(sameBits(b1.palette(i), b4.palette(i))) << "instance " << i << " frame " << frame;
+        }
+    }
+}
+
+TEST(PoseBatch, MatchesTheScalarReferencePath) {
+    const BatchFixture f(23);
+    constexpr std::size_t kInstances = 9;
+    BatchOptions o;
+    o.skin = &f.skin;
+    PoseBatch batch(f.skeleton, {}, kInstances, o);
+    std::vector<Transform> local(f.skeleton.jointCount());
+    std::vector<Mat4> model(local.size()), palette(f.skin.joints.size());
+    for (int frame = 0; frame < 30; ++frame) {
+        const auto in = inputsAt(f, kInstances, 0.1 + frame / 30.0, false);
+        ASSERT_EQ(batch.evaluate(in), "");
+        for (std::size_t i = 0; i < kInstances; ++i) {
+            std::copy(f.skeleton.restPose().begin(), f.skeleton.restPose().end(), local.begin());
+            const float t = clipTime(in[i].layers[0].time, f.clipA.duration(), LoopMode::Loop);
+            ASSERT_TRUE(sampleClip(f.clipA, t, local, {}));
+            localToModel(f.skeleton.parents(), local, model);
+            buildSkinPalette(f.skin, model, palette);
+            for (std::size_t j = 0; j < model.size(); ++j) {
+                for (int e = 0; e < 16; ++e) {
+                    ASSERT_NEAR(batch.model(i)[j].m[e], model[j].m[e], 3e-5f * std::max(1.0f, std::fabs(model[j].m[e])))
+                        << "instance " << i << " joint " << j << " element " << e;
+                }
+            }
+            for (std::size_t j = 0; j < palette.size(); ++j) {
+                for (int e = 0; e < 16; ++e) {
+                    ASSERT_NEAR(batch.palette(i)[j].m[e], palette[j].m[e], 3e-5f * std::max(1.0f, std::fabs(palette[j].m[e])));
+                }
+            }
+        }
+    }
+}
+
+TEST(PoseBatch, TwoLayersAreTheFirstBlendedTowardTheSecondByItsWeight) {
+    const BatchFixture f(11);
+    BatchOptions o;
+    o.threads = 1;
+    PoseBatch batch(f.skeleton, {}, 3, o);
+    const auto in = inputsAt(f, 3, 0.4, true);
+    ASSERT_EQ(batch.evaluate(in), "");
+    const PoseKernels k(o.simd);
+    for (std::size_t i = 0; i < 3; ++i) {
+        SoaPose a(f.skeleton.restPose(), {}), b(f.skeleton.restPose(), {}), want(f.skeleton.jointCount(), 0);
+        PackedClipCursor ca(f.packedA), cb(f.packedB);
+        ASSERT_TRUE(k.sample(f.packedA, clipTime(in[i].layers[0].time, f.packedA.duration(), LoopMode::Loop), ca, a));
+        ASSERT_TRUE(k.sample(f.packedB, clipTime(in[i].layers[1].time, f.packedB.duration(), LoopMode::Clamp), cb, b));
+        ASSERT_TRUE(k.blend(a, b, 0.35f, want));
+        for (std::size_t j = 0; j < f.skeleton.jointCount(); ++j) {
+            const Transform g = batch.local(i).joint(j), w = want.joint(j);
+            ASSERT_EQ(std::memcmp(&g, &w, sizeof(Transform)), 0) << "instance " << i << " joint " << j;
+        }
+    }
+}
+
+TEST(PoseBatch, BadInputIsRefusedWithItsPlaceAndChangesNothing) {
+    const BatchFixture f(5);
+    BatchOptions o;
+    o.threads = 2;
+    PoseBatch batch(f.skeleton, {}, 4, o);
+    auto in = inputsAt(f, 4, 0.25, false);
+    ASSERT_EQ(batch.evaluate(in), "");
+    const std::vector<Mat4> before(batch.model(2).begin(), batch.model(2).end());
+    auto later = inputsAt(f, 4, 0.9, false);
+
+    auto bad = later;
+    bad[3].layers[0].time = std::nan("");
+    EXPECT_EQ(batch.evaluate(bad), "batch: instance 3 layer 0: time is not finite");
+    bad = later;
+    bad[1].layerCount = 2;
+    bad[1].layers[1].clip = nullptr;
+    EXPECT_EQ(batch.evaluate(bad), "batch: instance 1 layer 1: no clip");
+    bad = later;
+    bad[2].layers[0].weight = 1.5f;
+    EXPECT_EQ(batch.evaluate(bad), "batch: instance 2 layer 0: weight outside [0, 1]");
+    bad = later;
+    bad[0].layerCount = 9;
+    EXPECT_NE(batch.evaluate(bad).find("instance 0: 9 layers"), std::string::npos);
+    EXPECT_NE(batch.evaluate(std::span(later).first(3)).find("3 inputs for 4 instances"), std::string::npos);
+    const BatchFixture big(5, 40);
+    bad = later;
+    bad[2].layers[0].clip = &big.packedA;
+    EXPECT_NE(batch.evaluate(bad).find("instance 2 layer 0: clip needs 40 joints"), std::string::npos);
+
+    EXPECT_TRUE(sameBits(batch.model(2), before)) << "a refused evaluation changed an instance";
+}
+
+TEST(PoseBatch, ASkinWithTooFewInverseBindMatricesIsRefused) {
+    const BatchFixture f(6);
+    Skin skin = f.skin;
+    skin.inverseBindMatrices.pop_back();
+    BatchOptions o;
+    o.skin = &skin;
+    PoseBatch batch(f.skeleton, {}, 2, o);
+    EXPECT_NE(batch.evaluate(inputsAt(f, 2, 0.1, false)).find("inverse bind matrices"), std::string::npos);
+}
+
+TEST(PoseBatch, NoLayersShowsTheRestPose) {
+    const BatchFixture f(3);
+    PoseBatch batch(f.skeleton, {}, 2);
+    std::vector<BatchInput> in(2);
+    ASSERT_EQ(batch.evaluate(in), "");
+    std::vector<Mat4> rest(f.skeleton.jointCount());
+    localToModel(f.skeleton.parents(), f.skeleton.restPose(), rest);
+    for (std::size_t j = 0; j < rest.size(); ++j) {
+        for (int e = 0; e < 16; ++e) ASSERT_NEAR(batch.model(1)[j].m[e], rest[j].m[e], 1e-5f);
+    }
+}
+
+}  // namespace

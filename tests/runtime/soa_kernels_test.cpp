@@ -1,0 +1,448 @@
+// The SIMD path (SoaPose, PackedClip, PoseKernels) at every instruction set this
+// CPU runs, checked against the scalar reference path (sampleClip, localToModel,
+// buildSkinPalette, skinVertices) and against closed forms: exact keys bit for bit,
+// slerp within 1e-6 of a long double geodesic over the whole sphere, the seek
+// index against std::upper_bound on uneven timelines.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kinema/asset/clip.hpp"
+#include "kinema/asset/skeleton.hpp"
+#include "kinema/runtime/packed_clip.hpp"
+#include "kinema/runtime/pose.hpp"
+#include "kinema/runtime/pose_kernels.hpp"
+#include "kinema/runtime/sample.hpp"
+#include "kinema/runtime/simd.hpp"
+#include "kinema/runtime/skinning.hpp"
+#include "kinema/runtime/soa_pose.hpp"
+#include "math/reference.hpp"
+
+namespace {
+
+using namespace kinema;
+
+std::vector<SimdLevel> levelsHere() {
+    std::vector<SimdLevel> out;
+    for (const SimdLevel l : {SimdLevel::Portable, SimdLevel::Sse42, SimdLevel::Avx2, SimdLevel::Avx512}) {
+        if (isSupported(l)) out.push_back(l);
+    }
+    return out;
+}
+
+class SimdLevels : public ::testing::TestWithParam<SimdLevel> {
+protected:
+    PoseKernels kernels{GetParam()};
+};
+
+std::string levelName(const ::testing::TestParamInfo<SimdLevel>& info) {
+    std::string s(toString(info.param));
+    s.erase(std::remove(s.begin(), s.end(), '.'), s.end());
+    return s;
+}
+
+Track makeTrack(std::uint32_t target, TrackPath path, Interpolation interp, std::vector<float> times,
+                std::vector<float> values, std::uint32_t width = 0, std::uint32_t weightOffset = 0) {
+    Track t;
+    t.target = target;
+    t.path = path;
+    t.interpolation = interp;
+    t.width = width != 0 ? width : (path == TrackPath::Rotation ? 4u : 3u);
+    t.weightOffset = weightOffset;
+    t.times = std::move(times);
+    t.values = std::move(values);
+    return t;
+}
+
+// A clip over `joints` joints mixing everything the packer groups by: two shared
+// timelines (even and uneven), one private timeline per some tracks, a one-key
+// track, every interpolation, morph weights (3 per joint for joints 0 and 5), and
+// some joints left unanimated on some paths.
+Clip mixedClip(std::size_t joints, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> v(-2.0f, 2.0f);
+    std::uniform_real_distribution<float> gap(0.01f, 0.6f);
+    const std::vector<float> even{0.0f, 0.25f, 0.5f, 0.75f, 1.0f, 1.25f, 1.5f, 1.75f, 2.0f};
+    const std::vector<float> uneven{0.1f, 0.11f, 0.4f, 0.41f, 0.42f, 1.3f, 2.4f};
+    std::vector<Track> tracks;
+    auto values = [&](std::size_t n) {
+        std::vector<float> out(n);
+        for (float& f : out) f = v(rng);
+        return out;
+    };
+    auto rotations = [&](std::size_t keys, bool cubic) {
+        std::vector<float> out;
+        for (std::size_t k = 0; k < keys; ++k) {
+            for (int part = 0; part < (cubic ? 3 : 1); ++part) {
+                const Quat q = (!cubic || part == 1) ? kref::randomUnitQuat(rng) : Quat{v(rng), v(rng), v(rng), v(rng)};
+                out.insert(out.end(), {q.x, q.y, q.z, q.w});
+            }
+        }
+        return out;
+    };
+    for (std::uint32_t j = 0; j < joints; ++j) {
+        const Interpolation interp = j % 5 == 3 ? Interpolation::CubicSpline
+                                     : j % 7 == 2 ? Interpolation::Step
+                                                  : Interpolation::Linear;
+        const bool cubic = interp == Interpolation::CubicSpline;
+        std::vector<float> times = j % 3 == 0 ? even : uneven;
+        if (j % 11 == 4) {  // a timeline of its own
+            times.clear();
+            float t = gap(rng);
+            for (int k = 0; k < 5; ++k, t += gap(rng)) times.push_back(t);
+        }
+        const std::size_t keys = times.size(), f = cubic ? 3 : 1;
+        if (j % 4 != 1) tracks.push_back(makeTrack(j, TrackPath::Translation, interp, times, values(keys * 3 * f)));
+        tracks.push_back(makeTrack(j, TrackPath::Rotation, interp, times, rotations(keys, cubic)));
+        if (j % 6 != 5) tracks.push_back(makeTrack(j, TrackPath::Scale, interp, times, values(keys * 3 * f)));
+        if (j == 0 || j == 5) {
+            tracks.push_back(
+                makeTrack(j, TrackPath::Weights, interp, times, values(keys * 3 * f), 3, j == 0 ? 0u : 3u));
+        }
+    }
+    tracks.push_back(makeTrack(static_cast<std::uint32_t>(joints - 1), TrackPath::Translation, Interpolation::Linear,
+                               {0.7f}, {1.0f, 2.0f, 3.0f}));
+    // The last joint's translation track above replaces one the loop may have made.
+    if (joints % 4 != 2) {
+        tracks.erase(std::find_if(tracks.begin(), tracks.end(), [&](const Track& t) {
+            return t.target == joints - 1 && t.path == TrackPath::Translation && t.times.size() > 1;
+        }));
+    }
+    auto clip = Clip::create("mixed", std::move(tracks));
+    EXPECT_TRUE(clip.ok()) << clip.message();
+    return std::move(clip).value();
+}
+
+std::vector<Transform> randomLocal(std::size_t n, std::mt19937& rng) {
+    std::uniform_real_distribution<float> v(-1.0f, 1.0f), s(0.5f, 1.5f);
+    std::vector<Transform> out(n);
+    for (Transform& t : out) {
+        t.translation = {v(rng), v(rng), v(rng)};
+        t.rotation = kref::randomUnitQuat(rng);
+        t.scale = {s(rng), s(rng), s(rng)};
+    }
+    return out;
+}
+
+float relDiff(float got, float want) { return std::fabs(got - want) / std::max(1.0f, std::fabs(want)); }
+
+// Every sampled float against the scalar sampler: translation, scale and weights
+// within a few float ulps (the SIMD path may fuse multiply-adds), rotations
+// within 1e-6 (slerp) after sign alignment.
+void expectMatchesScalar(const Clip& clip, const SoaPose& got, std::span<const Transform> want,
+                         std::span<const float> wantWeights, float time, float tolerance) {
+    for (std::size_t j = 0; j < want.size(); ++j) {
+        const Transform g = got.joint(j), w = want[j];
+        const float gv[] = {g.translation.x, g.translation.y, g.translation.z, g.scale.x, g.scale.y, g.scale.z};
+        const float wv[] = {w.translation.x, w.translation.y, w.translation.z, w.scale.x, w.scale.y, w.scale.z};
+        for (int c = 0; c < 6; ++c) ASSERT_LE(relDiff(gv[c], wv[c]), tolerance) << "joint " << j << " c " << c << " t " << time;
+        const float d = g.rotation.x * w.rotation.x + g.rotation.y * w.rotation.y + g.rotation.z * w.rotation.z +
+                        g.rotation.w * w.rotation.w;
+        const float s = d < 0.0f ? -1.0f : 1.0f;
+        ASSERT_LE(std::fabs(s * g.rotation.x - w.rotation.x), 2e-6f) << "joint " << j << " t " << time;
+        ASSERT_LE(std::fabs(s * g.rotation.y - w.rotation.y), 2e-6f) << "joint " << j << " t " << time;
+        ASSERT_LE(std::fabs(s * g.rotation.z - w.rotation.z), 2e-6f) << "joint " << j << " t " << time;
+        ASSERT_LE(std::fabs(s * g.rotation.w - w.rotation.w), 2e-6f) << "joint " << j << " t " << time;
+    }
+    for (std::size_t i = 0; i < wantWeights.size(); ++i) {
+        ASSERT_LE(relDiff(got.weights()[i], wantWeights[i]), tolerance) << "weight " << i << " t " << time;
+    }
+    (void)clip;
+}
+
+TEST_P(SimdLevels, SamplingMatchesTheScalarSamplerEverywhere) {
+    for (const std::size_t joints : {1u, 5u, 16u, 17u, 40u}) {
+        const Clip clip = mixedClip(joints, 7u + static_cast<std::uint32_t>(joints));
+        const PackedClip packed(clip);
+        PackedClipCursor cursor(packed);
+        std::mt19937 rng(99);
+        const auto rest = randomLocal(joints, rng);
+        const std::vector<float> restWeights(6, 0.25f);
+        SoaPose pose(rest, restWeights);
+        std::vector<Transform> want(rest);
+        std::vector<float> wantWeights(restWeights);
+        // Forward playback, then random seeks, then every key time exactly, and outside the clip.
+        std::vector<float> times;
+        for (float t = -0.5f; t < 2.8f; t += 1.0f / 60.0f) times.push_back(t);
+        std::uniform_real_distribution<float> any(-0.2f, 2.6f);
+        for (int i = 0; i < 300; ++i) times.push_back(any(rng));
+        for (const Track& t : clip.tracks()) times.insert(times.end(), t.times.begin(), t.times.end());
+        for (const float t : times) {
+            ASSERT_TRUE(kernels.sample(packed, t, cursor, pose));
+            ASSERT_TRUE(sampleClip(clip, t, want, wantWeights));
+            expectMatchesScalar(clip, pose, want, wantWeights, t, 1e-5f);
+        }
+    }
+}
+
+TEST_P(SimdLevels, ExactKeyTimesReturnTheStoredValueBitForBit) {
+    const Clip clip = mixedClip(17, 3);
+    const PackedClip packed(clip);
+    PackedClipCursor cursor(packed);
+    SoaPose pose(17, 6);
+    for (const Track& track : clip.tracks()) {
+        for (std::size_t k = 0; k < track.times.size(); ++k) {
+            ASSERT_TRUE(kernels.sample(packed, track.times[k], cursor, pose));
+            const std::size_t at = (track.interpolation == Interpolation::CubicSpline ? k * 3 + 1 : k) * track.width;
+            for (std::uint32_t c = 0; c < track.width; ++c) {
+                float got = 0.0f;
+                if (track.path == TrackPath::Weights) {
+                    got = pose.weights()[track.weightOffset + c];
+                } else {
+                    const std::size_t first = track.path == TrackPath::Translation ? 0 : track.path == TrackPath::Rotation ? 3 : 7;
+                    got = pose.component(static_cast<SoaComponent>(first + c))[track.target];
+                }
+                ASSERT_EQ(std::memcmp(&got, &track.values[at + c], sizeof(float)), 0)
+                    << "track target " << track.target << " key " << k << " component " << c;
+            }
+        }
+    }
+}
+
+TEST_P(SimdLevels, SlerpStaysWithin1e6OfTheGeodesicOverTheWholeSphere) {
+    // One rotation track per lane: random pairs, nearly equal pairs, nearly opposite
+    // pairs (the shortest arc flips them), sampled at many fractions.
+    std::mt19937 rng(2024);
+    constexpr std::size_t kLanes = 48;
+    std::vector<Track> tracks;
+    std::vector<std::pair<Quat, Quat>> pairs;
+    std::normal_distribution<float> tiny(0.0f, 1e-4f);
+    for (std::uint32_t j = 0; j < kLanes; ++j) {
+        Quat a = kref::randomUnitQuat(rng), b = kref::randomUnitQuat(rng);
+        if (j % 3 == 1) b = normalize(Quat{a.x + tiny(rng), a.y + tiny(rng), a.z + tiny(rng), a.w + tiny(rng)});
+        if (j % 3 == 2) b = normalize(Quat{-a.x + tiny(rng), -a.y + tiny(rng), -a.z + tiny(rng), -a.w + tiny(rng)});
+        if (j == 0) b = a;
+        pairs.push_back({a, b});
+        tracks.push_back(makeTrack(j, TrackPath::Rotation, Interpolation::Linear, {0.0f, 1.0f},
+                                   {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w}));
+    }
+    auto clip = Clip::create("slerp", std::move(tracks));
+    ASSERT_TRUE(clip.ok());
+    const PackedClip packed(clip.value());
+    PackedClipCursor cursor(packed);
+    SoaPose pose(kLanes, 0);
+    long double worst = 0;
+    for (int i = 1; i < 1000; ++i) {
+        const float u = static_cast<float>(i) / 1000.0f;
+        ASSERT_TRUE(kernels.sample(packed, u, cursor, pose));
+        for (std::size_t j = 0; j < kLanes; ++j) {
+            const Quat& a = pairs[j].first;
+            const Quat& b = pairs[j].second;
+            worst = std::max(worst, kref::signAlignedError(pose.joint(j).rotation, kref::slerpL(a, b, u)));
+        }
+    }
+    EXPECT_LE(worst, 1e-6L) << "worst component error " << static_cast<double>(worst);
+}
+
+TEST_P(SimdLevels, LocalToModelMatchesTheScalarComposition) {
+    std::mt19937 rng(5);
+    for (const std::size_t n : {1u, 3u, 16u, 33u, 100u}) {
+        std::vector<std::int32_t> parents(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            parents[i] = i == 0 || i % 9 == 0 ? -1 : static_cast<std::int32_t>(rng() % i);
+        }
+        const auto local = randomLocal(n, rng);
+        std::vector<Mat4> want(n), got(n);
+        localToModel(parents, local, want);
+        const SoaPose pose(local, {});
+        ASSERT_TRUE(kernels.localToModel(parents, pose, got));
+        for (std::size_t i = 0; i < n; ++i) {
+            for (int e = 0; e < 16; ++e) {
+                ASSERT_NEAR(got[i].m[e], want[i].m[e], 2e-5f * std::max(1.0f, std::fabs(want[i].m[e])))
+                    << "n " << n << " joint " << i << " element " << e;
+            }
+        }
+    }
+}
+
+TEST_P(SimdLevels, PaletteAndSkinningMatchTheScalarReference) {
+    std::mt19937 rng(17);
+    constexpr std::size_t kJoints = 21, kVertices = 203;
+    std::vector<std::int32_t> parents(kJoints);
+    for (std::size_t i = 0; i < kJoints; ++i) parents[i] = static_cast<std::int32_t>(i) - 1;
+    const auto local = randomLocal(kJoints, rng);
+    std::vector<Mat4> model(kJoints);
+    localToModel(parents, local, model);
+    Skin skin;
+    for (std::uint32_t i = 0; i < 13; ++i) {
+        skin.joints.push_back((i * 5) % kJoints);
+        Transform t = randomLocal(1, rng)[0];
+        skin.inverseBindMatrices.push_back(inverseAffine(toMatrix(t)));
+    }
+    std::vector<Mat4> want(skin.joints.size()), got(skin.joints.size());
+    buildSkinPalette(skin, model, want);
+    ASSERT_TRUE(kernels.skinPalette(skin, model, got));
+    for (std::size_t i = 0; i < want.size(); ++i) {
+        for (int e = 0; e < 16; ++e) {
+            ASSERT_NEAR(got[i].m[e], want[i].m[e], 2e-5f * std::max(1.0f, std::fabs(want[i].m[e]))) << i << " " << e;
+        }
+    }
+
+    MeshPrimitive prim;
+    prim.influencesPerVertex = 4;
+    std::uniform_real_distribution<float> p(-1.0f, 1.0f);
+    for (std::size_t v = 0; v < kVertices; ++v) {
+        prim.positions.push_back({p(rng), p(rng), p(rng)});
+        const Vec3 n{p(rng), p(rng), p(rng) + 2.0f};
+        prim.normals.push_back(n * (1.0f / length(n)));
+        float w[4], sum = 0.0f;
+        for (float& x : w) sum += x = v % 7 == 0 && &x != w ? 0.0f : std::fabs(p(rng)) + 0.01f;
+        for (int i = 0; i < 4; ++i) {
+            prim.joints.push_back(static_cast<std::uint16_t>(rng() % skin.joints.size()));
+            prim.weights.push_back(w[i] / sum);
+        }
+    }
+    std::vector<Vec3> wantP(kVertices), wantN(kVertices), gotP(kVertices), gotN(kVertices), gotP2(kVertices);
+    skinVertices(prim, want, prim.positions, prim.normals, wantP, wantN);
+    ASSERT_TRUE(kernels.skinVertices(prim, got, prim.positions, prim.normals, gotP, gotN));
+    ASSERT_TRUE(kernels.skinVertices(prim, got, prim.positions, {}, gotP2, {}));
+    for (std::size_t v = 0; v < kVertices; ++v) {
+        ASSERT_NEAR(gotP[v].x, wantP[v].x, 1e-4f) << v;
+        ASSERT_NEAR(gotP[v].y, wantP[v].y, 1e-4f) << v;
+        ASSERT_NEAR(gotP[v].z, wantP[v].z, 1e-4f) << v;
+        ASSERT_EQ(gotP2[v].x, gotP[v].x);
+        ASSERT_NEAR(gotN[v].x, wantN[v].x, 1e-5f) << v;
+        ASSERT_NEAR(gotN[v].y, wantN[v].y, 1e-5f) << v;
+        ASSERT_NEAR(gotN[v].z, wantN[v].z, 1e-5f) << v;
+    }
+}
+
+TEST_P(SimdLevels, BlendIsLerpAndShortestArcNlerp) {
+    std::mt19937 rng(8);
+    constexpr std::size_t n = 19;
+    const auto la = randomLocal(n, rng), lb = randomLocal(n, rng);
+    const std::vector<float> wa{0.0f, 1.0f}, wb{1.0f, 3.0f};
+    const SoaPose a(la, wa), b(lb, wb);
+    SoaPose out(n, 2);
+    for (const float t : {0.0f, 0.3f, 0.5f, 1.0f}) {
+        ASSERT_TRUE(kernels.blend(a, b, t, out));
+        for (std::size_t j = 0; j < n; ++j) {
+            const Transform g = out.joint(j);
+            EXPECT_NEAR(g.translation.y, la[j].translation.y + (lb[j].translation.y - la[j].translation.y) * t, 1e-6f);
+            EXPECT_NEAR(g.scale.z, la[j].scale.z + (lb[j].scale.z - la[j].scale.z) * t, 1e-6f);
+            // nlerp written out in double: sign-align b to a, lerp, normalise.
+            const Quat qa = la[j].rotation, qb = lb[j].rotation;
+            const double s = qa.x * qb.x + qa.y * qb.y + qa.z * qb.z + qa.w * qb.w < 0 ? -1.0 : 1.0;
+            double r[4] = {qa.x + (s * qb.x - qa.x) * t, qa.y + (s * qb.y - qa.y) * t, qa.z + (s * qb.z - qa.z) * t,
+                           qa.w + (s * qb.w - qa.w) * t};
+            const double len = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+            EXPECT_NEAR(g.rotation.x, r[0] / len, 1e-6);
+            EXPECT_NEAR(g.rotation.w, r[3] / len, 1e-6);
+        }
+        EXPECT_NEAR(out.weights()[1], 1.0f + 2.0f * t, 1e-6f);
+    }
+    // In place: out aliasing a.
+    SoaPose c(la, wa);
+    ASSERT_TRUE(kernels.blend(c, b, 1.0f, c));
+    EXPECT_NEAR(c.joint(3).translation.x, lb[3].translation.x, 1e-6f);
+}
+
+TEST_P(SimdLevels, MismatchedSizesAreRefusedWithoutWriting) {
+    const Clip clip = mixedClip(5, 1);
+    const PackedClip packed(clip);
+    PackedClipCursor cursor(packed);
+    SoaPose small(4, 6), noWeights(5, 0);
+    const Transform before = small.joint(0);
+    EXPECT_FALSE(kernels.sample(packed, 0.5f, cursor, small));
+    EXPECT_FALSE(kernels.sample(packed, 0.5f, cursor, noWeights));
+    EXPECT_EQ(small.joint(0).translation.x, before.translation.x);
+    PackedClipCursor unbound;
+    SoaPose ok(5, 6);
+    EXPECT_FALSE(kernels.sample(packed, 0.5f, unbound, ok));
+    SoaPose other(6, 6);
+    EXPECT_FALSE(kernels.blend(ok, other, 0.5f, ok));
+    std::vector<Mat4> model(3);
+    const std::vector<std::int32_t> parents{-1, 0, 1, 2, 3};
+    EXPECT_FALSE(kernels.localToModel(parents, ok, model));
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, SimdLevels, ::testing::ValuesIn(levelsHere()), levelName);
+
+TEST(SimdDispatch, LevelsParseAndTheBestIsSupported) {
+    for (const SimdLevel l : {SimdLevel::Portable, SimdLevel::Sse42, SimdLevel::Avx2, SimdLevel::Avx512}) {
+        EXPECT_EQ(parseSimdLevel(toString(l)), l);
+    }
+    EXPECT_FALSE(parseSimdLevel("avx3").has_value());
+    EXPECT_TRUE(isSupported(bestSimdLevel()));
+    EXPECT_TRUE(isSupported(SimdLevel::Portable));
+    // A level the CPU lacks falls back to the best one rather than crashing later.
+    for (const SimdLevel l : {SimdLevel::Sse42, SimdLevel::Avx2, SimdLevel::Avx512}) {
+        if (!isSupported(l)) {
+            std::printf("[ INFO     ] %s is not supported on this CPU: its kernels are not run here\n",
+                        std::string(toString(l)).c_str());
+            EXPECT_EQ(PoseKernels(l).level(), bestSimdLevel());
+        }
+    }
+}
+
+TEST(PackedClipLayout, SharedTimelinesAreStoredOnceAndTheSeekIndexFindsEveryInterval) {
+    const Clip clip = mixedClip(40, 11);
+    const PackedClip packed(clip);
+    std::vector<std::vector<float>> distinct;
+    for (const Track& t : clip.tracks()) {
+        if (std::find(distinct.begin(), distinct.end(), t.times) == distinct.end()) distinct.push_back(t.times);
+    }
+    EXPECT_EQ(packed.timelines().size(), distinct.size());
+    EXPECT_GT(packed.bytesPerKey(), 0.0);
+
+    // Uneven timelines, including clustered keys, at random and adversarial times.
+    std::mt19937 rng(3);
+    std::exponential_distribution<float> gap(1.0f);
+    for (int trial = 0; trial < 40; ++trial) {
+        std::vector<float> times;
+        float t = gap(rng);
+        const int n = 2 + static_cast<int>(rng() % 200);
+        for (int k = 0; k < n; ++k) {
+            times.push_back(t);
+            t += trial % 3 == 0 && k % 17 != 0 ? 1e-4f : gap(rng);  // clusters
+        }
+        std::vector<float> vals(times.size() * 3, 0.0f);
+        auto c = Clip::create("seek", {makeTrack(0, TrackPath::Translation, Interpolation::Linear, times, vals)});
+        ASSERT_TRUE(c.ok());
+        const PackedClip p(c.value());
+        const PackedTimeline& tl = p.timelines()[0];
+        std::uint32_t hint = 0;
+        std::uniform_real_distribution<float> at(times.front(), times.back());
+        std::vector<float> queries;
+        for (int i = 0; i < 200; ++i) queries.push_back(at(rng));
+        for (std::size_t k = 1; k + 1 < times.size(); ++k) {
+            queries.push_back(times[k]);
+            queries.push_back(std::nextafter(times[k], 0.0f));
+        }
+        for (const float q : queries) {
+            if (!(q > times.front() && q < times.back())) continue;
+            const std::uint32_t hintCopy = hint;
+            const std::uint32_t k = findPackedInterval(p, tl, q, hint);
+            const auto want = static_cast<std::uint32_t>(std::upper_bound(times.begin(), times.end(), q) - times.begin()) - 1;
+            ASSERT_EQ(k, want) << "trial " << trial << " time " << q << " hint " << hintCopy;
+            ASSERT_EQ(hint, k);
+        }
+    }
+}
+
+TEST(PackedClipLayout, CoverageIsKnownSoRestFillCanBeSkipped) {
+    std::vector<Track> tracks;
+    for (std::uint32_t j = 0; j < 3; ++j) {
+        for (const TrackPath p : {TrackPath::Translation, TrackPath::Rotation, TrackPath::Scale}) {
+            tracks.push_back(makeTrack(j, p, Interpolation::Linear, {0.0f, 1.0f},
+                                       p == TrackPath::Rotation ? std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1}
+                                                                : std::vector<float>(6, 1.0f)));
+        }
+    }
+    auto full = Clip::create("full", tracks);
+    ASSERT_TRUE(full.ok());
+    EXPECT_TRUE(PackedClip(full.value()).coversPose(3, 0));
+    EXPECT_FALSE(PackedClip(full.value()).coversPose(4, 0));
+    EXPECT_FALSE(PackedClip(full.value()).coversPose(3, 2));
+    tracks.erase(tracks.begin() + 4);  // joint 1 rotation
+    auto partial = Clip::create("partial", tracks);
+    ASSERT_TRUE(partial.ok());
+    EXPECT_FALSE(PackedClip(partial.value()).coversPose(3, 0));
+}
+
+}  // namespace

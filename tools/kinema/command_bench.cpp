@@ -1,0 +1,456 @@
+// kinema bench: the per-frame workloads of the performance issue timed on the SIMD
+// path (PoseBatch, PoseKernels, PackedClip), as a table or as JSON.
+//
+//   w1a  W1, 256 instances, sequential playback (+1/60 s per evaluation), sample +
+//        local->model, 1 thread
+//   w1b  w1a with a random time per instance per evaluation (seek every time)
+//   w1c  two W1 clips sampled and blended 50/50, then local->model, 1 thread
+//   w1d  skin palettes of 256 W1 poses (ns per joint) and CPU skinning of a
+//        10,000-vertex mesh with 4 influences (ns per vertex; positions, and
+//        positions + normals)
+//   w1e  w1a on all threads; scaling = w1a time / w1e time
+//   w2   CesiumMan's clip, 1000 instances, 1 thread, sample + local->model + palette
+//
+// Every W1 workload runs for 64 and 128 joints (bench/workload.hpp builds them).
+// Timing: one untimed evaluation first (binds cursors), then each repetition runs
+// whole evaluations until --min-time has passed on std::chrono::steady_clock; the
+// median over the repetitions is reported.
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <tbb/info.h>
+
+#include "commands.hpp"
+#include "json_writer.hpp"
+#include "kinema/batch/pose_batch.hpp"
+#include "kinema/io/gltf.hpp"
+#include "kinema/runtime/packed_clip.hpp"
+#include "kinema/runtime/pose_kernels.hpp"
+#include "kinema/runtime/simd.hpp"
+#include "workload.hpp"  // bench/: the W1 builders shared with kinema_bench
+
+namespace kinema::cli {
+
+namespace {
+
+constexpr std::size_t kW1Instances = 256;
+constexpr std::size_t kW2Instances = 1000;
+constexpr std::size_t kVertices = 10'000;
+constexpr double kFrameStep = 1.0 / 60.0;
+constexpr std::array<std::size_t, 2> kW1Joints{64, 128};
+constexpr std::array<std::string_view, 6> kWorkloads{"w1a", "w1b", "w1c", "w1d", "w1e", "w2"};
+
+// Every evaluation adds one output value here, so no evaluation can be optimised away.
+volatile double gChecksum = 0.0;
+void consume(float v) { gChecksum = gChecksum + static_cast<double>(v); }
+
+struct Settings {
+    SimdLevel simd = SimdLevel::Portable;
+    std::size_t threads = 1;  // for w1e
+    int repetitions = 5;
+    double minTime = 0.2;
+};
+
+// One line of the result. ns_per_joint is per (instance x skeleton joint), or per
+// (instance x skin joint) for palettes; skinning rows have ns_per_vertex instead.
+struct Row {
+    std::string workload;
+    std::string pass;
+    std::size_t joints = 0;
+    std::size_t instances = 0;
+    std::size_t threads = 1;
+    double nsPerEvaluation = 0.0;
+    std::optional<double> nsPerJoint;
+    std::optional<double> nsPerVertex;
+    double bytesPerKey = 0.0;
+    std::optional<double> scaling;
+    std::vector<double> repetitionNs;  // ns per evaluation of each repetition
+
+    Row(std::string w, std::string p, std::size_t j, std::size_t n, std::size_t t)
+        : workload(std::move(w)), pass(std::move(p)), joints(j), instances(n), threads(t) {}
+    double instancesPerSecond() const { return static_cast<double>(instances) * 1e9 / nsPerEvaluation; }
+};
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Runs `evaluate` once untimed, then the repetitions; ns per evaluation of each.
+template <class F>
+std::vector<double> measure(const Settings& s, F&& evaluate) {
+    using Clock = std::chrono::steady_clock;
+    evaluate();
+    std::vector<double> reps;
+    reps.reserve(static_cast<std::size_t>(s.repetitions));
+    for (int r = 0; r < s.repetitions; ++r) {
+        std::uint64_t evaluations = 0;
+        const auto start = Clock::now();
+        std::chrono::duration<double> elapsed{};
+        do {
+            evaluate();
+            ++evaluations;
+            elapsed = Clock::now() - start;
+        } while (elapsed.count() < s.minTime);
+        reps.push_back(elapsed.count() * 1e9 / static_cast<double>(evaluations));
+    }
+    return reps;
+}
+
+void check(const std::string& error) {
+    if (!error.empty()) throw std::runtime_error(error);
+}
+
+const bench::Workload& w1OrThrow(std::size_t joints) {
+    const bench::Workload& w = bench::w1(joints);
+    if (!w.error.empty()) throw std::runtime_error(w.error);
+    return w;
+}
+
+BatchOptions batchOptions(const Settings& s, std::size_t threads, const Skin* skin = nullptr) {
+    BatchOptions o;
+    o.threads = threads;
+    o.simd = s.simd;
+    o.modelMatrices = true;
+    o.skin = skin;
+    return o;
+}
+
+// Instances start staggered evenly over the clip; layer 0 plays `clip` at full weight.
+std::vector<BatchInput> staggeredInputs(const PackedClip& clip, std::size_t count) {
+    std::vector<BatchInput> inputs(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        inputs[i].layerCount = 1;
+        inputs[i].layers[0].clip = &clip;
+        inputs[i].layers[0].time =
+            static_cast<double>(clip.duration()) * static_cast<double>(i) / static_cast<double>(count);
+    }
+    return inputs;
+}
+
+// Sequential playback of W1 on `threads` threads (w1a, w1e).
+Row playW1(const Settings& s, std::size_t joints, std::size_t threads, const char* name) {
+    const Model& model = w1OrThrow(joints).model;
+    const PackedClip clip(model.clips.front());
+    PoseBatch batch(model.skeleton, model.restWeights, kW1Instances, batchOptions(s, threads));
+    auto inputs = staggeredInputs(clip, kW1Instances);
+    Row row{name, "sample+model", joints, kW1Instances, batch.threadCount()};
+    row.bytesPerKey = clip.bytesPerKey();
+    row.repetitionNs = measure(s, [&] {
+        for (BatchInput& in : inputs) in.layers[0].time += kFrameStep;
+        check(batch.evaluate(inputs));
+        consume(batch.model(kW1Instances - 1)[joints - 1].m[12]);
+    });
+    return row;
+}
+
+// W1b: every instance jumps to a random time every evaluation. A table of random
+// playback times over 8 laps (a prime count, so an instance's consecutive times
+// never repeat a pattern) keeps the random number generator out of the timing.
+Row seekW1(const Settings& s, std::size_t joints) {
+    const Model& model = w1OrThrow(joints).model;
+    const PackedClip clip(model.clips.front());
+    PoseBatch batch(model.skeleton, model.restWeights, kW1Instances, batchOptions(s, 1));
+    auto inputs = staggeredInputs(clip, kW1Instances);
+    std::vector<double> times(16411);
+    bench::Random rng(bench::mix(bench::kSeed + 1));
+    for (double& t : times) t = 8.0 * static_cast<double>(clip.duration()) * rng.uniform();
+    std::size_t next = 0;
+    Row row{"w1b", "seek+sample+model", joints, kW1Instances, batch.threadCount()};
+    row.bytesPerKey = clip.bytesPerKey();
+    row.repetitionNs = measure(s, [&] {
+        for (BatchInput& in : inputs) {
+            in.layers[0].time = times[next];
+            next = next + 1 == times.size() ? 0 : next + 1;
+        }
+        check(batch.evaluate(inputs));
+        consume(batch.model(kW1Instances - 1)[joints - 1].m[12]);
+    });
+    return row;
+}
+
+// W1c: the W1 clip and a second W1 clip (another seed), blended 50/50.
+Row blendW1(const Settings& s, std::size_t joints) {
+    const Model& model = w1OrThrow(joints).model;
+    const bench::ClipWorkload& second = bench::w1SecondClip(joints);
+    if (!second.error.empty()) throw std::runtime_error(second.error);
+    const PackedClip clipA(model.clips.front());
+    const PackedClip clipB(second.clip);
+    PoseBatch batch(model.skeleton, model.restWeights, kW1Instances, batchOptions(s, 1));
+    auto inputs = staggeredInputs(clipA, kW1Instances);
+    for (BatchInput& in : inputs) {
+        in.layerCount = 2;
+        in.layers[1] = in.layers[0];
+        in.layers[1].clip = &clipB;
+        in.layers[1].weight = 0.5f;
+    }
+    Row row{"w1c", "2 clips+blend+model", joints, kW1Instances, batch.threadCount()};
+    row.bytesPerKey = clipA.bytesPerKey();
+    row.repetitionNs = measure(s, [&] {
+        for (BatchInput& in : inputs) {
+            in.layers[0].time += kFrameStep;
+            in.layers[1].time += kFrameStep;
+        }
+        check(batch.evaluate(inputs));
+        consume(batch.model(kW1Instances - 1)[joints - 1].m[12]);
+    });
+    return row;
+}
+
+// W1d: palettes of 256 W1 poses, then skinning of a 10,000-vertex mesh with the
+// palette of one of them.
+std::vector<Row> skinW1(const Settings& s, std::size_t joints) {
+    const Model& model = w1OrThrow(joints).model;
+    const Skin& skin = model.skins.front();
+    const PackedClip clip(model.clips.front());
+    PoseBatch batch(model.skeleton, model.restWeights, kW1Instances, batchOptions(s, 1));
+    check(batch.evaluate(staggeredInputs(clip, kW1Instances)));
+    const std::size_t paletteSize = skin.joints.size();
+    std::vector<Mat4> models(kW1Instances * joints), palettes(kW1Instances * paletteSize);
+    for (std::size_t i = 0; i < kW1Instances; ++i) {
+        const auto m = batch.model(i);
+        std::copy(m.begin(), m.end(), models.begin() + static_cast<std::ptrdiff_t>(i * joints));
+    }
+    const PoseKernels kernels(s.simd);
+    std::vector<Row> rows;
+
+    Row palette{"w1d", "palette", joints, kW1Instances, 1};
+    palette.bytesPerKey = clip.bytesPerKey();
+    palette.repetitionNs = measure(s, [&] {
+        for (std::size_t i = 0; i < kW1Instances; ++i) {
+            if (!kernels.skinPalette(skin, {models.data() + i * joints, joints},
+                                     {palettes.data() + i * paletteSize, paletteSize})) {
+                throw std::runtime_error("PoseKernels::skinPalette rejected its buffers");
+            }
+        }
+        consume(palettes.back().m[12]);
+    });
+    palette.nsPerJoint = median(palette.repetitionNs) / static_cast<double>(kW1Instances * paletteSize);
+    rows.push_back(std::move(palette));
+
+    const MeshPrimitive mesh = bench::makeSkinnedPrimitive(kVertices, joints);
+    const std::span<const Mat4> onePalette{palettes.data(), paletteSize};
+    std::vector<Vec3> outPositions(kVertices), outNormals(kVertices);
+    for (const bool normals : {false, true}) {
+        Row row{"w1d", normals ? "skin positions+normals" : "skin positions", joints, 1, 1};
+        row.bytesPerKey = clip.bytesPerKey();
+        row.repetitionNs = measure(s, [&] {
+            const bool ok = normals ? kernels.skinVertices(mesh, onePalette, mesh.positions, mesh.normals,
+                                                           outPositions, outNormals)
+                                    : kernels.skinVertices(mesh, onePalette, mesh.positions, {}, outPositions, {});
+            if (!ok) throw std::runtime_error("PoseKernels::skinVertices rejected its buffers");
+            consume(outPositions.back().x + (normals ? outNormals.back().y : 0.0f));
+        });
+        row.nsPerVertex = median(row.repetitionNs) / static_cast<double>(kVertices);
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+// Where CesiumMan lies under the assets folder, if anywhere.
+std::optional<std::filesystem::path> findCesiumMan(const std::filesystem::path& assets) {
+    for (const char* rel : {"CesiumMan/glTF-Binary/CesiumMan.glb", "CesiumMan/CesiumMan.glb", "CesiumMan.glb",
+                            "CesiumMan/glTF/CesiumMan.gltf", "CesiumMan/CesiumMan.gltf"}) {
+        std::error_code ec;
+        const auto p = assets / rel;
+        if (std::filesystem::is_regular_file(p, ec)) return p;
+    }
+    return std::nullopt;
+}
+
+// W2: CesiumMan's clip on 1000 instances, sample + local->model + palette.
+Row playCesiumMan(const Settings& s, const Model& model) {
+    const PackedClip clip(model.clips.front());
+    const Skin* skin = model.skins.empty() ? nullptr : &model.skins.front();
+    PoseBatch batch(model.skeleton, model.restWeights, kW2Instances, batchOptions(s, 1, skin));
+    auto inputs = staggeredInputs(clip, kW2Instances);
+    const std::size_t joints = model.skeleton.jointCount();
+    Row row{"w2", skin ? "sample+model+palette" : "sample+model", joints, kW2Instances, batch.threadCount()};
+    row.bytesPerKey = clip.bytesPerKey();
+    row.repetitionNs = measure(s, [&] {
+        for (BatchInput& in : inputs) in.layers[0].time += kFrameStep;
+        check(batch.evaluate(inputs));
+        consume(skin ? batch.palette(kW2Instances - 1).back().m[12] : batch.model(kW2Instances - 1).back().m[12]);
+    });
+    return row;
+}
+
+void finish(Row& row) {
+    row.nsPerEvaluation = median(row.repetitionNs);
+    if (!row.nsPerJoint && !row.nsPerVertex) {
+        row.nsPerJoint = row.nsPerEvaluation / static_cast<double>(row.instances * row.joints);
+    }
+}
+
+std::string fixed(std::optional<double> v, int decimals) {
+    if (!v) return "-";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, *v);
+    return buf;
+}
+
+void printHeader(const Settings& s, std::size_t hardwareThreads) {
+    std::printf("kinema bench: SIMD %.*s; threads: 1 (w1e: %zu; hardware: %zu); median of %d repetition%s of >= %g s\n",
+                int(toString(s.simd).size()), toString(s.simd).data(), s.threads, hardwareThreads, s.repetitions,
+                s.repetitions == 1 ? "" : "s", s.minTime);
+    std::printf("%-8s %-22s %6s %9s %7s %10s %10s %13s %9s %7s\n", "workload", "pass", "joints", "instances", "threads",
+                "ns/joint", "ns/vertex", "instances/s", "bytes/key", "scaling");
+}
+
+void printRow(const Row& r) {
+    char ips[32];
+    std::snprintf(ips, sizeof ips, "%.4g", r.instancesPerSecond());
+    std::printf("%-8s %-22s %6zu %9zu %7zu %10s %10s %13s %9s %7s\n", r.workload.c_str(), r.pass.c_str(), r.joints,
+                r.instances, r.threads, fixed(r.nsPerJoint, 2).c_str(), fixed(r.nsPerVertex, 2).c_str(), ips,
+                fixed(r.bytesPerKey, 2).c_str(), r.scaling ? (fixed(r.scaling, 2) + "x").c_str() : "-");
+    std::fflush(stdout);
+}
+
+void printJson(const std::vector<Row>& rows, const Settings& s) {
+    std::string out;
+    JsonWriter w(out, true);
+    w.beginArray();
+    for (const Row& r : rows) {
+        w.beginObject();
+        w.key("workload").value(r.workload);
+        w.key("pass").value(r.pass);
+        w.key("joints").value(static_cast<std::uint64_t>(r.joints));
+        w.key("instances").value(static_cast<std::uint64_t>(r.instances));
+        w.key("threads").value(static_cast<std::uint64_t>(r.threads));
+        w.key("ns_per_joint");
+        if (r.nsPerJoint) w.value(*r.nsPerJoint);
+        else w.null();
+        if (r.nsPerVertex) w.key("ns_per_vertex").value(*r.nsPerVertex);
+        w.key("instances_per_s").value(r.instancesPerSecond());
+        w.key("bytes_per_key").value(r.bytesPerKey);
+        if (r.scaling) w.key("scaling").value(*r.scaling);
+        w.key("ns_per_evaluation").value(r.nsPerEvaluation);
+        w.key("simd").value(toString(s.simd));
+        w.key("repetitions").value(s.repetitions);
+        w.key("min_time_s").value(s.minTime);
+        w.endObject();
+    }
+    w.endArray();
+    std::cout << out << '\n';
+}
+
+std::filesystem::path assetsFolder(const std::string& option) {
+    if (!option.empty()) return option;
+    const char* env = std::getenv("KINEMA_ASSETS");
+    if (env != nullptr && *env != '\0') return env;
+    return std::filesystem::path("..") / "shared" / "assets" / "gltf";
+}
+
+}  // namespace
+
+int runBench(const BenchOptions& options) {
+    // Which workloads, in the canonical order whatever order they were given in.
+    std::array<bool, kWorkloads.size()> selected{};
+    if (options.workloads.empty()) selected.fill(true);
+    for (const std::string& name : options.workloads) {
+        const auto it = std::find(kWorkloads.begin(), kWorkloads.end(), name);
+        if (name == "all") {
+            selected.fill(true);
+        } else if (it == kWorkloads.end()) {
+            std::cerr << "kinema bench: unknown workload '" << name
+                      << "' (known: w1a, w1b, w1c, w1d, w1e, w2, all)\n";
+            return 2;
+        } else {
+            selected[static_cast<std::size_t>(it - kWorkloads.begin())] = true;
+        }
+    }
+    const auto wants = [&](std::string_view name) {
+        return selected[static_cast<std::size_t>(std::find(kWorkloads.begin(), kWorkloads.end(), name) -
+                                                 kWorkloads.begin())];
+    };
+
+    Settings s;
+    s.simd = bestSimdLevel();
+    if (!options.simd.empty()) {
+        const auto level = parseSimdLevel(options.simd);
+        if (!level) {
+            std::cerr << "kinema bench: unknown SIMD level '" << options.simd
+                      << "' (portable, sse4.2, avx2, avx512)\n";
+            return 2;
+        }
+        if (!isSupported(*level)) {
+            std::cerr << "kinema bench: SIMD level " << options.simd << " is not supported here (best: "
+                      << toString(bestSimdLevel()) << ")\n";
+            return 2;
+        }
+        s.simd = *level;
+    }
+    const auto hardwareThreads = static_cast<std::size_t>(std::max(1, tbb::info::default_concurrency()));
+    s.threads = options.threads == 0 ? hardwareThreads : options.threads;
+    s.repetitions = options.repetitions;
+    s.minTime = options.minTime;
+
+    // W2's model first, so a missing file is reported before the long part.
+    std::optional<Model> cesiumMan;
+    int exitCode = 0;
+    if (wants("w2")) {
+        const auto assets = assetsFolder(options.assets);
+        const auto file = findCesiumMan(assets);
+        if (!file) {
+            std::cerr << "kinema bench: skipping w2: CesiumMan.glb not found under " << assets.string()
+                      << " (give --assets DIR or set KINEMA_ASSETS to the glTF sample models folder)\n";
+        } else if (auto model = importGltfFile(*file); !model) {
+            std::cerr << "kinema bench: skipping w2: " << file->string() << " does not import:\n"
+                      << model.message() << '\n';
+            exitCode = 1;
+        } else if (model->clips.empty()) {
+            std::cerr << "kinema bench: skipping w2: " << file->string() << " has no animation\n";
+            exitCode = 1;
+        } else {
+            cesiumMan = std::move(*model);
+        }
+    }
+
+    std::vector<Row> rows;
+    const auto add = [&](Row row) {
+        finish(row);
+        if (!options.json) printRow(row);
+        rows.push_back(std::move(row));
+    };
+    if (!options.json) printHeader(s, hardwareThreads);
+
+    for (const std::size_t joints : kW1Joints) {
+        std::optional<double> w1aNs;
+        if (wants("w1a")) {
+            Row row = playW1(s, joints, 1, "w1a");
+            w1aNs = median(row.repetitionNs);
+            add(std::move(row));
+        }
+        if (wants("w1b")) add(seekW1(s, joints));
+        if (wants("w1c")) add(blendW1(s, joints));
+        if (wants("w1d")) {
+            for (Row& r : skinW1(s, joints)) add(std::move(r));
+        }
+        if (wants("w1e")) {
+            // The scaling needs w1a: measure it here when it was not asked for.
+            if (!w1aNs) w1aNs = median(playW1(s, joints, 1, "w1a").repetitionNs);
+            Row row = playW1(s, joints, s.threads, "w1e");
+            row.scaling = *w1aNs / median(row.repetitionNs);
+            add(std::move(row));
+        }
+    }
+    if (cesiumMan) add(playCesiumMan(s, *cesiumMan));
+
+    if (options.json) printJson(rows, s);
+    return exitCode;
+}
+
+}  // namespace kinema::cli
