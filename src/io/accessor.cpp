@@ -221,6 +221,27 @@ std::string checkRanges(const AccessorDesc& a) {
     return {};
 }
 
+namespace {
+
+std::span<const std::byte> packedAs(const AccessorDesc& a, ComponentType type, std::size_t size) noexcept {
+    if (!a.hasView || a.sparse || a.componentType != type) return {};
+    // Matrix columns padded to 4 bytes make the element larger than its values.
+    const std::size_t elem = elementSize(a.componentType, a.shape);
+    const std::size_t stride = a.byteStride ? a.byteStride : elem;
+    if (stride != elem || elem != a.shape.components() * size) return {};
+    return a.data.first(a.count * elem);
+}
+
+}  // namespace
+
+std::span<const std::byte> packedFloats(const AccessorDesc& a) noexcept {
+    return packedAs(a, ComponentType::Float, 4);
+}
+
+std::span<const std::byte> packedUint16s(const AccessorDesc& a) noexcept {
+    return packedAs(a, ComponentType::UnsignedShort, 2);
+}
+
 std::string decodeFloats(const AccessorDesc& a, std::span<float> out) { return decode(a, out); }
 
 std::string decodeUint16s(const AccessorDesc& a, std::span<std::uint16_t> out) {

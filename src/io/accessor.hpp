@@ -57,6 +57,13 @@ std::size_t elementSize(ComponentType type, ElementShape shape) noexcept;
 // Empty when every range of `a` fits its spans; else what does not fit.
 std::string checkRanges(const AccessorDesc& a);
 
+// The accessor's bytes when they are already what decoding would produce for
+// `Value` (float data, or unsigned short data for 16-bit values, tightly packed,
+// no sparse substitution): count * components values, to be copied as they are.
+// Empty otherwise. Precondition: checkRanges(a) is empty.
+std::span<const std::byte> packedFloats(const AccessorDesc& a) noexcept;
+std::span<const std::byte> packedUint16s(const AccessorDesc& a) noexcept;
+
 // Decodes all count * components values to float (normalised integers per the glTF
 // formula: max(c / 127, -1), c / 255, max(c / 32767, -1), c / 65535), applying
 // sparse substitution. `out` holds count * components floats. Returns an empty

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -127,6 +127,69 @@ std::optional<std::uint64_t> asUint(const dom::element& e) {
     return std::nullopt;
 }
 
+// Byte equality for short keys: a few overlapping word compares, no call.
+inline bool sameBytes(const char* a, const char* b, std::size_t n) noexcept {
+    auto load8 = [](const char* p) { std::uint64_t v; std::memcpy(&v, p, 8); return v; };
+    auto load4 = [](const char* p) { std::uint32_t v; std::memcpy(&v, p, 4); return v; };
+    if (n >= 8) {
+        for (std::size_t i = 0; i + 8 < n; i += 8) {
+            if (load8(a + i) != load8(b + i)) return false;
+        }
+        return load8(a + n - 8) == load8(b + n - 8);
+    }
+    if (n >= 4) return load4(a) == load4(b) && load4(a + n - 4) == load4(b + n - 4);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (a[i] != b[i]) return false;
+    }
+    return true;
+}
+
+// The members of `o` named by `keys`, found in one walk over the object instead of
+// one walk per key. Like at_key, the first of duplicate keys wins.
+template <std::size_t N>
+class Members {
+public:
+    Members(const dom::object& o, const std::array<std::string_view, N>& keys) {
+        static_assert(N <= 32);
+        for (dom::key_value_pair field : o) {
+            const std::string_view k = field.key;
+            for (std::size_t i = 0; i < N; ++i) {
+                if (k.size() == keys[i].size() && (found_ & (1u << i)) == 0 && sameBytes(k.data(), keys[i].data(), k.size())) {
+                    values_[i] = field.value;
+                    found_ |= 1u << i;
+                    break;
+                }
+            }
+        }
+    }
+    std::optional<dom::element> operator[](std::size_t i) const {
+        if ((found_ & (1u << i)) == 0) return std::nullopt;
+        return values_[i];
+    }
+    bool has(std::size_t i) const noexcept { return (found_ & (1u << i)) != 0; }
+
+private:
+    std::array<dom::element, N> values_{};
+    std::uint32_t found_ = 0;
+};
+
+// out = the values of a tightly packed accessor (gltf::packedFloats/packedUint16s),
+// copied as they are, without first filling out with zeros. False (out untouched)
+// when there are no such bytes or they are not aligned for T.
+template <class T>
+bool assignPacked(std::vector<T>& out, std::span<const std::byte> bytes) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (bytes.empty() || bytes.size() % sizeof(T) != 0 ||
+        reinterpret_cast<std::uintptr_t>(bytes.data()) % alignof(T) != 0) {
+        return false;
+    }
+    // assign() of a trivially copyable range is a memmove of these bytes; the
+    // pointer cast only tells it how many elements that is.
+    const T* first = reinterpret_cast<const T*>(bytes.data());
+    out.assign(first, first + bytes.size() / sizeof(T));
+    return true;
+}
+
 struct Buffer {
     std::shared_ptr<const std::vector<std::byte>> owner;
     std::span<const std::byte> bytes;
@@ -147,7 +210,7 @@ struct Accessor {
 };
 
 struct Node {
-    std::string name;
+    std::string_view name;  // into the parsed document, which outlives the import
     std::int32_t parent = -1;
     std::int32_t mesh = -1;
     std::int32_t skin = -1;
@@ -199,13 +262,18 @@ private:
     }
 
     // ---- JSON field readers: absent optional fields leave `out` untouched ---
+    // Each reader comes in two forms: by key (one look-up in the object) and on a
+    // member already found (see Members, one walk over the object for all its keys).
     std::optional<dom::element> member(const dom::object& o, std::string_view key) {
         dom::element e;
         if (o.at_key(key).get(e)) return std::nullopt;
         return e;
     }
     bool getUint(const dom::object& o, std::string_view key, const Pointer& at, std::uint64_t& out, bool required) {
-        const auto e = member(o, key);
+        return getUint(member(o, key), key, at, out, required);
+    }
+    bool getUint(const std::optional<dom::element>& e, std::string_view key, const Pointer& at, std::uint64_t& out,
+                 bool required) {
         if (!e) {
             if (required) fault(at / key, "required property is missing");
             return false;
@@ -221,8 +289,12 @@ private:
     // An index into an array of `limit` items; -1 when absent or invalid.
     std::int32_t getIndex(const dom::object& o, std::string_view key, const Pointer& at, std::size_t limit,
                           const char* what, bool required) {
+        return getIndex(member(o, key), key, at, limit, what, required);
+    }
+    std::int32_t getIndex(const std::optional<dom::element>& e, std::string_view key, const Pointer& at,
+                          std::size_t limit, const char* what, bool required) {
         std::uint64_t v = 0;
-        if (!getUint(o, key, at, v, required)) return -1;
+        if (!getUint(e, key, at, v, required)) return -1;
         if (v >= limit) {
             fault(at / key, std::string(what) + " index " + std::to_string(v) + " is out of range (" +
                                 std::to_string(limit) + " " + what + (limit == 1 ? "" : "s") + ")");
@@ -232,7 +304,10 @@ private:
     }
     bool getString(const dom::object& o, std::string_view key, const Pointer& at, std::string_view& out,
                    bool required) {
-        const auto e = member(o, key);
+        return getString(member(o, key), key, at, out, required);
+    }
+    bool getString(const std::optional<dom::element>& e, std::string_view key, const Pointer& at,
+                   std::string_view& out, bool required) {
         if (!e) {
             if (required) fault(at / key, "required property is missing");
             return false;
@@ -243,8 +318,7 @@ private:
         }
         return true;
     }
-    bool getBool(const dom::object& o, std::string_view key, const Pointer& at, bool& out) {
-        const auto e = member(o, key);
+    bool getBool(const std::optional<dom::element>& e, std::string_view key, const Pointer& at, bool& out) {
         if (!e) return false;
         if (e->get_bool().get(out)) {
             fault(at / key, "must be true or false");
@@ -253,7 +327,10 @@ private:
         return true;
     }
     bool getArray(const dom::object& o, std::string_view key, const Pointer& at, dom::array& out, bool required) {
-        const auto e = member(o, key);
+        return getArray(member(o, key), key, at, out, required);
+    }
+    bool getArray(const std::optional<dom::element>& e, std::string_view key, const Pointer& at, dom::array& out,
+                  bool required) {
         if (!e) {
             if (required) fault(at / key, "required property is missing");
             return false;
@@ -265,7 +342,10 @@ private:
         return true;
     }
     bool getObject(const dom::object& o, std::string_view key, const Pointer& at, dom::object& out, bool required) {
-        const auto e = member(o, key);
+        return getObject(member(o, key), key, at, out, required);
+    }
+    bool getObject(const std::optional<dom::element>& e, std::string_view key, const Pointer& at, dom::object& out,
+                   bool required) {
         if (!e) {
             if (required) fault(at / key, "required property is missing");
             return false;
@@ -285,16 +365,20 @@ private:
     }
     // Exactly n finite numbers.
     bool getFloats(const dom::object& o, std::string_view key, const Pointer& at, float* out, std::size_t n) {
+        return getFloats(member(o, key), key, at, out, n);
+    }
+    bool getFloats(const std::optional<dom::element>& e, std::string_view key, const Pointer& at, float* out,
+                   std::size_t n) {
         dom::array a;
-        if (!getArray(o, key, at, a, false)) return false;
+        if (!getArray(e, key, at, a, false)) return false;
         if (a.size() != n) {
             fault(at / key, "must hold " + std::to_string(n) + " numbers, holds " + std::to_string(a.size()));
             return false;
         }
         std::size_t i = 0;
-        for (dom::element e : a) {
+        for (dom::element v : a) {
             double d;
-            if (e.get_double().get(d) || !std::isfinite(static_cast<float>(d))) {
+            if (v.get_double().get(d) || !std::isfinite(static_cast<float>(d))) {
                 fault(at / key / i, "must be a finite number");
                 return false;
             }
@@ -342,8 +426,13 @@ private:
                 hasGlbBin_ = true;
             }
         }
+        // simdjson reads up to SIMDJSON_PADDING bytes past the text (their values do
+        // not matter). In a GLB the BIN chunk usually follows the JSON, so the file's
+        // own bytes are that padding and the parser need not copy the text first.
+        const std::size_t after = static_cast<std::size_t>(file.data() + file.size() - (json.data() + json.size()));
+        const bool padded = after >= simdjson::SIMDJSON_PADDING;
         dom::element doc;
-        const auto error = parser_.parse(reinterpret_cast<const char*>(json.data()), json.size()).get(doc);
+        const auto error = parser_.parse(reinterpret_cast<const char*>(json.data()), json.size(), !padded).get(doc);
         if (error) {
             faultRaw("", std::string("JSON does not parse: ") + simdjson::error_message(error));
             return false;
@@ -444,11 +533,14 @@ private:
         views_.resize(arraySize("bufferViews"));
         forEachObject("bufferViews", [&](std::size_t i, const dom::object& o, const Pointer& at) {
             View& v = views_[i];
-            const std::int32_t buffer = getIndex(o, "buffer", at, buffers_.size(), "buffer", true);
+            enum { kBuffer, kByteOffset, kByteLength, kByteStride };
+            static constexpr std::array<std::string_view, 4> kKeys{"buffer", "byteOffset", "byteLength", "byteStride"};
+            const Members<4> m(o, kKeys);
+            const std::int32_t buffer = getIndex(m[kBuffer], "buffer", at, buffers_.size(), "buffer", true);
             std::uint64_t offset = 0, length = 0, stride = 0;
-            getUint(o, "byteOffset", at, offset, false);
-            const bool hasLength = getUint(o, "byteLength", at, length, true);
-            if (getUint(o, "byteStride", at, stride, false) && (stride < 4 || stride > 252 || stride % 4 != 0)) {
+            getUint(m[kByteOffset], "byteOffset", at, offset, false);
+            const bool hasLength = getUint(m[kByteLength], "byteLength", at, length, true);
+            if (getUint(m[kByteStride], "byteStride", at, stride, false) && (stride < 4 || stride > 252 || stride % 4 != 0)) {
                 fault(at / "byteStride", "must be a multiple of 4 between 4 and 252");
                 return;
             }
@@ -490,22 +582,26 @@ private:
         forEachObject("accessors", [&](std::size_t i, const dom::object& o, const Pointer& at) {
             Accessor& acc = accessors_[i];
             AccessorDesc& d = acc.desc;
+            enum { kComponentType, kCount, kType, kNormalized, kByteOffset, kBufferView, kSparse };
+            static constexpr std::array<std::string_view, 7> kKeys{"componentType", "count", "type", "normalized",
+                                                                    "byteOffset", "bufferView", "sparse"};
+            const Members<7> m(o, kKeys);
             std::uint64_t componentType = 0, count = 0, offset = 0;
-            const bool hasType = getUint(o, "componentType", at, componentType, true);
+            const bool hasType = getUint(m[kComponentType], "componentType", at, componentType, true);
             if (hasType && gltf::componentSize(static_cast<std::uint32_t>(std::min<std::uint64_t>(componentType, 0xFFFFFFFF))) == 0) {
                 fault(at / "componentType", std::to_string(componentType) + " is not a glTF component type");
                 return;
             }
-            const bool hasCount = getUint(o, "count", at, count, true);
+            const bool hasCount = getUint(m[kCount], "count", at, count, true);
             std::string_view type;
-            const bool hasShape = getString(o, "type", at, type, true);
+            const bool hasShape = getString(m[kType], "type", at, type, true);
             std::optional<ElementShape> shape;
             if (hasShape) {
                 shape = gltf::elementShape(type);
                 if (!shape) fault(at / "type", "'" + std::string(type) + "' is not an accessor type");
             }
-            getBool(o, "normalized", at, d.normalized);
-            getUint(o, "byteOffset", at, offset, false);
+            getBool(m[kNormalized], "normalized", at, d.normalized);
+            getUint(m[kByteOffset], "byteOffset", at, offset, false);
             if (!hasType || !hasCount || !shape) return;
             d.componentType = static_cast<ComponentType>(componentType);
             d.shape = *shape;
@@ -515,7 +611,7 @@ private:
                 return;
             }
             const std::size_t componentBytes = gltf::componentSize(static_cast<std::uint32_t>(componentType));
-            const std::int32_t view = getIndex(o, "bufferView", at, views_.size(), "bufferView", false);
+            const std::int32_t view = getIndex(m[kBufferView], "bufferView", at, views_.size(), "bufferView", false);
             if (view >= 0) {
                 const auto data = viewFrom(view, offset, at / "byteOffset");
                 if (!data) return;
@@ -534,11 +630,11 @@ private:
                 d.data = *data;
                 d.hasView = true;
                 d.byteStride = v.stride;
-            } else if (offset != 0 && member(o, "bufferView")) {
+            } else if (offset != 0 && m.has(kBufferView)) {
                 return;  // invalid view index already reported
             }
             dom::object sparse;
-            if (getObject(o, "sparse", at, sparse, false)) {
+            if (getObject(m[kSparse], "sparse", at, sparse, false)) {
                 const Pointer sp = at / "sparse";
                 gltf::SparseDesc s;
                 std::uint64_t sparseCount = 0;
@@ -636,6 +732,7 @@ private:
             return false;
         }
         if (!reserveDecoded(floats * sizeof(float), at)) return false;
+        if (assignPacked(out, gltf::packedFloats(*d))) return true;
         out.resize(d->count);
         return decodeFloats(*d, index, std::span<float>(reinterpret_cast<float*>(out.data()), floats));
     }
@@ -668,16 +765,20 @@ private:
         const std::size_t faultsBefore = faults_.size();
         forEachObject("nodes", [&](std::size_t i, const dom::object& o, const Pointer& at) {
             Node& n = nodes_[i];
+            enum { kName, kMesh, kSkin, kMatrix, kTranslation, kRotation, kScale, kChildren, kWeights };
+            static constexpr std::array<std::string_view, 9> kKeys{"name",     "mesh",  "skin",     "matrix", "translation",
+                                                                    "rotation", "scale", "children", "weights"};
+            const Members<9> f(o, kKeys);
             std::string_view name;
-            if (getString(o, "name", at, name, false)) n.name = name;
-            n.mesh = getIndex(o, "mesh", at, meshCount, "mesh", false);
-            n.skin = getIndex(o, "skin", at, skinCount, "skin", false);
+            if (getString(f[kName], "name", at, name, false)) n.name = name;
+            n.mesh = getIndex(f[kMesh], "mesh", at, meshCount, "mesh", false);
+            n.skin = getIndex(f[kSkin], "skin", at, skinCount, "skin", false);
             float m[16];
-            const bool hasMatrix = getFloats(o, "matrix", at, m, 16);
+            const bool hasMatrix = getFloats(f[kMatrix], "matrix", at, m, 16);
             float t[3], r[4], s[3];
-            const bool hasT = getFloats(o, "translation", at, t, 3);
-            const bool hasR = getFloats(o, "rotation", at, r, 4);
-            const bool hasS = getFloats(o, "scale", at, s, 3);
+            const bool hasT = getFloats(f[kTranslation], "translation", at, t, 3);
+            const bool hasR = getFloats(f[kRotation], "rotation", at, r, 4);
+            const bool hasS = getFloats(f[kScale], "scale", at, s, 3);
             if (hasMatrix && (hasT || hasR || hasS)) fault(at, "a node has either matrix or TRS properties, not both");
             if (hasMatrix) {
                 Mat4 mat;
@@ -706,7 +807,7 @@ private:
                 else n.local.rotation = *q;
             }
             dom::array children;
-            if (getArray(o, "children", at, children, false)) {
+            if (getArray(f[kChildren], "children", at, children, false)) {
                 std::size_t c = 0;
                 for (dom::element e : children) {
                     const auto v = asUint(e);
@@ -721,10 +822,10 @@ private:
                 }
             }
             dom::array weights;
-            if (getArray(o, "weights", at, weights, false)) {
+            if (getArray(f[kWeights], "weights", at, weights, false)) {
                 n.hasWeights = true;
                 n.weights.resize(weights.size());
-                if (!getFloats(o, "weights", at, n.weights.data(), n.weights.size())) n.weights.clear();
+                if (!getFloats(f[kWeights], "weights", at, n.weights.data(), n.weights.size())) n.weights.clear();
             }
         });
         // Parents: each node is the child of at most one node.
@@ -776,7 +877,7 @@ private:
         std::vector<JointDesc> joints(count);
         for (std::size_t j = 0; j < count; ++j) {
             Node& n = nodes_[order[j]];
-            joints[j].name = n.name;
+            joints[j].name = std::string(n.name);
             joints[j].parent = n.parent < 0 ? kNoParent : static_cast<std::int32_t>(model_.jointOfNode[static_cast<std::size_t>(n.parent)]);
             joints[j].rest = n.local;
         }
@@ -885,13 +986,39 @@ private:
         });
     }
 
+    // The members of a primitive's `attributes`: the usual ones found in one walk,
+    // any other name looked up.
+    class Attributes {
+    public:
+        explicit Attributes(const dom::object& attrs) : attrs_(attrs), m_(attrs, kKeys) {}
+        std::optional<dom::element> operator[](std::string_view key) const {
+            for (std::size_t i = 0; i < kKeys.size(); ++i) {
+                if (kKeys[i] == key) return m_[i];
+            }
+            dom::element e;
+            if (attrs_.at_key(key).get(e)) return std::nullopt;
+            return e;
+        }
+        const dom::object& object() const noexcept { return attrs_; }
+
+    private:
+        static constexpr std::array<std::string_view, 7> kKeys{"POSITION", "NORMAL",    "TEXCOORD_0", "JOINTS_0",
+                                                                "WEIGHTS_0", "JOINTS_1", "WEIGHTS_1"};
+        const dom::object& attrs_;
+        Members<7> m_;
+    };
+
     void readPrimitive(const dom::object& o, const Pointer& at, MeshPrimitive& prim, std::size_t& targetCount) {
+        enum { kMode, kMaterial, kAttributes, kIndices, kTargets };
+        static constexpr std::array<std::string_view, 5> kKeys{"mode", "material", "attributes", "indices", "targets"};
+        const Members<5> pm(o, kKeys);
         std::uint64_t mode = 4;
-        if (getUint(o, "mode", at, mode, false) && mode > 6) fault(at / "mode", "must be 0..6");
+        if (getUint(pm[kMode], "mode", at, mode, false) && mode > 6) fault(at / "mode", "must be 0..6");
         prim.mode = static_cast<PrimitiveMode>(std::min<std::uint64_t>(mode, 6));
-        prim.material = getIndex(o, "material", at, model_.materials.size(), "material", false);
-        dom::object attrs;
-        if (!getObject(o, "attributes", at, attrs, true)) return;
+        prim.material = getIndex(pm[kMaterial], "material", at, model_.materials.size(), "material", false);
+        dom::object attrObject;
+        if (!getObject(pm[kAttributes], "attributes", at, attrObject, true)) return;
+        const Attributes attrs(attrObject);
         const Pointer aat = at / "attributes";
         const unsigned posAllow = quantized_ ? kQuantized : kFloat;
         const unsigned nrmAllow = quantized_ ? (kFloat | kInt8Norm | kInt16Norm) : kFloat;
@@ -899,7 +1026,7 @@ private:
         std::uint64_t idx = 0;
         std::size_t vertexCount = 0;
         bool haveCount = false;
-        if (getUint(attrs, "POSITION", aat, idx, false)) {
+        if (getUint(attrs["POSITION"], "POSITION", aat, idx, false)) {
             if (decodeInto(static_cast<std::int64_t>(idx), aat / "POSITION", {{3, 1}}, posAllow, "POSITION", prim.positions)) {
                 vertexCount = prim.positions.size();
                 haveCount = true;
@@ -908,7 +1035,7 @@ private:
         }
         auto attributeIndex = [&](std::string_view key, std::int64_t& out) {
             std::uint64_t v = 0;
-            if (!getUint(attrs, key, aat, v, false)) return false;
+            if (!getUint(attrs[key], key, aat, v, false)) return false;
             if (v >= accessors_.size()) {
                 fault(aat / key, "no such accessor");
                 return false;
@@ -940,7 +1067,7 @@ private:
         bool unpairedSet = false;
         while (true) {
             const std::string jk = "JOINTS_" + std::to_string(sets), wk = "WEIGHTS_" + std::to_string(sets);
-            const bool hj = member(attrs, jk).has_value(), hw = member(attrs, wk).has_value();
+            const bool hj = attrs[jk].has_value(), hw = attrs[wk].has_value();
             if (!hj && !hw) break;
             if (hj != hw) {
                 fault(aat / (hj ? jk : wk), "skinning set " + std::to_string(sets) + " has " + (hj ? jk : wk) +
@@ -951,7 +1078,7 @@ private:
             ++sets;
         }
         // Any other numbered skinning set (a gap) is a fault.
-        for (auto [key, value] : attrs) {
+        for (auto [key, value] : attrObject) {
             (void)value;
             for (std::string_view prefix : {std::string_view("JOINTS_"), std::string_view("WEIGHTS_")}) {
                 if (key.substr(0, prefix.size()) == prefix) {
@@ -979,17 +1106,25 @@ private:
                 if (attributeIndex(wk, a)) useAccessor(a, aat / wk, {{4, 1}}, kFloat | kInt8Norm | kInt16Norm, "WEIGHTS_n");
             }
         }
-        if (member(o, "indices")) {
+        if (pm.has(kIndices)) {
             std::uint64_t ia = 0;
-            getUint(o, "indices", at, ia, true);
+            getUint(pm[kIndices], "indices", at, ia, true);
             if (ia >= accessors_.size()) {
                 fault(at / "indices", "no such accessor");
             } else if (!decodeDrawData) {
                 useAccessor(static_cast<std::int64_t>(ia), at / "indices", {{1, 1}}, kInt8 | kInt16 | kUint32, "indices");
             } else if (decodeUintsInto(static_cast<std::int64_t>(ia), at / "indices", {1, 1}, "indices", prim.indices)) {
-                std::uint32_t largest = 0;
-                for (const std::uint32_t i : prim.indices) largest = std::max(largest, i);
-                if (largest >= vertexCount) {
+                // Any index >= vertexCount, as a signed compare of biased values so
+                // the scan vectorises without SSE4.1's unsigned max.
+                bool anyBad = false;
+                if (vertexCount <= 0xFFFFFFFFu) {
+                    const auto biased = [](std::uint32_t v) { return static_cast<std::int32_t>(v ^ 0x80000000u); };
+                    const std::int32_t limit = biased(static_cast<std::uint32_t>(vertexCount));
+                    int bad = 0;
+                    for (const std::uint32_t i : prim.indices) bad |= biased(i) >= limit ? 1 : 0;
+                    anyBad = bad != 0;
+                }
+                if (anyBad) {
                     const auto bad = std::find_if(prim.indices.begin(), prim.indices.end(),
                                                   [&](std::uint32_t i) { return i >= vertexCount; });
                     fault(Pointer{} / "accessors" / static_cast<std::size_t>(ia),
@@ -1000,7 +1135,7 @@ private:
             }
         }
         dom::array targets;
-        if (getArray(o, "targets", at, targets, false)) {
+        if (getArray(pm[kTargets], "targets", at, targets, false)) {
             targetCount = targets.size();
             prim.targets.resize(targetCount);
             std::size_t t = 0;
@@ -1030,21 +1165,26 @@ private:
 
     // JOINTS_n / WEIGHTS_n sets into the primitive's vertex-major influence arrays,
     // weights checked (finite, >= 0) and renormalised to sum to 1 per vertex.
-    void readInfluences(const dom::object& attrs, const Pointer& aat, std::size_t sets, std::size_t vertexCount,
+    void readInfluences(const Attributes& attrs, const Pointer& aat, std::size_t sets, std::size_t vertexCount,
                         MeshPrimitive& prim) {
         const std::size_t k = sets * 4;
         const std::size_t n = vertexCount * k;
         if (!reserveDecoded(n * 6, aat)) return;
         prim.influencesPerVertex = static_cast<std::uint32_t>(k);
-        prim.joints.resize(n);
-        prim.weights.resize(n);
+        // One set (the common case) decodes straight into place, tightly packed
+        // data copied as it is.
+        const bool direct = sets == 1;
+        if (!direct) {
+            prim.joints.resize(n);
+            prim.weights.resize(n);
+        }
         std::vector<std::uint16_t> js;
         std::vector<float> ws;
         for (std::size_t set = 0; set < sets; ++set) {
             const std::string jk = "JOINTS_" + std::to_string(set), wk = "WEIGHTS_" + std::to_string(set);
             std::uint64_t ja = 0, wa = 0;
-            getUint(attrs, jk, aat, ja, true);
-            getUint(attrs, wk, aat, wa, true);
+            getUint(attrs[jk], jk, aat, ja, true);
+            getUint(attrs[wk], wk, aat, wa, true);
             const AccessorDesc* jd = useAccessor(static_cast<std::int64_t>(ja), aat / jk, {{4, 1}}, kInt8 | kInt16, jk.c_str());
             const AccessorDesc* wd =
                 useAccessor(static_cast<std::int64_t>(wa), aat / wk, {{4, 1}}, kFloat | kInt8Norm | kInt16Norm, wk.c_str());
@@ -1057,20 +1197,25 @@ private:
                           std::to_string(vertexCount) + " vertices");
                 return;
             }
-            // One set (the common case) decodes straight into place.
-            const bool direct = sets == 1;
-            std::span<std::uint16_t> jout = direct ? std::span<std::uint16_t>(prim.joints) : (js.resize(vertexCount * 4), js);
-            std::span<float> wout = direct ? std::span<float>(prim.weights) : (ws.resize(vertexCount * 4), ws);
-            std::string problem = gltf::decodeUint16s(*jd, jout);
-            if (!problem.empty()) {
-                fault(aat / jk, problem);
-                return;
+            std::vector<std::uint16_t>& jv = direct ? prim.joints : js;
+            std::vector<float>& wv = direct ? prim.weights : ws;
+            if (!assignPacked(jv, gltf::packedUint16s(*jd))) {
+                jv.resize(vertexCount * 4);
+                const std::string problem = gltf::decodeUint16s(*jd, jv);
+                if (!problem.empty()) {
+                    fault(aat / jk, problem);
+                    return;
+                }
             }
-            problem = gltf::decodeFloats(*wd, wout);
-            if (!problem.empty()) {
-                fault(Pointer{} / "accessors" / static_cast<std::size_t>(wa), problem);
-                return;
+            if (!assignPacked(wv, gltf::packedFloats(*wd))) {
+                wv.resize(vertexCount * 4);
+                const std::string problem = gltf::decodeFloats(*wd, wv);
+                if (!problem.empty()) {
+                    fault(Pointer{} / "accessors" / static_cast<std::size_t>(wa), problem);
+                    return;
+                }
             }
+            const std::span<const float> wout = wv;
             // Negative (other than -0) or non-finite weights, found with integer
             // tests on the bits so the scan vectorises.
             std::uint32_t bad = 0;
@@ -1283,7 +1428,8 @@ private:
 
     // ---- animations ---------------------------------------------------------
     void readAnimations() {
-        std::map<std::uint64_t, std::vector<float>> timesByAccessor;
+        // Key times by input accessor (empty: not decoded yet).
+        std::vector<std::vector<float>> timesByAccessor(accessors_.size());
         model_.clips.reserve(arraySize("animations"));
         forEachObject("animations", [&](std::size_t, const dom::object& o, const Pointer& at) {
             std::string name;
@@ -1306,10 +1452,13 @@ private:
                 SamplerInfo& si = infos[i++];
                 if (!asObject(e, sat, so)) continue;
                 std::uint64_t input = 0, output = 0;
-                const bool hi = getUint(so, "input", sat, input, true);
-                const bool ho = getUint(so, "output", sat, output, true);
+                enum { kInput, kOutput, kInterpolation };
+                static constexpr std::array<std::string_view, 3> kKeys{"input", "output", "interpolation"};
+                const Members<3> m(so, kKeys);
+                const bool hi = getUint(m[kInput], "input", sat, input, true);
+                const bool ho = getUint(m[kOutput], "output", sat, output, true);
                 std::string_view interp = "LINEAR";
-                getString(so, "interpolation", sat, interp, false);
+                getString(m[kInterpolation], "interpolation", sat, interp, false);
                 if (interp == "LINEAR") si.interpolation = Interpolation::Linear;
                 else if (interp == "STEP") si.interpolation = Interpolation::Step;
                 else if (interp == "CUBICSPLINE") si.interpolation = Interpolation::CubicSpline;
@@ -1326,6 +1475,8 @@ private:
             }
             std::vector<Track> tracks;
             std::vector<std::size_t> channelOfTrack;
+            tracks.reserve(channels.size());
+            channelOfTrack.reserve(channels.size());
             std::size_t c = 0;
             const std::size_t faultsBefore = faults_.size();
             for (dom::element e : channels) {
@@ -1333,17 +1484,22 @@ private:
                 dom::object co, target;
                 const std::size_t channelIndex = c++;
                 if (!asObject(e, cat, co)) continue;
-                const std::int32_t sampler = getIndex(co, "sampler", cat, infos.size(), "sampler", true);
-                if (!getObject(co, "target", cat, target, true)) continue;
+                enum { kSampler, kTarget, kNode = 0, kPath = 1 };
+                static constexpr std::array<std::string_view, 2> kChannelKeys{"sampler", "target"};
+                static constexpr std::array<std::string_view, 2> kTargetKeys{"node", "path"};
+                const Members<2> cm(co, kChannelKeys);
+                const std::int32_t sampler = getIndex(cm[kSampler], "sampler", cat, infos.size(), "sampler", true);
+                if (!getObject(cm[kTarget], "target", cat, target, true)) continue;
                 const Pointer tat = cat / "target";
+                const Members<2> tm(target, kTargetKeys);
                 std::string_view path;
-                if (!getString(target, "path", tat, path, true)) continue;
-                if (!member(target, "node")) {
+                if (!getString(tm[kPath], "path", tat, path, true)) continue;
+                if (!tm.has(kNode)) {
                     // KHR_animation_pointer and other extensions target things that
                     // are not nodes; without the extension such a channel is skipped.
                     continue;
                 }
-                const std::int32_t node = getIndex(target, "node", tat, nodes_.size(), "node", true);
+                const std::int32_t node = getIndex(tm[kNode], "node", tat, nodes_.size(), "node", true);
                 TrackPath tp;
                 if (path == "translation") tp = TrackPath::Translation;
                 else if (path == "rotation") tp = TrackPath::Rotation;
@@ -1385,13 +1541,14 @@ private:
                 }
                 track.width = width;
                 // Key times: a float scalar accessor, decoded once however many channels share it.
-                auto cached = timesByAccessor.find(static_cast<std::uint64_t>(si.input));
-                if (cached == timesByAccessor.end()) {
-                    std::vector<float> times;
-                    if (!decodeInto(si.input, sat / "input", {{1, 1}}, kFloat, "sampler input", times)) continue;
-                    cached = timesByAccessor.emplace(static_cast<std::uint64_t>(si.input), std::move(times)).first;
+                std::vector<float>& cached = timesByAccessor[static_cast<std::size_t>(si.input)];
+                if (cached.empty()) {
+                    if (!decodeInto(si.input, sat / "input", {{1, 1}}, kFloat, "sampler input", cached)) {
+                        cached.clear();
+                        continue;
+                    }
                 }
-                track.times = cached->second;
+                track.times = cached;
                 const std::size_t keys = track.times.size();
                 const std::size_t perKey = (si.interpolation == Interpolation::CubicSpline ? 3u : 1u) *
                                            (tp == TrackPath::Weights ? width : 1u);
@@ -1403,8 +1560,10 @@ private:
                     continue;
                 }
                 if (!reserveDecoded(od->count * shape.components() * sizeof(float), sat / "output")) continue;
-                track.values.resize(od->count * shape.components());
-                if (!decodeFloats(*od, si.output, track.values)) continue;
+                if (!assignPacked(track.values, gltf::packedFloats(*od))) {
+                    track.values.resize(od->count * shape.components());
+                    if (!decodeFloats(*od, si.output, track.values)) continue;
+                }
                 tracks.push_back(std::move(track));
                 channelOfTrack.push_back(channelIndex);
             }

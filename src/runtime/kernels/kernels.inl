@@ -330,24 +330,71 @@ void paletteKernel(const float* model, const std::uint32_t* joints, const float*
         const float* pm = model + static_cast<std::size_t>(joints[i]) * 16;
         const float* b = inverseBind + static_cast<std::size_t>(i) * 16;
         float* o = out + static_cast<std::size_t>(i) * 16;
+#if defined(__AVX2__)
+        // Two result columns per register: [c0 | c1] and [c2 | c3]. Each needs the
+        // parent's columns twice ([P.ck | P.ck], one 128-bit broadcast) and the
+        // inverse bind's elements of row k of both columns spread over the halves.
+        const __m256 p0 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm));
+        const __m256 p1 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm + 4));
+        const __m256 p2 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm + 8));
+        const __m256 p3 = _mm256_insertf128_ps(_mm256_setzero_ps(), _mm_loadu_ps(pm + 12), 1);
+        const __m256 b01 = _mm256_loadu_ps(b), b23 = _mm256_loadu_ps(b + 8);
+        const __m256i row0 = _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4);
+        const __m256i row1 = _mm256_setr_epi32(1, 1, 1, 1, 5, 5, 5, 5);
+        const __m256i row2 = _mm256_setr_epi32(2, 2, 2, 2, 6, 6, 6, 6);
+        const __m256 r01 = _mm256_fmadd_ps(
+            p2, _mm256_permutevar8x32_ps(b01, row2),
+            _mm256_fmadd_ps(p1, _mm256_permutevar8x32_ps(b01, row1), _mm256_mul_ps(p0, _mm256_permutevar8x32_ps(b01, row0))));
+        const __m256 r23 = _mm256_fmadd_ps(
+            p2, _mm256_permutevar8x32_ps(b23, row2),
+            _mm256_fmadd_ps(p1, _mm256_permutevar8x32_ps(b23, row1),
+                            _mm256_fmadd_ps(p0, _mm256_permutevar8x32_ps(b23, row0), p3)));
+        _mm256_storeu_ps(o, r01);
+        _mm256_storeu_ps(o + 8, r23);
+#else
         const V4 c0 = S::load4(pm), c1 = S::load4(pm + 4), c2 = S::load4(pm + 8), c3 = S::load4(pm + 12);
         for (int c = 0; c < 3; ++c) {
-            const V4 r = S::fmadd4(c2, S::bcast4(b[c * 4 + 2]),
-                                   S::fmadd4(c1, S::bcast4(b[c * 4 + 1]), S::mul4(c0, S::bcast4(b[c * 4]))));
+            const V4 r = S::fmadd4(c2, S::bcastLoad4(b + c * 4 + 2),
+                                   S::fmadd4(c1, S::bcastLoad4(b + c * 4 + 1), S::mul4(c0, S::bcastLoad4(b + c * 4))));
             S::store4(o + c * 4, r);
         }
-        const V4 t = S::fmadd4(c2, S::bcast4(b[14]), S::fmadd4(c1, S::bcast4(b[13]), S::fmadd4(c0, S::bcast4(b[12]), c3)));
+        const V4 t = S::fmadd4(c2, S::bcastLoad4(b + 14),
+                               S::fmadd4(c1, S::bcastLoad4(b + 13), S::fmadd4(c0, S::bcastLoad4(b + 12), c3)));
         S::store4(o + 12, t);
+#endif
     }
 }
 
 void skinKernel(const float* palette, const std::uint16_t* joints, const float* weights, std::uint32_t influences,
                 const float* positions, const float* normals, std::uint32_t count, float* outPositions,
                 float* outNormals) noexcept {
-    alignas(16) float m[16];
+    alignas(32) float m[16];
     for (std::uint32_t v = 0; v < count; ++v) {
         const std::uint16_t* jv = joints + static_cast<std::size_t>(v) * influences;
         const float* wv = weights + static_cast<std::size_t>(v) * influences;
+        float* op = outPositions + static_cast<std::size_t>(v) * 3;
+        const float* p = positions + static_cast<std::size_t>(v) * 3;
+#if defined(__AVX2__)
+        // The blended matrix as two registers, [c0 | c1] and [c2 | c3].
+        __m256 m01 = _mm256_setzero_ps(), m23 = _mm256_setzero_ps();
+        for (std::uint32_t i = 0; i < influences; ++i) {
+            const float* pm = palette + static_cast<std::size_t>(jv[i]) * 16;
+            const __m256 w = _mm256_broadcast_ss(wv + i);
+            m01 = _mm256_fmadd_ps(_mm256_loadu_ps(pm), w, m01);
+            m23 = _mm256_fmadd_ps(_mm256_loadu_ps(pm + 8), w, m23);
+        }
+        // [c0 px + c2 pz | c1 py + c3], then the two halves added.
+        const __m256 pxy = _mm256_setr_m128(_mm_broadcast_ss(p), _mm_broadcast_ss(p + 1));
+        const __m256 pz1 = _mm256_setr_m128(_mm_broadcast_ss(p + 2), _mm_set1_ps(1.0f));
+        const __m256 halves = _mm256_fmadd_ps(m01, pxy, _mm256_mul_ps(m23, pz1));
+        const __m128 r = _mm_add_ps(_mm256_castps256_ps128(halves), _mm256_extractf128_ps(halves, 1));
+        _mm_storel_pi(reinterpret_cast<__m64*>(op), r);
+        op[2] = _mm_cvtss_f32(_mm_movehl_ps(r, r));
+        if (normals != nullptr && outNormals != nullptr) {
+            _mm256_store_ps(m, m01);
+            _mm256_store_ps(m + 8, m23);
+        }
+#else
         V4 a0 = S::bcast4(0.0f), a1 = a0, a2 = a0, a3 = a0;
         for (std::uint32_t i = 0; i < influences; ++i) {
             const float* pm = palette + static_cast<std::size_t>(jv[i]) * 16;
@@ -357,19 +404,18 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
             a2 = S::fmadd4(S::load4(pm + 8), w, a2);
             a3 = S::fmadd4(S::load4(pm + 12), w, a3);
         }
-        const float* p = positions + static_cast<std::size_t>(v) * 3;
         const V4 r = S::fmadd4(a2, S::bcast4(p[2]), S::fmadd4(a1, S::bcast4(p[1]), S::fmadd4(a0, S::bcast4(p[0]), a3)));
         S::store4(m, r);
-        float* op = outPositions + static_cast<std::size_t>(v) * 3;
         op[0] = m[0];
         op[1] = m[1];
         op[2] = m[2];
-        if (normals == nullptr || outNormals == nullptr) continue;
-        // Cofactor matrix (det * inverse-transpose) of the blended 3x3; the sign of
-        // det keeps the normal facing out when the blend mirrors.
         S::store4(m, a0);
         S::store4(m + 4, a1);
         S::store4(m + 8, a2);
+#endif
+        if (normals == nullptr || outNormals == nullptr) continue;
+        // Cofactor matrix (det * inverse-transpose) of the blended 3x3; the sign of
+        // det keeps the normal facing out when the blend mirrors.
         const float* n = normals + static_cast<std::size_t>(v) * 3;
         const float r0x = m[5] * m[10] - m[6] * m[9], r0y = m[6] * m[8] - m[4] * m[10], r0z = m[4] * m[9] - m[5] * m[8];
         const float r1x = m[9] * m[2] - m[10] * m[1], r1y = m[10] * m[0] - m[8] * m[2], r1z = m[8] * m[1] - m[9] * m[0];
