@@ -99,21 +99,6 @@ struct BlockOutput {
     const std::uint32_t* targets;
     unsigned lanes;
     bool contiguous;
-
-    // Writes lanes [chunk, chunk + W) (as far as the block has lanes).
-    void store(unsigned chunk, const F* v) const noexcept {
-        const unsigned valid = lanes - chunk < W ? lanes - chunk : W;
-        if (contiguous && valid == W) {
-            const std::uint32_t t0 = targets[chunk];
-            for (unsigned c = 0; c < C; ++c) S::storeu(dst[c] + t0, v[c]);
-            return;
-        }
-        alignas(64) float tmp[W];
-        for (unsigned c = 0; c < C; ++c) {
-            S::store(tmp, v[c]);
-            for (unsigned l = 0; l < valid; ++l) dst[c][targets[chunk + l]] = tmp[l];
-        }
-    }
 };
 
 template <unsigned C>
@@ -127,6 +112,34 @@ BlockOutput<C> blockOutput(const detail::PackedBlock& block, const detail::Sampl
     return o;
 }
 
+// Runs `lanesOf(chunk, v)` for every register of lanes and stores the C results:
+// whole registers of consecutive targets straight into the pose (pointers set up
+// once per block), the rest lane by lane through the target map.
+template <unsigned C, class LanesOf>
+inline void forEachChunk(const BlockOutput<C>& out, LanesOf&& lanesOf) noexcept {
+    const unsigned direct = out.contiguous ? out.lanes / W * W : 0;
+    unsigned ch = 0;
+    if (direct != 0) {
+        float* d[C];
+        for (unsigned c = 0; c < C; ++c) d[c] = out.dst[c] + out.targets[0];
+        for (; ch < direct; ch += W) {
+            F v[C];
+            lanesOf(ch, v);
+            for (unsigned c = 0; c < C; ++c) S::storeu(d[c] + ch, v[c]);
+        }
+    }
+    for (; ch < out.lanes; ch += W) {
+        F v[C];
+        lanesOf(ch, v);
+        const unsigned valid = out.lanes - ch < W ? out.lanes - ch : W;
+        alignas(64) float tmp[W];
+        for (unsigned c = 0; c < C; ++c) {
+            S::store(tmp, v[c]);
+            for (unsigned l = 0; l < valid; ++l) out.dst[c][out.targets[ch + l]] = tmp[l];
+        }
+    }
+}
+
 // One block with C components per lane.
 template <unsigned C>
 void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& args) noexcept {
@@ -136,15 +149,13 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
     const float* key0 = args.values + block.valueOffset + static_cast<std::size_t>(point.key) * block.keyStride;
     const float* key1 = key0 + block.keyStride;
     const float u = point.u;
-    F v[C];
     if (block.interpolation == kCubic) {
         // Per key: in-tangents, values, out-tangents, each C rows of `lanes`.
         const float* v0 = key0 + C * lanes;
         if (u == 0.0f) {
-            for (unsigned ch = 0; ch < block.lanes; ch += W) {
+            forEachChunk(out, [&](unsigned ch, F* v) {
                 for (unsigned c = 0; c < C; ++c) v[c] = S::load(v0 + c * lanes + ch);
-                out.store(ch, v);
-            }
+            });
             return;
         }
         const float* b0 = key0 + 2 * C * lanes;  // out-tangent of key k
@@ -155,7 +166,7 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
         const F h10 = S::set1((u3 - 2.0f * u2 + u) * td);
         const F h01 = S::set1(-2.0f * u3 + 3.0f * u2);
         const F h11 = S::set1((u3 - u2) * td);
-        for (unsigned ch = 0; ch < block.lanes; ch += W) {
+        forEachChunk(out, [&](unsigned ch, F* v) {
             F start[C];
             for (unsigned c = 0; c < C; ++c) {
                 const unsigned o = c * lanes + ch;
@@ -171,39 +182,40 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
                 const F inv = S::div(S::set1(1.0f), S::sqrt(len2));
                 for (int c = 0; c < 4; ++c) v[c] = S::select(ok, S::mul(v[c], inv), start[c]);
             }
-            out.store(ch, v);
-        }
+        });
         return;
     }
+    const float* r0[C];
+    const float* r1[C];
+    for (unsigned c = 0; c < C; ++c) {
+        r0[c] = key0 + c * lanes;
+        r1[c] = key1 + c * lanes;
+    }
     if (block.interpolation == kStep || u == 0.0f) {
-        for (unsigned ch = 0; ch < block.lanes; ch += W) {
-            for (unsigned c = 0; c < C; ++c) v[c] = S::load(key0 + c * lanes + ch);
-            out.store(ch, v);
-        }
+        forEachChunk(out, [&](unsigned ch, F* v) {
+            for (unsigned c = 0; c < C; ++c) v[c] = S::load(r0[c] + ch);
+        });
         return;
     }
     if constexpr (C == 4) {
         const HalfArcSlerp h = halfArcSlerp(u);
-        for (unsigned ch = 0; ch < block.lanes; ch += W) {
+        forEachChunk(out, [&](unsigned ch, F* v) {
             F a[4], b[4];
             for (unsigned c = 0; c < 4; ++c) {
-                a[c] = S::load(key0 + c * lanes + ch);
-                b[c] = S::load(key1 + c * lanes + ch);
+                a[c] = S::load(r0[c] + ch);
+                b[c] = S::load(r1[c] + ch);
             }
             slerp(a, b, h, v);
-            out.store(ch, v);
-        }
+        });
         return;
     }
     const F fu = S::set1(u);
-    for (unsigned ch = 0; ch < block.lanes; ch += W) {
+    forEachChunk(out, [&](unsigned ch, F* v) {
         for (unsigned c = 0; c < C; ++c) {
-            const F a = S::load(key0 + c * lanes + ch);
-            const F b = S::load(key1 + c * lanes + ch);
-            v[c] = S::fmadd(S::sub(b, a), fu, a);
+            const F a = S::load(r0[c] + ch);
+            v[c] = S::fmadd(S::sub(S::load(r1[c] + ch), a), fu, a);
         }
-        out.store(ch, v);
-    }
+    });
 }
 
 void sampleKernel(const detail::SampleArgs& args) noexcept {
@@ -241,74 +253,98 @@ void blend2Kernel(detail::SoaPoseConstView a, detail::SoaPoseConstView b, float 
 
 alignas(16) constexpr float kIdentity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
-#if defined(__AVX2__)
-inline __m256 columnPair(const float* a, const float* b) noexcept {
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(a)), _mm_loadu_ps(b), 1);
+// The doubled quaternion products of W joints, from which every local matrix
+// element is one or two operations. Doubling is exact, so each element rounds
+// exactly as toMatrix's (1 - 2 (yy + zz)) * sx and 2 (xy + wz) * sx do.
+struct LocalProducts {
+    F xx, yy, zz, xy, xz, yz, wx, wy, wz, sx, sy, sz;
+};
+
+// `at` points at lane `base` of component 0; components are `stride` floats apart
+// (detail::SoaPoseView), so one pointer and one stride stand for all ten.
+inline LocalProducts localProducts(const float* at, std::size_t stride) noexcept {
+    const F x = S::load(at + 3 * stride), y = S::load(at + 4 * stride);
+    const F z = S::load(at + 5 * stride), w = S::load(at + 6 * stride);
+    const F x2 = S::add(x, x), y2 = S::add(y, y), z2 = S::add(z, z);
+    return {S::mul(x, x2), S::mul(y, y2), S::mul(z, z2), S::mul(x, y2), S::mul(x, z2), S::mul(y, z2),
+            S::mul(w, x2), S::mul(w, y2), S::mul(w, z2), S::load(at + 7 * stride), S::load(at + 8 * stride),
+            S::load(at + 9 * stride)};
 }
 
-inline void storePair(float* a, float* b, __m256 v) noexcept {
-    _mm_storeu_ps(a, _mm256_castps256_ps128(v));
-    _mm_storeu_ps(b, _mm256_extractf128_ps(v, 1));
-}
-
-// model[j] = pa * local(j) and model[j + 1] = pb * local(j + 1): the same
-// arithmetic as the one-joint path, in both halves of a 256-bit register.
-template <std::size_t Row>
-inline void composePair(const float* pa, const float* pb, const float (*m)[Row], std::uint32_t j, float* oa,
-                        float* ob) noexcept {
-    const __m256 p0 = columnPair(pa, pb), p1 = columnPair(pa + 4, pb + 4);
-    const __m256 p2 = columnPair(pa + 8, pb + 8), p3 = columnPair(pa + 12, pb + 12);
-    const __m256i lo4hi4 = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
-    const auto e = [&](int k) { return _mm256_permutevar8x32_ps(_mm256_loadu_ps(&m[k][j]), lo4hi4); };
-    for (int c = 0; c < 3; ++c) {
-        const __m256 r = _mm256_fmadd_ps(p2, e(c * 3 + 2), _mm256_fmadd_ps(p1, e(c * 3 + 1), _mm256_mul_ps(p0, e(c * 3))));
-        storePair(oa + c * 4, ob + c * 4, r);
+// Element e of the local matrices (e = column * 3 + row for the rotation-scale
+// part, 9..11 for the translation).
+inline F localElement(const LocalProducts& q, const float* at, std::size_t stride, int e) noexcept {
+    const F one = S::set1(1.0f);
+    switch (e) {
+        case 0: return S::mul(S::sub(one, S::add(q.yy, q.zz)), q.sx);
+        case 1: return S::mul(S::add(q.xy, q.wz), q.sx);
+        case 2: return S::mul(S::sub(q.xz, q.wy), q.sx);
+        case 3: return S::mul(S::sub(q.xy, q.wz), q.sy);
+        case 4: return S::mul(S::sub(one, S::add(q.xx, q.zz)), q.sy);
+        case 5: return S::mul(S::add(q.yz, q.wx), q.sy);
+        case 6: return S::mul(S::add(q.xz, q.wy), q.sz);
+        case 7: return S::mul(S::sub(q.yz, q.wx), q.sz);
+        case 8: return S::mul(S::sub(one, S::add(q.xx, q.yy)), q.sz);
+        default: return S::load(at + static_cast<std::size_t>(e - 9) * stride);
     }
-    storePair(oa + 12, ob + 12, _mm256_fmadd_ps(p2, e(11), _mm256_fmadd_ps(p1, e(10), _mm256_fmadd_ps(p0, e(9), p3))));
 }
-#endif
 
+#if defined(__AVX2__)
+// Two result columns per register, [c0 | c1] and [c2 | c3], as in the palette.
+// The local elements of columns (0, 1) and (2, 3) of each row are stored
+// interleaved per joint, so one 8-byte read spread over the halves (vpermps from
+// memory) gives [L(row, 0) x4 | L(row, 1) x4]: six per joint, for any parent order.
+void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView local, std::uint32_t joints,
+                        float* model) noexcept {
+    // pairs[k][2 * lane + h]: k < 3: elements (k, k + 3) (columns 0 and 1 of row k);
+    // k >= 3: elements (k + 3, k + 6) (columns 2 and 3 of row k - 3). Padded for the
+    // 32-byte reads at the last lanes and to keep every row 64-byte aligned.
+    alignas(64) float pairs[6][2 * W + 16];  // row length kRow below
+    const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+    for (std::uint32_t base = 0; base < joints; base += W) {
+        const float* at = local.c[0] + base;
+        const LocalProducts q = localProducts(at, local.lanes);
+        for (int k = 0; k < 6; ++k) {
+            S::interleaveStore(pairs[k], localElement(q, at, local.lanes, k < 3 ? k : k + 3),
+                               localElement(q, at, local.lanes, k < 3 ? k + 3 : k + 6));
+        }
+        const std::uint32_t end = joints - base < W ? joints - base : W;
+        // Pointer steps rather than indices: the loop body is ~20 vector
+        // instructions, so scalar bookkeeping would otherwise be a third of it.
+        const std::int32_t* par = parents + base;
+        float* o = model + static_cast<std::size_t>(base) * 16;
+        const float* pr = &pairs[0][0];
+        constexpr std::size_t kRow = 2 * W + 16;
+        for (const std::int32_t* last = par + end; par != last; ++par, o += 16, pr += 2) {
+            const std::int32_t p = *par;
+            // A root is multiplied by the identity: one path, no branch to mispredict.
+            const float* pm = p < 0 ? kIdentity : model + static_cast<std::ptrdiff_t>(p) * 16;
+            const __m256 p0 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm));
+            const __m256 p1 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm + 4));
+            const __m256 p2 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm + 8));
+            const __m256 p3 = _mm256_insertf128_ps(_mm256_setzero_ps(), _mm_loadu_ps(pm + 12), 1);
+            const auto e = [&](std::size_t k) { return _mm256_permutevar8x32_ps(_mm256_loadu_ps(pr + k * kRow), spread); };
+            const __m256 r01 = _mm256_fmadd_ps(p2, e(2), _mm256_fmadd_ps(p1, e(1), _mm256_mul_ps(p0, e(0))));
+            const __m256 r23 = _mm256_fmadd_ps(p2, e(5), _mm256_fmadd_ps(p1, e(4), _mm256_fmadd_ps(p0, e(3), p3)));
+            _mm256_storeu_ps(o, r01);
+            _mm256_storeu_ps(o + 8, r23);
+        }
+    }
+}
+#else
 void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView local, std::uint32_t joints,
                         float* model) noexcept {
     // Local matrices of W joints, element after element (rotation-scale columns, then
     // translation). Rows are padded so that eight floats can be read from any lane.
-    alignas(64) float m[12][W + 16];
-    const F one = S::set1(1.0f), two = S::set1(2.0f);
+    alignas(64) float m[12][W];
     for (std::uint32_t base = 0; base < joints; base += W) {
-        const F x = S::load(local.c[3] + base), y = S::load(local.c[4] + base);
-        const F z = S::load(local.c[5] + base), w = S::load(local.c[6] + base);
-        const F sx = S::load(local.c[7] + base), sy = S::load(local.c[8] + base), sz = S::load(local.c[9] + base);
-        const F xx = S::mul(x, x), yy = S::mul(y, y), zz = S::mul(z, z);
-        const F xy = S::mul(x, y), xz = S::mul(x, z), yz = S::mul(y, z);
-        const F wx = S::mul(w, x), wy = S::mul(w, y), wz = S::mul(w, z);
-        S::store(m[0], S::mul(S::fnmadd(two, S::add(yy, zz), one), sx));
-        S::store(m[1], S::mul(S::mul(two, S::add(xy, wz)), sx));
-        S::store(m[2], S::mul(S::mul(two, S::sub(xz, wy)), sx));
-        S::store(m[3], S::mul(S::mul(two, S::sub(xy, wz)), sy));
-        S::store(m[4], S::mul(S::fnmadd(two, S::add(xx, zz), one), sy));
-        S::store(m[5], S::mul(S::mul(two, S::add(yz, wx)), sy));
-        S::store(m[6], S::mul(S::mul(two, S::add(xz, wy)), sz));
-        S::store(m[7], S::mul(S::mul(two, S::sub(yz, wx)), sz));
-        S::store(m[8], S::mul(S::fnmadd(two, S::add(xx, yy), one), sz));
-        S::store(m[9], S::load(local.c[0] + base));
-        S::store(m[10], S::load(local.c[1] + base));
-        S::store(m[11], S::load(local.c[2] + base));
+        const float* at = local.c[0] + base;
+        const LocalProducts q = localProducts(at, local.lanes);
+        for (int k = 0; k < 12; ++k) S::store(m[k], localElement(q, at, local.lanes, k));
         const std::uint32_t end = joints - base < W ? joints - base : W;
         for (std::uint32_t j = 0; j < end; ++j) {
             float* o = model + static_cast<std::size_t>(base + j) * 16;
             const std::int32_t p = parents[base + j];
-#if defined(__AVX2__)
-            // Two joints at once, one per 128-bit half, unless the second is the
-            // first's child (it needs the first's result).
-            if (j + 1 < end && parents[base + j + 1] != static_cast<std::int32_t>(base + j)) {
-                const std::int32_t q = parents[base + j + 1];
-                const float* pa = p < 0 ? kIdentity : model + static_cast<std::size_t>(p) * 16;
-                const float* pb = q < 0 ? kIdentity : model + static_cast<std::size_t>(q) * 16;
-                composePair(pa, pb, m, j, o, o + 16);
-                ++j;
-                continue;
-            }
-#endif
             // A root is multiplied by the identity: one path, no branch to mispredict.
             const float* pm = p < 0 ? kIdentity : model + static_cast<std::size_t>(p) * 16;
             const V4 c0 = S::load4(pm), c1 = S::load4(pm + 4), c2 = S::load4(pm + 8), c3 = S::load4(pm + 12);
@@ -323,6 +359,7 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
         }
     }
 }
+#endif
 
 void paletteKernel(const float* model, const std::uint32_t* joints, const float* inverseBind, std::uint32_t count,
                    float* out) noexcept {

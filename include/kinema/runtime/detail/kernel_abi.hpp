@@ -34,6 +34,8 @@ struct TimelinePoint {
     float span = 0.0f;
 };
 
+// The ten component arrays of a SoaPose: c[k] == c[0] + k * lanes (SoaPose stores
+// them back to back; localToModel relies on it).
 struct SoaPoseView {
     float* c[10];
     float* weights;
