@@ -303,10 +303,29 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
     const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
     for (std::uint32_t base = 0; base < joints; base += W) {
         const float* at = local.c[0] + base;
-        const LocalProducts q = localProducts(at, local.lanes);
-        for (int k = 0; k < 6; ++k) {
-            S::interleaveStore(pairs[k], localElement(q, at, local.lanes, k < 3 ? k : k + 3),
-                               localElement(q, at, local.lanes, k < 3 ? k + 3 : k + 6));
+        const std::size_t st = local.lanes;
+        {
+            // Columns 0 and 1 need every product and two scales; the pairs are
+            // stored as soon as they exist to keep fewer registers live.
+            const F x = S::load(at + 3 * st), y = S::load(at + 4 * st), z = S::load(at + 5 * st);
+            const F w = S::load(at + 6 * st), sx = S::load(at + 7 * st), sy = S::load(at + 8 * st);
+            const F x2 = S::add(x, x), y2 = S::add(y, y), z2 = S::add(z, z), one = S::set1(1.0f);
+            const F xy = S::mul(x, y2), wz = S::mul(w, z2);
+            S::interleaveStore(pairs[0], S::mul(S::sub(one, S::add(S::mul(y, y2), S::mul(z, z2))), sx),
+                               S::mul(S::sub(xy, wz), sy));
+            S::interleaveStore(pairs[1], S::mul(S::add(xy, wz), sx),
+                               S::mul(S::sub(one, S::add(S::mul(x, x2), S::mul(z, z2))), sy));
+            const F xz = S::mul(x, z2), wy = S::mul(w, y2), yz = S::mul(y, z2), wx = S::mul(w, x2);
+            S::interleaveStore(pairs[2], S::mul(S::sub(xz, wy), sx), S::mul(S::add(yz, wx), sy));
+        }
+        {
+            // Column 2 and the translation.
+            const F x = S::load(at + 3 * st), y = S::load(at + 4 * st), z = S::load(at + 5 * st);
+            const F w = S::load(at + 6 * st), sz = S::load(at + 9 * st);
+            const F x2 = S::add(x, x), y2 = S::add(y, y), z2 = S::add(z, z), one = S::set1(1.0f);
+            S::interleaveStore(pairs[3], S::mul(S::add(S::mul(x, z2), S::mul(w, y2)), sz), S::load(at));
+            S::interleaveStore(pairs[4], S::mul(S::sub(S::mul(y, z2), S::mul(w, x2)), sz), S::load(at + st));
+            S::interleaveStore(pairs[5], S::mul(S::sub(one, S::add(S::mul(x, x2), S::mul(y, y2))), sz), S::load(at + 2 * st));
         }
         const std::uint32_t end = joints - base < W ? joints - base : W;
         // Pointer steps rather than indices: the loop body is ~20 vector
