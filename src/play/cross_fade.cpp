@@ -1,0 +1,67 @@
+#include "kinema/play/cross_fade.hpp"
+
+#include <cmath>
+
+namespace kinema {
+
+namespace {
+
+Player startedPlayer(const Clip& clip, PlaybackMode mode) noexcept {
+    Player p(clip, mode);
+    p.play();
+    return p;
+}
+
+}  // namespace
+
+void CrossFade::crossFadeTo(const Clip* clip, double seconds, PlaybackMode mode, Easing easing) noexcept {
+    const bool hasCurrent = current_.clip() != nullptr;
+    if (clip != nullptr && hasCurrent && current_.clip() == clip && current_.playing()) return;  // row 1
+    if (clip == nullptr || !hasCurrent || !(seconds > 0.0) || !std::isfinite(seconds)) {  // row 4: a cut
+        current_ = clip != nullptr ? startedPlayer(*clip, mode) : Player();
+        outgoing_.reset();
+        remaining_ = duration_ = 0.0;
+        return;
+    }
+    // Rows 2, 3, 5 and the ordinary case: what is on screen now fades out. A stopped
+    // current clip is still a pose (its held frame), and it advances as it fades;
+    // mid-fade, the clip already on its way out is dropped.
+    Player leaving = current_;
+    leaving.play();
+    outgoing_ = leaving;
+    current_ = startedPlayer(*clip, mode);
+    duration_ = remaining_ = seconds;
+    easing_ = easing;
+}
+
+std::string CrossFade::update(double elapsed, CrossFadeStep& step) noexcept {
+    if (!std::isfinite(elapsed) || elapsed < 0.0) {
+        return "crossfade: elapsed time must be finite and >= 0, got " + std::to_string(elapsed);
+    }
+    CrossFadeStep s;
+    if (current_.clip() != nullptr) {
+        std::string error = current_.update(elapsed, s.current);
+        if (!error.empty()) return error;  // cannot happen after the check above
+    } else {
+        s.current = {current_.position(), current_.position(), 0.0};
+    }
+    if (outgoing_) {
+        PlaybackStep out;
+        (void)outgoing_->update(elapsed, out);
+        s.outgoing = out;
+        remaining_ -= elapsed;
+        if (remaining_ <= 0.0) {
+            outgoing_.reset();
+            remaining_ = 0.0;
+        }
+    }
+    step = s;
+    return {};
+}
+
+float CrossFade::currentWeight() const noexcept {
+    if (!outgoing_ || duration_ <= 0.0) return 1.0f;
+    return ease(easing_, static_cast<float>(1.0 - remaining_ / duration_));
+}
+
+}  // namespace kinema

@@ -1,0 +1,140 @@
+// Crossfade (D3): one test per row of the seed's call table, the outgoing clip keeps
+// advancing with its own loop policy, the countdown runs in unscaled seconds and is
+// gated on elapsed time (not on playing), and the easing shapes the weight.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "kinema/asset/clip.hpp"
+#include "kinema/play/cross_fade.hpp"
+
+namespace {
+
+using namespace kinema;
+
+Clip clipOf(const char* name, float duration) {
+    Track t;
+    t.path = TrackPath::Translation;
+    t.times = {0.0f, duration};
+    t.values = {0, 0, 0, 1, 0, 0};
+    return Clip::create(name, {t}).value();
+}
+
+CrossFadeStep advance(CrossFade& f, double elapsed) {
+    CrossFadeStep s;
+    EXPECT_EQ(f.update(elapsed, s), "");
+    return s;
+}
+
+TEST(CrossFade, TheClipAlreadyPlayingIsLeftAlone) {
+    const Clip walk = clipOf("walk", 1.0f);
+    CrossFade f;
+    f.crossFadeTo(&walk, 0.0);
+    advance(f, 0.4);
+    f.crossFadeTo(&walk, 0.3);
+    EXPECT_FALSE(f.fading());
+    EXPECT_NEAR(f.current().position(), 0.4, 1e-12) << "not restarted";
+}
+
+TEST(CrossFade, TheSameClipStoppedPlaysAgainFromItsStart) {
+    const Clip flinch = clipOf("flinch", 0.5f);
+    CrossFade f;
+    f.crossFadeTo(&flinch, 0.0, PlaybackMode::Clamp);
+    advance(f, 1.0);
+    ASSERT_FALSE(f.current().playing()) << "the one-shot ran out";
+    f.crossFadeTo(&flinch, 0.2, PlaybackMode::Clamp);
+    EXPECT_TRUE(f.current().playing());
+    EXPECT_EQ(f.current().position(), 0.0);
+    ASSERT_TRUE(f.fading()) << "blended out of the held last frame";
+    EXPECT_EQ(f.outgoing()->position(), 0.5);
+}
+
+TEST(CrossFade, AnyClipWhileTheCurrentIsStoppedBlendsOutOfTheHeldFrameWhichAdvances) {
+    const Clip run = clipOf("run", 1.0f), walk = clipOf("walk", 1.0f);
+    CrossFade f;
+    f.crossFadeTo(&run, 0.0);
+    advance(f, 0.3);
+    f.current().pause();
+    f.crossFadeTo(&walk, 0.5);
+    ASSERT_TRUE(f.fading());
+    EXPECT_EQ(f.outgoing()->clip(), &run);
+    EXPECT_NEAR(f.outgoing()->position(), 0.3, 1e-12);
+    const CrossFadeStep s = advance(f, 0.1);
+    ASSERT_TRUE(s.outgoing.has_value());
+    EXPECT_NEAR(s.outgoing->travel, 0.1, 1e-12) << "stopped is not frozen: it advances as it fades";
+    EXPECT_NEAR(f.currentWeight(), 0.2f, 1e-6f);
+}
+
+TEST(CrossFade, NoCurrentClipOrNoTimeIsACut) {
+    const Clip run = clipOf("run", 1.0f), walk = clipOf("walk", 1.0f);
+    CrossFade f;
+    f.crossFadeTo(&run, 0.5);
+    EXPECT_FALSE(f.fading()) << "nothing to blend out of";
+    EXPECT_EQ(f.current().clip(), &run);
+    EXPECT_EQ(f.currentWeight(), 1.0f);
+    advance(f, 0.2);
+    f.crossFadeTo(&walk, 0.0);
+    EXPECT_FALSE(f.fading()) << "no time to blend in";
+    EXPECT_EQ(f.current().clip(), &walk);
+    f.crossFadeTo(&run, -1.0);
+    EXPECT_FALSE(f.fading());
+    f.crossFadeTo(nullptr, 0.5);
+    EXPECT_EQ(f.current().clip(), nullptr);
+    EXPECT_FALSE(f.fading());
+}
+
+TEST(CrossFade, AgainMidFadeDropsTheOutgoingClip) {
+    const Clip a = clipOf("a", 1.0f), b = clipOf("b", 1.0f), c = clipOf("c", 1.0f);
+    CrossFade f;
+    f.crossFadeTo(&a, 0.0);
+    advance(f, 0.1);
+    f.crossFadeTo(&b, 0.4);
+    advance(f, 0.1);
+    ASSERT_EQ(f.outgoing()->clip(), &a);
+    f.crossFadeTo(&c, 0.4);
+    ASSERT_TRUE(f.fading());
+    EXPECT_EQ(f.outgoing()->clip(), &b) << "the fade now runs from the clip that was fading in";
+    EXPECT_NEAR(f.outgoing()->position(), 0.1, 1e-12) << "b keeps its own head";
+    EXPECT_EQ(f.current().clip(), &c);
+    EXPECT_EQ(f.currentWeight(), 0.0f);
+}
+
+TEST(CrossFade, OutgoingKeepsItsOwnLoopPolicyAndTheCountdownIsUnscaledAndUngated) {
+    const Clip death = clipOf("death", 1.0f), walk = clipOf("walk", 0.25f);
+    CrossFade f;
+    f.crossFadeTo(&walk, 0.0, PlaybackMode::Loop);
+    advance(f, 0.1);
+    f.current().setSpeed(4.0);
+    f.crossFadeTo(&death, 0.5, PlaybackMode::Clamp);
+    // The outgoing walk keeps looping at its own speed while the death plays once.
+    const CrossFadeStep s = advance(f, 0.1);
+    ASSERT_TRUE(s.outgoing.has_value());
+    EXPECT_NEAR(s.outgoing->travel, 0.4, 1e-12) << "outgoing keeps its speed";
+    EXPECT_LT(s.outgoing->to, s.outgoing->from) << "and wraps: it loops";
+    // Speed does not shorten the fade: 0.5 s of elapsed time, whatever the clips do.
+    f.current().setSpeed(10.0);
+    advance(f, 0.2);
+    EXPECT_TRUE(f.fading());
+    EXPECT_NEAR(f.remaining(), 0.2, 1e-12);
+    EXPECT_FALSE(f.current().playing()) << "the one-shot already ended (10x speed)";
+    advance(f, 0.2);
+    EXPECT_FALSE(f.fading()) << "the fade finishes although the incoming clip stopped";
+    EXPECT_EQ(f.currentWeight(), 1.0f);
+    EXPECT_EQ(f.current().position(), 1.0) << "settled on the target clip's last frame";
+}
+
+TEST(CrossFade, EasingShapesTheWeightAndBadTimeChangesNothing) {
+    const Clip a = clipOf("a", 1.0f), b = clipOf("b", 1.0f);
+    CrossFade f;
+    f.crossFadeTo(&a, 0.0);
+    f.crossFadeTo(&b, 1.0, PlaybackMode::Loop, Easing::InQuad);
+    advance(f, 0.5);
+    EXPECT_NEAR(f.currentWeight(), 0.25f, 1e-6f);
+    CrossFadeStep s;
+    EXPECT_NE(f.update(-1.0, s), "");
+    EXPECT_NE(f.update(NAN, s), "");
+    EXPECT_NEAR(f.remaining(), 0.5, 1e-12);
+    EXPECT_NEAR(f.current().position(), 0.5, 1e-12);
+}
+
+}  // namespace
