@@ -76,8 +76,32 @@ bool PoseKernels::blend(const SoaPose& a, const SoaPose& b, float t, SoaPose& ou
         a.weights().size() != out.weights().size() || b.weights().size() != out.weights().size()) {
         return false;
     }
-    table_->blend2(view(a), view(b), t, view(out), static_cast<std::uint32_t>(out.laneCount()),
+    table_->blend2(view(a), view(b), t, nullptr, view(out), static_cast<std::uint32_t>(out.laneCount()),
                    static_cast<std::uint32_t>(out.weights().size()));
+    return true;
+}
+
+bool PoseKernels::blend(const SoaPose& a, const SoaPose& b, float t, const JointMask& mask,
+                        SoaPose& out) const noexcept {
+    if (a.jointCount() != out.jointCount() || b.jointCount() != out.jointCount() ||
+        a.weights().size() != out.weights().size() || b.weights().size() != out.weights().size() ||
+        mask.jointCount() != out.jointCount()) {
+        return false;
+    }
+    table_->blend2(view(a), view(b), t, mask.lanes(), view(out), static_cast<std::uint32_t>(out.laneCount()),
+                   static_cast<std::uint32_t>(out.weights().size()));
+    return true;
+}
+
+bool PoseKernels::add(const SoaPose& base, const SoaPose& pose, const SoaPose& reference, float t,
+                      const JointMask* mask, SoaPose& out) const noexcept {
+    const std::size_t n = out.jointCount(), w = out.weights().size();
+    for (const SoaPose* p : {&base, &pose, &reference}) {
+        if (p->jointCount() != n || p->weights().size() != w) return false;
+    }
+    if (mask != nullptr && mask->jointCount() != n) return false;
+    table_->add(view(base), view(pose), view(reference), t, mask != nullptr ? mask->lanes() : nullptr, view(out),
+                static_cast<std::uint32_t>(out.laneCount()), static_cast<std::uint32_t>(w));
     return true;
 }
 

@@ -13,6 +13,7 @@
 #include "kinema/math/mat4.hpp"
 #include "kinema/math/vec3.hpp"
 #include "kinema/runtime/detail/kernel_abi.hpp"
+#include "kinema/runtime/joint_mask.hpp"
 #include "kinema/runtime/packed_clip.hpp"
 #include "kinema/runtime/simd.hpp"
 #include "kinema/runtime/soa_pose.hpp"
@@ -36,6 +37,19 @@ public:
     // out = a blended toward b by t in [0, 1]: translation, scale and weights lerp,
     // rotation the normalised shortest-arc lerp (nlerp). `out` may be `a` or `b`.
     bool blend(const SoaPose& a, const SoaPose& b, float t, SoaPose& out) const noexcept;
+    // The same with t scaled per joint by `mask` (an override layer on part of the
+    // body); morph weights blend by t.
+    bool blend(const SoaPose& a, const SoaPose& b, float t, const JointMask& mask, SoaPose& out) const noexcept;
+
+    // Additive layer: what `pose` adds to `reference` (the rest pose, or a chosen
+    // frame of the additive clip), applied to `base` with weight t (times `mask`
+    // per joint when given): translation base + w (pose - reference); rotation
+    // base * nlerp(identity, conj(reference) * pose, w), i.e. the delta in the
+    // bone's own frame; scale base * (1 + w (pose / reference - 1)), an axis with a
+    // zero reference scale keeping the base's; morph weights base + t (pose -
+    // reference). `out` may be `base`.
+    bool add(const SoaPose& base, const SoaPose& pose, const SoaPose& reference, float t, const JointMask* mask,
+             SoaPose& out) const noexcept;
 
     // model[i] = model[parents[i]] * toMatrix(local joint i); roots as is.
     bool localToModel(std::span<const std::int32_t> parents, const SoaPose& local,

@@ -59,10 +59,16 @@ struct SampleArgs {
 
 struct KernelTable {
     void (*sample)(const SampleArgs& args) noexcept;
-    // out = a + (b - a) * t for translation, scale and weights; rotation is the
-    // normalised shortest-arc lerp (nlerp). `lanes` floats per component.
-    void (*blend2)(SoaPoseConstView a, SoaPoseConstView b, float t, SoaPoseView out, std::uint32_t lanes,
-                   std::uint32_t weightCount) noexcept;
+    // out = a + (b - a) * w for translation, scale and weights; rotation is the
+    // normalised shortest-arc lerp (nlerp). w = t, times mask[joint] when `mask` is
+    // not null (morph weights always use t). `lanes` floats per component.
+    void (*blend2)(SoaPoseConstView a, SoaPoseConstView b, float t, const float* mask, SoaPoseView out,
+                   std::uint32_t lanes, std::uint32_t weightCount) noexcept;
+    // Additive layer: out = base + w (pose - reference) for translation and weights,
+    // base * (1 + w (pose / reference - 1)) for scale, base * nlerp(identity,
+    // conj(reference) * pose, w) for rotation; w as for blend2.
+    void (*add)(SoaPoseConstView base, SoaPoseConstView pose, SoaPoseConstView reference, float t, const float* mask,
+                SoaPoseView out, std::uint32_t lanes, std::uint32_t weightCount) noexcept;
     // model[i] = model[parents[i]] * toMatrix(local i), 16 floats per matrix.
     void (*localToModel)(const std::int32_t* parents, SoaPoseConstView local, std::uint32_t joints,
                          float* model) noexcept;
