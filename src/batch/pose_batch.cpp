@@ -87,6 +87,14 @@ std::string PoseBatch::evaluate(std::span<const BatchInput> inputs) {
             }
             if (!std::isfinite(layer.time)) return where(l) + "time is not finite";
             if (!(layer.weight >= 0.0f && layer.weight <= 1.0f)) return where(l) + "weight outside [0, 1]";
+            if (layer.mask != nullptr && layer.mask->jointCount() != joints_) {
+                return where(l) + "mask has " + std::to_string(layer.mask->jointCount()) + " joints, the skeleton " +
+                       std::to_string(joints_);
+            }
+            if (layer.reference != nullptr &&
+                (layer.reference->jointCount() != joints_ || layer.reference->weights().size() != weights)) {
+                return where(l) + "reference pose does not fit the skeleton";
+            }
         }
     }
     arena_->arena.execute([&] {
@@ -113,7 +121,15 @@ void PoseBatch::evaluateOne(std::size_t i, const BatchInput& input) noexcept {
         SoaPose& target = l == 0 ? inst.pose : inst.layer;
         if (!clip.coversPose(joints_, weights)) target.assign(rest_);
         kernels_.sample(clip, t, cursor, target);
-        if (l > 0) kernels_.blend(inst.pose, inst.layer, layer.weight, inst.pose);
+        if (l == 0) continue;
+        if (layer.mode == LayerMode::Additive) {
+            kernels_.add(inst.pose, inst.layer, layer.reference != nullptr ? *layer.reference : rest_, layer.weight,
+                         layer.mask, inst.pose);
+        } else if (layer.mask != nullptr) {
+            kernels_.blend(inst.pose, inst.layer, layer.weight, *layer.mask, inst.pose);
+        } else {
+            kernels_.blend(inst.pose, inst.layer, layer.weight, inst.pose);
+        }
     }
     if (!modelMatrices_) return;
     const std::span<Mat4> model{model_.data() + i * joints_, joints_};

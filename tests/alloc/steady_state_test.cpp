@@ -125,10 +125,15 @@ void expectNoAllocations(std::size_t threads) {
     constexpr std::size_t kInstances = 64;
     PoseBatch batch(f.skeleton, {}, kInstances, o);
     std::vector<BatchInput> in(kInstances);
+    JointMask mask(f.skeleton.jointCount());
+    mask.setSubtree(f.skeleton.parents(), 1, 0.5f);
     for (std::size_t i = 0; i < kInstances; ++i) {
         in[i].layerCount = 2;
         in[i].layers[0] = {&f.packedA, 0.01 * static_cast<double>(i), 1.0f, LoopMode::Loop};
         in[i].layers[1] = {&f.packedB, 0.02 * static_cast<double>(i), 0.5f, LoopMode::Loop};
+        // Every kind of layer: plain override, masked override, masked additive.
+        if (i % 3 != 0) in[i].layers[1].mask = &mask;
+        if (i % 3 == 2) in[i].layers[1].mode = LayerMode::Additive;
     }
     // Warm-up: binds cursors, lets oneTBB start its workers and fill its pools.
     for (int frame = 0; frame < 50; ++frame) ASSERT_EQ(batch.evaluate(in), "");

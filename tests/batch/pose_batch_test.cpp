@@ -111,6 +111,40 @@ TEST(PoseBatch, TwoLayersAreTheFirstBlendedTowardTheSecondByItsWeight) {
     }
 }
 
+TEST(PoseBatch, MaskedAndAdditiveLayersAreTheKernelsApplied) {
+    const BatchFixture f(12);
+    BatchOptions o;
+    o.threads = 1;
+    PoseBatch batch(f.skeleton, {}, 2, o);
+    JointMask upper(f.skeleton.jointCount());
+    upper.setSubtree(f.skeleton.parents(), 1, 0.8f);
+    const SoaPose rest(f.skeleton.restPose(), {});
+    auto in = inputsAt(f, 2, 0.3, true);
+    in[0].layers[1].mask = &upper;
+    in[1].layers[1].mode = LayerMode::Additive;
+    in[1].layers[1].mask = &upper;
+    ASSERT_EQ(batch.evaluate(in), "");
+    const PoseKernels k(o.simd);
+    for (std::size_t i = 0; i < 2; ++i) {
+        SoaPose a(rest), b(rest), want(rest);
+        PackedClipCursor ca(f.packedA), cb(f.packedB);
+        ASSERT_TRUE(k.sample(f.packedA, clipTime(in[i].layers[0].time, f.packedA.duration(), LoopMode::Loop), ca, a));
+        ASSERT_TRUE(k.sample(f.packedB, clipTime(in[i].layers[1].time, f.packedB.duration(), LoopMode::Clamp), cb, b));
+        if (i == 0) {
+            ASSERT_TRUE(k.blend(a, b, 0.35f, upper, want));
+        } else {
+            ASSERT_TRUE(k.add(a, b, rest, 0.35f, &upper, want));
+        }
+        for (std::size_t j = 0; j < f.skeleton.jointCount(); ++j) {
+            const Transform g = batch.local(i).joint(j), w = want.joint(j);
+            ASSERT_EQ(std::memcmp(&g, &w, sizeof(Transform)), 0) << "instance " << i << " joint " << j;
+        }
+    }
+    JointMask wrong(3);
+    in[0].layers[1].mask = &wrong;
+    EXPECT_NE(batch.evaluate(in).find("mask has 3 joints"), std::string::npos);
+}
+
 TEST(PoseBatch, BadInputIsRefusedWithItsPlaceAndChangesNothing) {
     const BatchFixture f(5);
     BatchOptions o;

@@ -21,6 +21,7 @@
 #include "kinema/asset/skeleton.hpp"
 #include "kinema/math/mat4.hpp"
 #include "kinema/runtime/clip_time.hpp"
+#include "kinema/runtime/joint_mask.hpp"
 #include "kinema/runtime/packed_clip.hpp"
 #include "kinema/runtime/pose_kernels.hpp"
 #include "kinema/runtime/soa_pose.hpp"
@@ -29,14 +30,25 @@ namespace kinema {
 
 inline constexpr std::size_t kMaxBatchLayers = 4;
 
+enum class LayerMode : std::uint8_t {
+    Override,  // blend toward this layer's pose by weight (x mask)
+    Additive,  // add this layer's difference from `reference` by weight (x mask)
+};
+
 // One clip playing on an instance. `time` is the playback time in seconds (mapped
-// onto the clip with clipTime() and `loop`); `weight` in [0, 1] blends this layer
-// over the layers before it (layer 0 is always taken at full weight).
+// onto the clip with clipTime() and `loop`); `weight` in [0, 1] applies this layer
+// over the layers before it (layer 0 is always taken at full weight, as an
+// override). `mask` (optional) scales the weight per joint; `reference` is the pose
+// an additive layer is measured against (null: the rest pose). Masks and
+// references are shared, read-only, and must outlive the evaluation.
 struct BatchLayer {
     const PackedClip* clip = nullptr;
     double time = 0.0;
     float weight = 1.0f;
     LoopMode loop = LoopMode::Loop;
+    LayerMode mode = LayerMode::Override;
+    const JointMask* mask = nullptr;
+    const SoaPose* reference = nullptr;
 };
 
 // What one instance plays in this evaluation.
