@@ -9,6 +9,7 @@
 //   SimdW1b/<joints>          W1b, every instance jumps to a random time every frame
 //                             (twin of W1bSeek/<joints>)
 //   SimdW1c/<joints>          two W1 clips sampled and blended 50/50, then local->model
+//   SimdW1Layers3/<joints>    three layers: W1, a masked override, an additive one
 //   SimdW1e/<joints>          SimdW1a on all threads of oneTBB's default arena (real
 //                             time: CPU time of the calling thread says nothing here)
 //   SimdCesiumMan/<instances> CesiumMan's clip, sample + local->model + palette
@@ -154,6 +155,38 @@ void BM_SimdW1c(benchmark::State& state) {
     setPerJoint(state, kInstances, model->skeleton.jointCount());
 }
 BENCHMARK(BM_SimdW1c)->Name("SimdW1c")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
+
+// Three layers (issue 4's benchmark): the W1 clip, the second W1 clip over it at 0.5
+// masked to the subtree of joint 1 (about half the heap), and the first clip again
+// as an additive layer at 0.3 against the rest pose; then local->model.
+void BM_SimdW1Layers3(benchmark::State& state) {
+    const Model* model = w1Model(state);
+    if (model == nullptr) return;
+    const ClipWorkload& second = w1SecondClip(static_cast<std::size_t>(state.range(0)));
+    if (!second.error.empty()) {
+        state.SkipWithError(second.error.c_str());
+        return;
+    }
+    const PackedClip clipA(model->clips.front());
+    const PackedClip clipB(second.clip);
+    JointMask upper(model->skeleton.jointCount());
+    upper.setSubtree(model->skeleton.parents(), 1, 1.0f);
+    PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(1));
+    auto inputs = staggered(clipA, kInstances);
+    for (BatchInput& in : inputs) {
+        in.layerCount = 3;
+        in.layers[1] = in.layers[0];
+        in.layers[1].clip = &clipB;
+        in.layers[1].weight = 0.5f;
+        in.layers[1].mask = &upper;
+        in.layers[2] = in.layers[0];
+        in.layers[2].weight = 0.3f;
+        in.layers[2].mode = LayerMode::Additive;
+    }
+    playForward(state, batch, inputs);
+    setPerJoint(state, kInstances, model->skeleton.jointCount());
+}
+BENCHMARK(BM_SimdW1Layers3)->Name("SimdW1Layers3")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
 void BM_SimdW1e(benchmark::State& state) {
     const Model* model = w1Model(state);
