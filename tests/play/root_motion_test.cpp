@@ -1,0 +1,109 @@
+// Root motion (D7): deltas across loop wraps, several laps, backwards, held at the
+// end of a one-shot, a turning loop whose laps compose into a curve, ping-pong
+// legs, per-axis masks, and the pose kept in place - against closed forms.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "kinema/math/quat.hpp"
+#include "kinema/play/root_motion.hpp"
+
+namespace {
+
+using namespace kinema;
+
+// A 1 s walk: the root (joint 0) goes from (0, 0.9, 0) to (1, 1.1, 0) linearly,
+// optionally turning `turn` radians about +Y over the clip.
+Clip walk(float turn) {
+    Track t;
+    t.path = TrackPath::Translation;
+    t.times = {0.0f, 1.0f};
+    t.values = {0.0f, 0.9f, 0.0f, 1.0f, 1.1f, 0.0f};
+    std::vector<Track> tracks{t};
+    if (turn != 0.0f) {
+        Track r;
+        r.path = TrackPath::Rotation;
+        r.width = 4;
+        const int keys = 9;  // fine keys: slerp between them is the uniform turn
+        for (int k = 0; k < keys; ++k) {
+            const float u = static_cast<float>(k) / (keys - 1);
+            r.times.push_back(u);
+            const Quat q = fromAxisAngle({0.0f, 1.0f, 0.0f}, turn * u);
+            r.values.insert(r.values.end(), {q.x, q.y, q.z, q.w});
+        }
+        tracks.push_back(r);
+    }
+    return Clip::create("walk", tracks).value();
+}
+
+RootMotion motionOf(const Clip& clip, RootMotionMask mask = {}) {
+    auto r = RootMotion::create(clip, 0, Transform{}, mask);
+    EXPECT_TRUE(r.ok()) << r.message();
+    return std::move(r).value();
+}
+
+TEST(RootMotion, WithinALapAcrossAWrapOverSeveralLapsAndBackwards) {
+    const Clip clip = walk(0.0f);
+    const RootMotion m = motionOf(clip);
+    EXPECT_NEAR(m.delta(PlaybackMode::Loop, {0.2, 0.5, 0.3}).translation.x, 0.3f, 1e-6f);
+    EXPECT_NEAR(m.delta(PlaybackMode::Loop, {0.9, 0.1, 0.2}).translation.x, 0.2f, 1e-6f) << "across the wrap";
+    EXPECT_NEAR(m.delta(PlaybackMode::Loop, {0.1, 0.6, 2.5}).translation.x, 2.5f, 1e-5f) << "two and a half laps";
+    EXPECT_NEAR(m.delta(PlaybackMode::Loop, {0.5, 0.3, -0.2}).translation.x, -0.2f, 1e-6f) << "backwards";
+    EXPECT_NEAR(m.delta(PlaybackMode::Loop, {0.1, 0.9, -0.2}).translation.x, -0.2f, 1e-6f) << "backwards over the wrap";
+    EXPECT_EQ(m.delta(PlaybackMode::Loop, {0.4, 0.4, 0.0}).translation.x, 0.0f);
+    // The vertical bob is not extracted by default.
+    EXPECT_EQ(m.delta(PlaybackMode::Loop, {0.2, 0.5, 0.3}).translation.y, 0.0f);
+    // A one-shot's step already stops at the end: the motion stops with it.
+    EXPECT_NEAR(m.delta(PlaybackMode::Clamp, {0.8, 1.0, 0.2}).translation.x, 0.2f, 1e-6f);
+    // Ping-pong: out to the end and back to 0.6 is 0.2 forward, then 0.4 backward.
+    EXPECT_NEAR(m.delta(PlaybackMode::PingPong, {0.8, 1.4, 0.6}).translation.x, -0.2f, 1e-6f);
+}
+
+TEST(RootMotion, ATurningLoopCurvesLapAfterLap) {
+    const float quarter = static_cast<float>(std::numbers::pi / 2.0);
+    const Clip clip = walk(quarter);
+    const RootMotion m = motionOf(clip);
+    // One lap: the root moves from (0,0,0) with no turn to (1,0,0) turned 90 deg; in the
+    // frame of the start that is a translation (1,0,0) and a quarter turn.
+    const Transform one = m.delta(PlaybackMode::Loop, {0.0, 0.0, 1.0});
+    EXPECT_NEAR(one.translation.x, 1.0f, 1e-5f);
+    EXPECT_NEAR(one.translation.z, 0.0f, 1e-5f);
+    // Two laps: the second lap's step of (1,0,0) is taken in the turned frame, where
+    // +X points along -Z (a +90 deg turn about +Y maps x to -z): total (1, 0, -1), half a turn.
+    const Transform two = m.delta(PlaybackMode::Loop, {0.0, 0.0, 2.0});
+    EXPECT_NEAR(two.translation.x, 1.0f, 1e-5f);
+    EXPECT_NEAR(two.translation.z, -1.0f, 1e-5f);
+    const Vec3 forward = rotate(two.rotation, Vec3{1.0f, 0.0f, 0.0f});
+    EXPECT_NEAR(forward.x, -1.0f, 1e-5f) << "facing back after two quarter turns";
+    // Four laps close the square.
+    const Transform four = m.delta(PlaybackMode::Loop, {0.25, 0.25, 4.0});
+    EXPECT_NEAR(four.translation.x, 0.0f, 1e-4f);
+    EXPECT_NEAR(four.translation.z, 0.0f, 1e-4f);
+}
+
+TEST(RootMotion, MasksChooseTheAxesAndThePoseIsKeptInPlace) {
+    const Clip clip = walk(0.5f);
+    RootMotionMask onlyY;
+    onlyY.x = false;
+    onlyY.y = true;
+    onlyY.z = false;
+    onlyY.rotation = false;
+    const RootMotion m = motionOf(clip, onlyY);
+    const Transform d = m.delta(PlaybackMode::Loop, {0.0, 0.5, 0.5});
+    EXPECT_EQ(d.translation.x, 0.0f);
+    EXPECT_NEAR(d.translation.y, 0.1f, 1e-6f);
+    EXPECT_NEAR(d.rotation.w, 1.0f, 1e-7f) << "rotation not extracted";
+
+    const RootMotion walkOnly = motionOf(clip);  // x, z and rotation
+    Transform sampled;
+    sampled.translation = {0.7f, 1.05f, 0.3f};
+    sampled.rotation = fromAxisAngle({0.0f, 1.0f, 0.0f}, 0.4f);
+    const Transform inPlace = walkOnly.anchored(sampled);
+    EXPECT_EQ(inPlace.translation.x, 0.0f) << "the start's x";
+    EXPECT_EQ(inPlace.translation.y, 1.05f) << "the bob stays";
+    EXPECT_EQ(inPlace.translation.z, 0.0f);
+    EXPECT_NEAR(inPlace.rotation.w, 1.0f, 1e-7f) << "the start's rotation";
+}
+
+}  // namespace
