@@ -117,10 +117,8 @@ bool PoseKernels::localToModel(std::span<const std::int32_t> parents, const SoaP
 bool PoseKernels::skinPalette(const Skin& skin, std::span<const Mat4> model, std::span<Mat4> palette) const noexcept {
     const std::size_t n = skin.joints.size();
     if (palette.size() < n || skin.inverseBindMatrices.size() < n) return false;
-    for (const std::uint32_t j : skin.joints) {
-        if (j >= model.size()) return false;
-    }
     if (n == 0) return true;
+    if (model.empty()) return false;
     table_->palette(model.data()->m.data(), skin.joints.data(), skin.inverseBindMatrices.data()->m.data(),
                     static_cast<std::uint32_t>(n), palette.data()->m.data());
     return true;

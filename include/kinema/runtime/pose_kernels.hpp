@@ -55,7 +55,10 @@ public:
     bool localToModel(std::span<const std::int32_t> parents, const SoaPose& local,
                       std::span<Mat4> model) const noexcept;
 
-    // palette[i] = model[skin.joints[i]] * skin.inverseBindMatrices[i].
+    // palette[i] = model[skin.joints[i]] * skin.inverseBindMatrices[i]. Like every
+    // per-frame pass it checks sizes only (O(1)): the skin's joint indices must be
+    // below model.size(), as findModelFaults checks at load and PoseBatch::evaluate
+    // checks once per call (scanning them here cost a third of a small palette).
     bool skinPalette(const Skin& skin, std::span<const Mat4> model, std::span<Mat4> palette) const noexcept;
 
     // Linear-blend skinning as skinVertices() does; normals are skipped when
