@@ -12,29 +12,13 @@
 #include "kinema/runtime/joint_mask.hpp"
 #include "kinema/runtime/pose_kernels.hpp"
 #include "math/reference.hpp"
+#include "runtime/fixtures.hpp"
 
 namespace {
 
 using namespace kinema;
 
-std::vector<SimdLevel> levels() {
-    std::vector<SimdLevel> out;
-    for (const SimdLevel l : {SimdLevel::Portable, SimdLevel::Sse42, SimdLevel::Avx2, SimdLevel::Avx512}) {
-        if (isSupported(l)) out.push_back(l);
-    }
-    return out;
-}
 
-std::vector<Transform> randomPose(std::size_t n, std::mt19937& rng) {
-    std::uniform_real_distribution<float> v(-1.0f, 1.0f), s(0.5f, 1.5f);
-    std::vector<Transform> out(n);
-    for (Transform& t : out) {
-        t.translation = {v(rng), v(rng), v(rng)};
-        t.rotation = kref::randomUnitQuat(rng);
-        t.scale = {s(rng), s(rng), s(rng)};
-    }
-    return out;
-}
 
 void expectSameRotation(Quat got, kref::LQ want, double tol, const char* what, std::size_t j) {
     EXPECT_LE(static_cast<double>(kref::signAlignedError(got, kref::normalizedL(want))), tol) << what << " joint " << j;
@@ -57,11 +41,11 @@ TEST(JointMask, SubtreesFollowTheParentOrder) {
 TEST(Layers, MaskedBlendUsesEachJointsWeight) {
     std::mt19937 rng(4);
     constexpr std::size_t n = 21;
-    const auto la = randomPose(n, rng), lb = randomPose(n, rng);
+    const auto la = test::randomTransforms(n, rng), lb = test::randomTransforms(n, rng);
     const SoaPose a(la, {}), b(lb, {});
     JointMask mask(n);
     for (std::size_t j = 0; j < n; ++j) mask.set(j, static_cast<float>(j % 3) * 0.5f);  // 0, 0.5, 1
-    for (const SimdLevel level : levels()) {
+    for (const SimdLevel level : test::supportedSimdLevels()) {
         const PoseKernels k(level);
         SoaPose out(n, 0);
         ASSERT_TRUE(k.blend(a, b, 0.8f, mask, out));
@@ -85,7 +69,7 @@ TEST(Layers, MaskedBlendUsesEachJointsWeight) {
 TEST(Layers, AdditiveAddsTheDeltaFromTheReferenceInTheBonesFrame) {
     std::mt19937 rng(9);
     constexpr std::size_t n = 19;
-    const auto base = randomPose(n, rng), reference = randomPose(n, rng);
+    const auto base = test::randomTransforms(n, rng), reference = test::randomTransforms(n, rng);
     // The additive pose: the reference turned by 40 degrees about a per-joint axis in
     // the bone's frame, moved and scaled.
     std::vector<Transform> pose(reference);
@@ -104,7 +88,7 @@ TEST(Layers, AdditiveAddsTheDeltaFromTheReferenceInTheBonesFrame) {
     const SoaPose sBase(base, {}), sPose(pose, {}), sRef(reference, {});
     JointMask mask(n, 1.0f);
     mask.set(3, 0.0f);
-    for (const SimdLevel level : levels()) {
+    for (const SimdLevel level : test::supportedSimdLevels()) {
         const PoseKernels k(level);
         SoaPose out(n, 0);
         for (const float w : {1.0f, 0.5f}) {

@@ -9,6 +9,7 @@
 #include "kinema/math/quat.hpp"
 #include "kinema/runtime/pose_kernels.hpp"
 #include "kinema/runtime/soa_pose.hpp"
+#include "runtime/fixtures.hpp"
 
 namespace {
 
@@ -22,8 +23,7 @@ TEST(PoseBlend, ABoneBlendedFromZeroToNinetyDegreesKeepsItsChildAtFullDistance) 
     bent.rotation = fromAxisAngle({0.0f, 0.0f, 1.0f}, static_cast<float>(std::numbers::pi / 2.0));
     const std::vector<Transform> straightPose{Transform{}, child}, bentPose{bent, child};
     const SoaPose a(straightPose, {}), b(bentPose, {});
-    for (const SimdLevel level : {SimdLevel::Portable, SimdLevel::Sse42, SimdLevel::Avx2, SimdLevel::Avx512}) {
-        if (!isSupported(level)) continue;
+    for (const SimdLevel level : test::supportedSimdLevels()) {
         const PoseKernels k(level);
         SoaPose out(2, 0);
         std::vector<Mat4> model(2), modelA(2), modelB(2);

@@ -15,6 +15,7 @@
 #include "kinema/runtime/pose.hpp"
 #include "kinema/runtime/sample.hpp"
 #include "math/reference.hpp"
+#include "runtime/fixtures.hpp"
 
 namespace {
 
@@ -26,19 +27,8 @@ using kinema::Track;
 using kinema::TrackPath;
 using kinema::Transform;
 using kinema::Vec3;
+using kinema::test::makeTrack;
 
-Track makeTrack(std::uint32_t target, TrackPath path, Interpolation interp, std::vector<float> times,
-                std::vector<float> values, std::uint32_t width = 0, std::uint32_t weightOffset = 0) {
-    Track t;
-    t.target = target;
-    t.path = path;
-    t.interpolation = interp;
-    t.width = width != 0 ? width : (path == TrackPath::Rotation ? 4u : 3u);
-    t.weightOffset = weightOffset;
-    t.times = std::move(times);
-    t.values = std::move(values);
-    return t;
-}
 
 Clip makeClip(std::vector<Track> tracks) {
     auto r = Clip::create("test", std::move(tracks));

@@ -22,18 +22,12 @@
 #include "kinema/runtime/skinning.hpp"
 #include "kinema/runtime/soa_pose.hpp"
 #include "math/reference.hpp"
+#include "runtime/fixtures.hpp"
 
 namespace {
 
 using namespace kinema;
 
-std::vector<SimdLevel> levelsHere() {
-    std::vector<SimdLevel> out;
-    for (const SimdLevel l : {SimdLevel::Portable, SimdLevel::Sse42, SimdLevel::Avx2, SimdLevel::Avx512}) {
-        if (isSupported(l)) out.push_back(l);
-    }
-    return out;
-}
 
 class SimdLevels : public ::testing::TestWithParam<SimdLevel> {
 protected:
@@ -46,18 +40,6 @@ std::string levelName(const ::testing::TestParamInfo<SimdLevel>& info) {
     return s;
 }
 
-Track makeTrack(std::uint32_t target, TrackPath path, Interpolation interp, std::vector<float> times,
-                std::vector<float> values, std::uint32_t width = 0, std::uint32_t weightOffset = 0) {
-    Track t;
-    t.target = target;
-    t.path = path;
-    t.interpolation = interp;
-    t.width = width != 0 ? width : (path == TrackPath::Rotation ? 4u : 3u);
-    t.weightOffset = weightOffset;
-    t.times = std::move(times);
-    t.values = std::move(values);
-    return t;
-}
 
 // A clip over `joints` joints mixing everything the packer groups by: two shared
 // timelines (even and uneven), one private timeline per some tracks, a one-key
@@ -97,15 +79,15 @@ Clip mixedClip(std::size_t joints, std::uint32_t seed) {
             for (int k = 0; k < 5; ++k, t += gap(rng)) times.push_back(t);
         }
         const std::size_t keys = times.size(), f = cubic ? 3 : 1;
-        if (j % 4 != 1) tracks.push_back(makeTrack(j, TrackPath::Translation, interp, times, values(keys * 3 * f)));
-        tracks.push_back(makeTrack(j, TrackPath::Rotation, interp, times, rotations(keys, cubic)));
-        if (j % 6 != 5) tracks.push_back(makeTrack(j, TrackPath::Scale, interp, times, values(keys * 3 * f)));
+        if (j % 4 != 1) tracks.push_back(test::makeTrack(j, TrackPath::Translation, interp, times, values(keys * 3 * f)));
+        tracks.push_back(test::makeTrack(j, TrackPath::Rotation, interp, times, rotations(keys, cubic)));
+        if (j % 6 != 5) tracks.push_back(test::makeTrack(j, TrackPath::Scale, interp, times, values(keys * 3 * f)));
         if (j == 0 || j == 5) {
             tracks.push_back(
-                makeTrack(j, TrackPath::Weights, interp, times, values(keys * 3 * f), 3, j == 0 ? 0u : 3u));
+                test::makeTrack(j, TrackPath::Weights, interp, times, values(keys * 3 * f), 3, j == 0 ? 0u : 3u));
         }
     }
-    tracks.push_back(makeTrack(static_cast<std::uint32_t>(joints - 1), TrackPath::Translation, Interpolation::Linear,
+    tracks.push_back(test::makeTrack(static_cast<std::uint32_t>(joints - 1), TrackPath::Translation, Interpolation::Linear,
                                {0.7f}, {1.0f, 2.0f, 3.0f}));
     // The last joint's translation track above replaces one the loop may have made.
     if (joints % 4 != 2) {
@@ -118,16 +100,6 @@ Clip mixedClip(std::size_t joints, std::uint32_t seed) {
     return std::move(clip).value();
 }
 
-std::vector<Transform> randomLocal(std::size_t n, std::mt19937& rng) {
-    std::uniform_real_distribution<float> v(-1.0f, 1.0f), s(0.5f, 1.5f);
-    std::vector<Transform> out(n);
-    for (Transform& t : out) {
-        t.translation = {v(rng), v(rng), v(rng)};
-        t.rotation = kref::randomUnitQuat(rng);
-        t.scale = {s(rng), s(rng), s(rng)};
-    }
-    return out;
-}
 
 float relDiff(float got, float want) { return std::fabs(got - want) / std::max(1.0f, std::fabs(want)); }
 
@@ -161,7 +133,7 @@ TEST_P(SimdLevels, SamplingMatchesTheScalarSamplerEverywhere) {
         const PackedClip packed(clip);
         PackedClipCursor cursor(packed);
         std::mt19937 rng(99);
-        const auto rest = randomLocal(joints, rng);
+        const auto rest = test::randomTransforms(joints, rng);
         const std::vector<float> restWeights(6, 0.25f);
         SoaPose pose(rest, restWeights);
         std::vector<Transform> want(rest);
@@ -218,7 +190,7 @@ TEST_P(SimdLevels, SlerpStaysWithin1e6OfTheGeodesicOverTheWholeSphere) {
         if (j % 3 == 2) b = normalize(Quat{-a.x + tiny(rng), -a.y + tiny(rng), -a.z + tiny(rng), -a.w + tiny(rng)});
         if (j == 0) b = a;
         pairs.push_back({a, b});
-        tracks.push_back(makeTrack(j, TrackPath::Rotation, Interpolation::Linear, {0.0f, 1.0f},
+        tracks.push_back(test::makeTrack(j, TrackPath::Rotation, Interpolation::Linear, {0.0f, 1.0f},
                                    {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w}));
     }
     auto clip = Clip::create("slerp", std::move(tracks));
@@ -246,7 +218,7 @@ TEST_P(SimdLevels, LocalToModelMatchesTheScalarComposition) {
         for (std::size_t i = 0; i < n; ++i) {
             parents[i] = i == 0 || i % 9 == 0 ? -1 : static_cast<std::int32_t>(rng() % i);
         }
-        const auto local = randomLocal(n, rng);
+        const auto local = test::randomTransforms(n, rng);
         std::vector<Mat4> want(n), got(n);
         localToModel(parents, local, want);
         const SoaPose pose(local, {});
@@ -265,13 +237,13 @@ TEST_P(SimdLevels, PaletteAndSkinningMatchTheScalarReference) {
     constexpr std::size_t kJoints = 21, kVertices = 203;
     std::vector<std::int32_t> parents(kJoints);
     for (std::size_t i = 0; i < kJoints; ++i) parents[i] = static_cast<std::int32_t>(i) - 1;
-    const auto local = randomLocal(kJoints, rng);
+    const auto local = test::randomTransforms(kJoints, rng);
     std::vector<Mat4> model(kJoints);
     localToModel(parents, local, model);
     Skin skin;
     for (std::uint32_t i = 0; i < 13; ++i) {
         skin.joints.push_back((i * 5) % kJoints);
-        Transform t = randomLocal(1, rng)[0];
+        Transform t = test::randomTransforms(1, rng)[0];
         skin.inverseBindMatrices.push_back(inverseAffine(toMatrix(t)));
     }
     std::vector<Mat4> want(skin.joints.size()), got(skin.joints.size());
@@ -315,7 +287,7 @@ TEST_P(SimdLevels, PaletteAndSkinningMatchTheScalarReference) {
 TEST_P(SimdLevels, BlendIsLerpAndShortestArcNlerp) {
     std::mt19937 rng(8);
     constexpr std::size_t n = 19;
-    const auto la = randomLocal(n, rng), lb = randomLocal(n, rng);
+    const auto la = test::randomTransforms(n, rng), lb = test::randomTransforms(n, rng);
     const std::vector<float> wa{0.0f, 1.0f}, wb{1.0f, 3.0f};
     const SoaPose a(la, wa), b(lb, wb);
     SoaPose out(n, 2);
@@ -361,7 +333,7 @@ TEST_P(SimdLevels, MismatchedSizesAreRefusedWithoutWriting) {
     EXPECT_FALSE(kernels.localToModel(parents, ok, model));
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, SimdLevels, ::testing::ValuesIn(levelsHere()), levelName);
+INSTANTIATE_TEST_SUITE_P(Kernels, SimdLevels, ::testing::ValuesIn(test::supportedSimdLevels()), levelName);
 
 TEST(SimdDispatch, LevelsParseAndTheBestIsSupported) {
     for (const SimdLevel l : {SimdLevel::Portable, SimdLevel::Sse42, SimdLevel::Avx2, SimdLevel::Avx512}) {
@@ -402,7 +374,7 @@ TEST(PackedClipLayout, SharedTimelinesAreStoredOnceAndTheSeekIndexFindsEveryInte
             t += trial % 3 == 0 && k % 17 != 0 ? 1e-4f : gap(rng);  // clusters
         }
         std::vector<float> vals(times.size() * 3, 0.0f);
-        auto c = Clip::create("seek", {makeTrack(0, TrackPath::Translation, Interpolation::Linear, times, vals)});
+        auto c = Clip::create("seek", {test::makeTrack(0, TrackPath::Translation, Interpolation::Linear, times, vals)});
         ASSERT_TRUE(c.ok());
         const PackedClip p(c.value());
         const PackedTimeline& tl = p.timelines()[0];
@@ -429,7 +401,7 @@ TEST(PackedClipLayout, CoverageIsKnownSoRestFillCanBeSkipped) {
     std::vector<Track> tracks;
     for (std::uint32_t j = 0; j < 3; ++j) {
         for (const TrackPath p : {TrackPath::Translation, TrackPath::Rotation, TrackPath::Scale}) {
-            tracks.push_back(makeTrack(j, p, Interpolation::Linear, {0.0f, 1.0f},
+            tracks.push_back(test::makeTrack(j, p, Interpolation::Linear, {0.0f, 1.0f},
                                        p == TrackPath::Rotation ? std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1}
                                                                 : std::vector<float>(6, 1.0f)));
         }

@@ -1,0 +1,48 @@
+// Helpers shared by the runtime tests: tracks built in code, random local poses,
+// and the SIMD levels this CPU runs.
+#pragma once
+
+#include <random>
+#include <vector>
+
+#include "kinema/asset/clip.hpp"
+#include "kinema/math/transform.hpp"
+#include "kinema/runtime/simd.hpp"
+#include "math/reference.hpp"
+
+namespace kinema::test {
+
+inline Track makeTrack(std::uint32_t target, TrackPath path, Interpolation interp, std::vector<float> times,
+                       std::vector<float> values, std::uint32_t width = 0, std::uint32_t weightOffset = 0) {
+    Track t;
+    t.target = target;
+    t.path = path;
+    t.interpolation = interp;
+    t.width = width != 0 ? width : (path == TrackPath::Rotation ? 4u : 3u);
+    t.weightOffset = weightOffset;
+    t.times = std::move(times);
+    t.values = std::move(values);
+    return t;
+}
+
+// `n` transforms: translations in [-1, 1]^3, uniform unit rotations, scales in [0.5, 1.5]^3.
+inline std::vector<Transform> randomTransforms(std::size_t n, std::mt19937& rng) {
+    std::uniform_real_distribution<float> v(-1.0f, 1.0f), s(0.5f, 1.5f);
+    std::vector<Transform> out(n);
+    for (Transform& t : out) {
+        t.translation = {v(rng), v(rng), v(rng)};
+        t.rotation = kref::randomUnitQuat(rng);
+        t.scale = {s(rng), s(rng), s(rng)};
+    }
+    return out;
+}
+
+inline std::vector<SimdLevel> supportedSimdLevels() {
+    std::vector<SimdLevel> out;
+    for (const SimdLevel l : {SimdLevel::Portable, SimdLevel::Sse42, SimdLevel::Avx2, SimdLevel::Avx512}) {
+        if (isSupported(l)) out.push_back(l);
+    }
+    return out;
+}
+
+}  // namespace kinema::test
