@@ -62,16 +62,6 @@ BatchOptions options(std::size_t threads, const Skin* skin = nullptr) {
     return o;
 }
 
-std::vector<BatchInput> staggered(const PackedClip& clip, std::size_t count) {
-    std::vector<BatchInput> inputs(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        inputs[i].layerCount = 1;
-        inputs[i].layers[0].clip = &clip;
-        inputs[i].layers[0].time =
-            static_cast<double>(clip.duration()) * static_cast<double>(i) / static_cast<double>(count);
-    }
-    return inputs;
-}
 
 // One untimed evaluation (binds the cursors); false and the benchmark skipped when
 // the batch rejects the inputs, so the loop never times an early return.
@@ -102,7 +92,7 @@ void BM_SimdW1a(benchmark::State& state) {
     if (model == nullptr) return;
     const PackedClip clip(model->clips.front());
     PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(1));
-    auto inputs = staggered(clip, kInstances);
+    auto inputs = staggeredInputs(clip, kInstances);
     playForward(state, batch, inputs);
     setPerJoint(state, kInstances, model->skeleton.jointCount());
     state.counters["bytes_per_key"] = clip.bytesPerKey();
@@ -114,7 +104,7 @@ void BM_SimdW1b(benchmark::State& state) {
     if (model == nullptr) return;
     const PackedClip clip(model->clips.front());
     PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(1));
-    auto inputs = staggered(clip, kInstances);
+    auto inputs = staggeredInputs(clip, kInstances);
     if (!prime(state, batch, inputs)) return;
     // The same random times as W1bSeek (sampling_bench.cpp).
     std::vector<double> times(16411);
@@ -144,13 +134,7 @@ void BM_SimdW1c(benchmark::State& state) {
     const PackedClip clipA(model->clips.front());
     const PackedClip clipB(second.clip);
     PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(1));
-    auto inputs = staggered(clipA, kInstances);
-    for (BatchInput& in : inputs) {
-        in.layerCount = 2;
-        in.layers[1] = in.layers[0];
-        in.layers[1].clip = &clipB;
-        in.layers[1].weight = 0.5f;
-    }
+    auto inputs = blendedInputs(clipA, clipB, kInstances);
     playForward(state, batch, inputs);
     setPerJoint(state, kInstances, model->skeleton.jointCount());
 }
@@ -172,12 +156,9 @@ void BM_SimdW1Layers3(benchmark::State& state) {
     JointMask upper(model->skeleton.jointCount());
     upper.setSubtree(model->skeleton.parents(), 1, 1.0f);
     PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(1));
-    auto inputs = staggered(clipA, kInstances);
+    auto inputs = blendedInputs(clipA, clipB, kInstances);
     for (BatchInput& in : inputs) {
         in.layerCount = 3;
-        in.layers[1] = in.layers[0];
-        in.layers[1].clip = &clipB;
-        in.layers[1].weight = 0.5f;
         in.layers[1].mask = &upper;
         in.layers[2] = in.layers[0];
         in.layers[2].weight = 0.3f;
@@ -193,7 +174,7 @@ void BM_SimdW1e(benchmark::State& state) {
     if (model == nullptr) return;
     const PackedClip clip(model->clips.front());
     PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(0));
-    auto inputs = staggered(clip, kInstances);
+    auto inputs = staggeredInputs(clip, kInstances);
     playForward(state, batch, inputs);
     setPerJoint(state, kInstances, model->skeleton.jointCount());
     state.counters["threads"] = static_cast<double>(batch.threadCount());
@@ -215,7 +196,7 @@ void BM_SimdCesiumMan(benchmark::State& state) {
     const PackedClip clip(model->clips.front());
     const Skin* skin = model->skins.empty() ? nullptr : &model->skins.front();
     PoseBatch batch(model->skeleton, model->restWeights, count, options(1, skin));
-    auto inputs = staggered(clip, count);
+    auto inputs = staggeredInputs(clip, count);
     playForward(state, batch, inputs);
     setPerJoint(state, count, model->skeleton.jointCount());
 }
@@ -226,7 +207,7 @@ bool w1ModelMatrices(benchmark::State& state, const Model& model, std::vector<Ma
     const std::size_t joints = model.skeleton.jointCount();
     const PackedClip clip(model.clips.front());
     PoseBatch batch(model.skeleton, model.restWeights, kInstances, options(1));
-    if (!prime(state, batch, staggered(clip, kInstances))) return false;
+    if (!prime(state, batch, staggeredInputs(clip, kInstances))) return false;
     out.resize(kInstances * joints);
     for (std::size_t i = 0; i < kInstances; ++i) {
         const auto m = batch.model(i);

@@ -26,6 +26,7 @@
 #include "kinema/math/mat4.hpp"
 #include "kinema/math/quat.hpp"
 #include "kinema/math/transform.hpp"
+#include "kinema/batch/pose_batch.hpp"
 #include "kinema/runtime/pose.hpp"
 
 namespace kinema::bench {
@@ -224,6 +225,31 @@ inline MeshPrimitive makeSkinnedPrimitive(std::size_t vertices, std::size_t join
         }
     }
     return p;
+}
+
+// Batch inputs for `count` instances of `clip`, their start times spread evenly over
+// it; layer 0 plays the clip at full weight. Shared by the benchmarks and `kinema bench`.
+inline std::vector<BatchInput> staggeredInputs(const PackedClip& clip, std::size_t count) {
+    std::vector<BatchInput> inputs(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        inputs[i].layerCount = 1;
+        inputs[i].layers[0].clip = &clip;
+        inputs[i].layers[0].time =
+            static_cast<double>(clip.duration()) * static_cast<double>(i) / static_cast<double>(count);
+    }
+    return inputs;
+}
+
+// W1c's inputs: `first` staggered, and `second` over it at weight 0.5, same times.
+inline std::vector<BatchInput> blendedInputs(const PackedClip& first, const PackedClip& second, std::size_t count) {
+    auto inputs = staggeredInputs(first, count);
+    for (BatchInput& in : inputs) {
+        in.layerCount = 2;
+        in.layers[1] = in.layers[0];
+        in.layers[1].clip = &second;
+        in.layers[1].weight = 0.5f;
+    }
+    return inputs;
 }
 
 }  // namespace kinema::bench

@@ -129,24 +129,13 @@ BatchOptions batchOptions(const Settings& s, std::size_t threads, const Skin* sk
     return o;
 }
 
-// Instances start staggered evenly over the clip; layer 0 plays `clip` at full weight.
-std::vector<BatchInput> staggeredInputs(const PackedClip& clip, std::size_t count) {
-    std::vector<BatchInput> inputs(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        inputs[i].layerCount = 1;
-        inputs[i].layers[0].clip = &clip;
-        inputs[i].layers[0].time =
-            static_cast<double>(clip.duration()) * static_cast<double>(i) / static_cast<double>(count);
-    }
-    return inputs;
-}
 
 // Sequential playback of W1 on `threads` threads (w1a, w1e).
 Row playW1(const Settings& s, std::size_t joints, std::size_t threads, const char* name) {
     const Model& model = w1OrThrow(joints).model;
     const PackedClip clip(model.clips.front());
     PoseBatch batch(model.skeleton, model.restWeights, kW1Instances, batchOptions(s, threads));
-    auto inputs = staggeredInputs(clip, kW1Instances);
+    auto inputs = bench::staggeredInputs(clip, kW1Instances);
     Row row{name, "sample+model", joints, kW1Instances, batch.threadCount()};
     row.bytesPerKey = clip.bytesPerKey();
     row.repetitionNs = measure(s, [&] {
@@ -164,7 +153,7 @@ Row seekW1(const Settings& s, std::size_t joints) {
     const Model& model = w1OrThrow(joints).model;
     const PackedClip clip(model.clips.front());
     PoseBatch batch(model.skeleton, model.restWeights, kW1Instances, batchOptions(s, 1));
-    auto inputs = staggeredInputs(clip, kW1Instances);
+    auto inputs = bench::staggeredInputs(clip, kW1Instances);
     std::vector<double> times(16411);
     bench::Random rng(bench::mix(bench::kSeed + 1));
     for (double& t : times) t = 8.0 * static_cast<double>(clip.duration()) * rng.uniform();
@@ -190,13 +179,7 @@ Row blendW1(const Settings& s, std::size_t joints) {
     const PackedClip clipA(model.clips.front());
     const PackedClip clipB(second.clip);
     PoseBatch batch(model.skeleton, model.restWeights, kW1Instances, batchOptions(s, 1));
-    auto inputs = staggeredInputs(clipA, kW1Instances);
-    for (BatchInput& in : inputs) {
-        in.layerCount = 2;
-        in.layers[1] = in.layers[0];
-        in.layers[1].clip = &clipB;
-        in.layers[1].weight = 0.5f;
-    }
+    auto inputs = bench::blendedInputs(clipA, clipB, kW1Instances);
     Row row{"w1c", "2 clips+blend+model", joints, kW1Instances, batch.threadCount()};
     row.bytesPerKey = clipA.bytesPerKey();
     row.repetitionNs = measure(s, [&] {
@@ -217,7 +200,7 @@ std::vector<Row> skinW1(const Settings& s, std::size_t joints) {
     const Skin& skin = model.skins.front();
     const PackedClip clip(model.clips.front());
     PoseBatch batch(model.skeleton, model.restWeights, kW1Instances, batchOptions(s, 1));
-    check(batch.evaluate(staggeredInputs(clip, kW1Instances)));
+    check(batch.evaluate(bench::staggeredInputs(clip, kW1Instances)));
     const std::size_t paletteSize = skin.joints.size();
     std::vector<Mat4> models(kW1Instances * joints), palettes(kW1Instances * paletteSize);
     for (std::size_t i = 0; i < kW1Instances; ++i) {
@@ -276,7 +259,7 @@ Row playCesiumMan(const Settings& s, const Model& model) {
     const PackedClip clip(model.clips.front());
     const Skin* skin = model.skins.empty() ? nullptr : &model.skins.front();
     PoseBatch batch(model.skeleton, model.restWeights, kW2Instances, batchOptions(s, 1, skin));
-    auto inputs = staggeredInputs(clip, kW2Instances);
+    auto inputs = bench::staggeredInputs(clip, kW2Instances);
     const std::size_t joints = model.skeleton.jointCount();
     Row row{"w2", skin ? "sample+model+palette" : "sample+model", joints, kW2Instances, batch.threadCount()};
     row.bytesPerKey = clip.bytesPerKey();
