@@ -1,0 +1,630 @@
+#include "kinema/play/state_machine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace kinema {
+
+// ---------------------------------------------------------------- names
+
+namespace {
+
+template <class E, std::size_t N>
+std::optional<E> parseName(const std::string_view (&names)[N], std::string_view name) noexcept {
+    for (std::size_t i = 0; i < N; ++i) {
+        if (names[i] == name) return static_cast<E>(i);
+    }
+    return std::nullopt;
+}
+
+template <class E, std::size_t N>
+std::string_view nameOf(const std::string_view (&names)[N], E value) noexcept {
+    const auto i = static_cast<std::size_t>(value);
+    return i < N ? names[i] : std::string_view{};
+}
+
+// In enumerator order.
+constexpr std::string_view kParameterTypes[] = {"float", "bool", "trigger"};
+constexpr std::string_view kConditionOps[] = {">", ">=", "<", "<=", "==", "!=", "true", "false"};
+constexpr std::string_view kInterruptions[] = {"none", "source", "destination", "sourceThenDestination",
+                                               "destinationThenSource"};
+constexpr std::string_view kPlaybackModes[] = {"loop", "clamp", "pingPong"};
+constexpr std::string_view kBlendSyncs[] = {"normalizedTime", "markers"};
+
+}  // namespace
+
+std::string_view toString(ParameterType type) noexcept { return nameOf(kParameterTypes, type); }
+std::string_view toString(ConditionOp op) noexcept { return nameOf(kConditionOps, op); }
+std::string_view toString(Interruption interruption) noexcept { return nameOf(kInterruptions, interruption); }
+std::string_view toString(PlaybackMode mode) noexcept { return nameOf(kPlaybackModes, mode); }
+std::string_view toString(BlendSync sync) noexcept { return nameOf(kBlendSyncs, sync); }
+std::optional<ParameterType> parseParameterType(std::string_view name) noexcept {
+    return parseName<ParameterType>(kParameterTypes, name);
+}
+std::optional<ConditionOp> parseConditionOp(std::string_view name) noexcept {
+    return parseName<ConditionOp>(kConditionOps, name);
+}
+std::optional<Interruption> parseInterruption(std::string_view name) noexcept {
+    return parseName<Interruption>(kInterruptions, name);
+}
+std::optional<PlaybackMode> parsePlaybackMode(std::string_view name) noexcept {
+    return parseName<PlaybackMode>(kPlaybackModes, name);
+}
+std::optional<BlendSync> parseBlendSync(std::string_view name) noexcept {
+    return parseName<BlendSync>(kBlendSyncs, name);
+}
+
+// ---------------------------------------------------------------- definition
+
+namespace {
+
+template <class T>
+std::optional<std::uint32_t> findByName(const std::vector<T>& items, std::string_view name) noexcept {
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (items[i].name == name) return static_cast<std::uint32_t>(i);
+    }
+    return std::nullopt;
+}
+
+std::string quoted(std::string_view s) {
+    std::string out;  // appended, not concatenated: g++ 12 warns falsely (-Wrestrict) on "'" + s
+    out.reserve(s.size() + 2);
+    out += '\'';
+    out += s;
+    out += '\'';
+    return out;
+}
+
+}  // namespace
+
+std::optional<std::uint32_t> StateMachineDefinition::findState(std::string_view name) const noexcept {
+    return findByName(desc_.states, name);
+}
+std::optional<std::uint32_t> StateMachineDefinition::findParameter(std::string_view name) const noexcept {
+    return findByName(desc_.parameters, name);
+}
+std::optional<std::uint32_t> StateMachineDefinition::findPredicate(std::string_view name) const noexcept {
+    for (std::size_t i = 0; i < predicates_.size(); ++i) {
+        if (predicates_[i] == name) return static_cast<std::uint32_t>(i);
+    }
+    return std::nullopt;
+}
+
+Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc desc, const ClipLookup& lookup) {
+    std::vector<Fault> faults;
+    const auto fault = [&](std::string where, std::string what) { faults.push_back({std::move(where), std::move(what)}); };
+    StateMachineDefinition def;
+
+    for (std::size_t i = 0; i < desc.parameters.size(); ++i) {
+        const ParameterDesc& p = desc.parameters[i];
+        const std::string at = "/parameters/" + std::to_string(i);
+        if (p.name.empty()) fault(at + "/name", "a parameter needs a name");
+        if (findByName(desc.parameters, p.name) != i) fault(at + "/name", "parameter " + quoted(p.name) + " is defined twice");
+        if (!std::isfinite(p.defaultValue)) fault(at + "/default", "not finite");
+    }
+    // A parameter reference by name that must have one of `types`; -1 when missing.
+    const auto parameter = [&](const std::string& name, const std::string& at, std::initializer_list<ParameterType> types,
+                               std::string_view need) -> std::int32_t {
+        const auto index = findByName(desc.parameters, name);
+        if (!index) {
+            fault(at, "no parameter named " + quoted(name));
+            return -1;
+        }
+        if (std::find(types.begin(), types.end(), desc.parameters[*index].type) == types.end()) {
+            fault(at, "parameter " + quoted(name) + " is a " + std::string(toString(desc.parameters[*index].type)) +
+                          ", " + std::string(need) + " is needed");
+            return -1;
+        }
+        return static_cast<std::int32_t>(*index);
+    };
+    const auto clipSlot = [&](const std::string& name, const std::string& at) -> std::int32_t {
+        const Clip* clip = lookup ? lookup(name) : nullptr;
+        if (clip == nullptr) {
+            fault(at, "no clip named " + quoted(name));
+            return -1;
+        }
+        const auto found = std::find(def.clips_.begin(), def.clips_.end(), clip);
+        if (found != def.clips_.end()) return static_cast<std::int32_t>(found - def.clips_.begin());
+        def.clips_.push_back(clip);
+        return static_cast<std::int32_t>(def.clips_.size() - 1);
+    };
+
+    if (desc.states.empty()) fault("/states", "a state machine needs at least one state");
+    std::uint32_t blendStates = 0;
+    for (std::size_t i = 0; i < desc.states.size(); ++i) {
+        const StateDesc& s = desc.states[i];
+        const std::string at = "/states/" + std::to_string(i);
+        State state;
+        if (s.name.empty()) fault(at + "/name", "a state needs a name");
+        if (findByName(desc.states, s.name) != i) fault(at + "/name", "state " + quoted(s.name) + " is defined twice");
+        if (!std::isfinite(s.speed)) fault(at + "/speed", "not finite");
+        state.speed = s.speed;
+        state.mode = s.mode;
+        if (!s.speedParameter.empty()) {
+            state.speedParameter = parameter(s.speedParameter, at + "/speedParameter", {ParameterType::Float}, "a float");
+        }
+        if (s.blendSpace.has_value() == !s.clip.empty()) {
+            fault(at, "a state plays exactly one clip or one blend space");
+        } else if (!s.clip.empty()) {
+            state.clipSlot = clipSlot(s.clip, at + "/clip");
+        } else {
+            const BlendSpaceDesc& b = *s.blendSpace;
+            const std::string bat = at + "/blendSpace";
+            if (s.mode != PlaybackMode::Loop) fault(at + "/mode", "a blend space state loops");
+            if (b.dimensions != 1 && b.dimensions != 2) fault(bat + "/dimensions", "1 or 2");
+            state.xParameter = parameter(b.xParameter, bat + "/x", {ParameterType::Float}, "a float");
+            if (b.dimensions == 2) state.yParameter = parameter(b.yParameter, bat + "/y", {ParameterType::Float}, "a float");
+            std::vector<BlendSpaceClip> clips;
+            std::vector<std::uint32_t> slots;
+            bool found = true;
+            for (std::size_t c = 0; c < b.clips.size(); ++c) {
+                const std::int32_t slot = clipSlot(b.clips[c].clip, bat + "/clips/" + std::to_string(c) + "/clip");
+                if (slot < 0) {
+                    found = false;
+                    continue;
+                }
+                clips.push_back({def.clips_[static_cast<std::size_t>(slot)], b.clips[c].x, b.clips[c].y});
+                slots.push_back(static_cast<std::uint32_t>(slot));
+            }
+            if (found && (b.dimensions == 1 || b.dimensions == 2)) {
+                auto space = b.dimensions == 1 ? BlendSpace::create1D(std::move(clips), b.sync)
+                                               : BlendSpace::create2D(std::move(clips), b.sync);
+                if (!space) {
+                    for (const Fault& f : space.faults()) fault(bat + "/" + f.where, f.what);
+                } else {
+                    state.blendSpace = static_cast<std::int32_t>(def.blendSpaces_.size());
+                    state.blendSlot = blendStates++;
+                    def.blendSpaceFirstClip_.push_back(static_cast<std::uint32_t>(def.blendSpaceClipSlots_.size()));
+                    def.blendSpaceClipSlots_.insert(def.blendSpaceClipSlots_.end(), slots.begin(), slots.end());
+                    def.maxSamplesPerState_ = std::max(def.maxSamplesPerState_, slots.size());
+                    def.blendSpaces_.push_back(std::move(*space));
+                }
+            }
+        }
+        def.states_.push_back(state);
+    }
+
+    for (std::size_t i = 0; i < desc.transitions.size(); ++i) {
+        const TransitionDesc& t = desc.transitions[i];
+        const std::string at = "/transitions/" + std::to_string(i);
+        Transition tr{};
+        tr.from = -1;
+        if (t.from != "*") {
+            const auto from = findByName(desc.states, t.from);
+            if (!from) fault(at + "/from", "no state named " + quoted(t.from) + " (\"*\" is any state)");
+            tr.from = from ? static_cast<std::int32_t>(*from) : -1;
+        }
+        const auto to = findByName(desc.states, t.to);
+        if (!to) fault(at + "/to", "no state named " + quoted(t.to));
+        tr.to = to.value_or(0);
+        if (!(t.duration >= 0.0f) || !std::isfinite(t.duration)) fault(at + "/duration", "must be finite and >= 0");
+        tr.duration = t.duration;
+        tr.easing = t.easing;
+        tr.firstCondition = static_cast<std::uint32_t>(def.conditions_.size());
+        for (std::size_t c = 0; c < t.conditions.size(); ++c) {
+            const ConditionDesc& cd = t.conditions[c];
+            const std::string cat = at + "/conditions/" + std::to_string(c);
+            const bool comparison = cd.op != ConditionOp::IsTrue && cd.op != ConditionOp::IsFalse;
+            std::int32_t p = -1;
+            if (comparison) {
+                p = parameter(cd.parameter, cat + "/parameter", {ParameterType::Float}, "a float for " +
+                              std::string(toString(cd.op)));
+                if (!std::isfinite(cd.value)) fault(cat + "/value", "not finite");
+            } else if (cd.op == ConditionOp::IsFalse) {
+                p = parameter(cd.parameter, cat + "/parameter", {ParameterType::Bool}, "a bool for \"false\"");
+            } else {
+                p = parameter(cd.parameter, cat + "/parameter", {ParameterType::Bool, ParameterType::Trigger},
+                              "a bool or trigger for \"true\"");
+            }
+            if (p >= 0) def.conditions_.push_back({static_cast<std::uint32_t>(p), cd.op, cd.value});
+        }
+        tr.conditionCount = static_cast<std::uint32_t>(def.conditions_.size()) - tr.firstCondition;
+        tr.hasExitTime = t.exitTime.has_value();
+        if (tr.hasExitTime) {
+            if (!(*t.exitTime >= 0.0f) || !std::isfinite(*t.exitTime)) fault(at + "/exitTime", "must be finite and >= 0");
+            tr.exitTime = *t.exitTime;
+        }
+        if (!(t.offset >= 0.0f && t.offset < 1.0f)) fault(at + "/offset", "must be in [0, 1)");
+        tr.offset = t.offset;
+        tr.interruption = t.interruption;
+        tr.toSelf = t.canTransitionToSelf;
+        tr.predicate = -1;
+        if (!t.predicate.empty()) {
+            auto found = std::find(def.predicates_.begin(), def.predicates_.end(), t.predicate);
+            if (found == def.predicates_.end()) found = def.predicates_.insert(found, t.predicate);
+            tr.predicate = static_cast<std::int32_t>(found - def.predicates_.begin());
+        }
+        def.transitions_.push_back(tr);
+    }
+
+    if (!desc.defaultState.empty()) {
+        const auto d = findByName(desc.states, desc.defaultState);
+        if (!d) fault("/defaultState", "no state named " + quoted(desc.defaultState));
+        def.defaultState_ = d.value_or(0);
+    }
+    if (!faults.empty()) return faults;
+
+    for (std::size_t s = 0; s < def.states_.size(); ++s) {
+        State& state = def.states_[s];
+        state.firstCandidate = static_cast<std::uint32_t>(def.candidates_.size());
+        for (std::size_t t = 0; t < def.transitions_.size(); ++t) {
+            const std::int32_t from = def.transitions_[t].from;
+            if (from == -1 || from == static_cast<std::int32_t>(s)) def.candidates_.push_back(static_cast<std::uint32_t>(t));
+        }
+        state.candidateCount = static_cast<std::uint32_t>(def.candidates_.size()) - state.firstCandidate;
+    }
+    for (const Clip* clip : def.clips_) def.maxMarkers_ = std::max(def.maxMarkers_, clip->markers().size());
+    def.desc_ = std::move(desc);
+    return def;
+}
+
+// ---------------------------------------------------------------- instance
+
+StateMachine::StateMachine(const StateMachineDefinition& definition) : def_(&definition) {
+    values_.reserve(def_->desc_.parameters.size());
+    for (const ParameterDesc& p : def_->desc_.parameters) {
+        values_.push_back(p.type == ParameterType::Float ? p.defaultValue
+                          : p.type == ParameterType::Bool ? (p.defaultValue != 0.0f ? 1.0f : 0.0f)
+                                                           : 0.0f);
+    }
+    predicates_.resize(def_->predicates_.size());
+    for (const StateMachineDefinition::State& s : def_->states_) {
+        if (s.blendSpace < 0) continue;
+        const BlendSpace& space = def_->blendSpaces_[static_cast<std::size_t>(s.blendSpace)];
+        blendPlayers_.emplace_back(space);
+        blendPlayers_.emplace_back(space);
+    }
+    samples_.resize(2 * def_->maxSamplesPerState_);
+    events_.resize(2 * def_->maxMarkers_);
+    crossed_.resize(def_->maxMarkers_);
+    enter(slots_[0], def_->defaultState_, 0.0, nullptr);
+    publish();
+}
+
+bool StateMachine::setFloat(std::uint32_t parameter, float value) noexcept {
+    if (parameter >= values_.size() || def_->desc_.parameters[parameter].type != ParameterType::Float ||
+        !std::isfinite(value)) {
+        return false;
+    }
+    values_[parameter] = value;
+    return true;
+}
+
+bool StateMachine::setBool(std::uint32_t parameter, bool value) noexcept {
+    if (parameter >= values_.size() || def_->desc_.parameters[parameter].type != ParameterType::Bool) return false;
+    values_[parameter] = value ? 1.0f : 0.0f;
+    return true;
+}
+
+bool StateMachine::setTrigger(std::uint32_t parameter) noexcept {
+    if (parameter >= values_.size() || def_->desc_.parameters[parameter].type != ParameterType::Trigger) return false;
+    values_[parameter] = 1.0f;
+    return true;
+}
+
+bool StateMachine::resetTrigger(std::uint32_t parameter) noexcept {
+    if (parameter >= values_.size() || def_->desc_.parameters[parameter].type != ParameterType::Trigger) return false;
+    values_[parameter] = 0.0f;
+    return true;
+}
+
+bool StateMachine::setFloat(std::string_view parameter, float value) noexcept {
+    const auto i = def_->findParameter(parameter);
+    return i && setFloat(*i, value);
+}
+bool StateMachine::setBool(std::string_view parameter, bool value) noexcept {
+    const auto i = def_->findParameter(parameter);
+    return i && setBool(*i, value);
+}
+bool StateMachine::setTrigger(std::string_view parameter) noexcept {
+    const auto i = def_->findParameter(parameter);
+    return i && setTrigger(*i);
+}
+
+float StateMachine::floatValue(std::uint32_t parameter) const noexcept {
+    return parameter < values_.size() ? values_[parameter] : 0.0f;
+}
+bool StateMachine::boolValue(std::uint32_t parameter) const noexcept {
+    return parameter < values_.size() && values_[parameter] != 0.0f;
+}
+
+bool StateMachine::setPredicate(std::uint32_t index, Predicate predicate) {
+    if (index >= predicates_.size()) return false;
+    predicates_[index] = std::move(predicate);
+    return true;
+}
+
+std::optional<std::uint32_t> StateMachine::targetState() const noexcept {
+    if (!fading_) return std::nullopt;
+    return slots_[1].state;
+}
+
+std::optional<std::uint32_t> StateMachine::activeTransition() const noexcept {
+    if (!fading_) return std::nullopt;
+    return transition_;
+}
+
+float StateMachine::blendFactor() const noexcept {
+    if (!fading_) return 0.0f;
+    const auto& t = def_->transitions_[transition_];
+    return ease(t.easing, static_cast<float>(1.0 - fadeRemaining_ / t.duration));
+}
+
+double StateMachine::speedOf(std::uint32_t state) const noexcept {
+    const auto& s = def_->states_[state];
+    double speed = s.speed;
+    if (s.speedParameter >= 0) speed *= values_[static_cast<std::size_t>(s.speedParameter)];
+    return speed;
+}
+
+double StateMachine::timeOf(const Slot& slot) const noexcept {
+    const auto& s = def_->states_[slot.state];
+    if (s.blendSpace < 0) return slot.player.clipTime();
+    const BlendSpacePlayer& bp = blendPlayers_[slot.blend];
+    return bp.phase() * bp.cycleDuration();
+}
+
+void StateMachine::enter(Slot& slot, std::uint32_t state, double offset, const Slot* other) noexcept {
+    const auto& s = def_->states_[state];
+    slot.state = state;
+    slot.normalized = offset;
+    slot.step = {};
+    if (s.blendSpace < 0) {
+        const Clip& clip = *def_->clips_[static_cast<std::size_t>(s.clipSlot)];
+        slot.player = Player(clip, s.mode);
+        slot.player.play();
+        (void)slot.player.setSpeed(speedOf(state));
+        (void)slot.player.seek(offset * clip.duration());
+        slot.step = {slot.player.position(), slot.player.position(), 0.0};
+        return;
+    }
+    // Two players per blend state, so a state fading into itself keeps both heads.
+    std::uint32_t blend = 2 * s.blendSlot;
+    if (other != nullptr && other->state == state && other->blend == blend) ++blend;
+    slot.blend = blend;
+    BlendSpacePlayer& bp = blendPlayers_[blend];
+    (void)bp.setParameters(s.xParameter >= 0 ? values_[static_cast<std::size_t>(s.xParameter)] : 0.0f,
+                           s.yParameter >= 0 ? values_[static_cast<std::size_t>(s.yParameter)] : 0.0f);
+    (void)bp.setSpeed(speedOf(state));
+    (void)bp.seekPhase(offset);
+    (void)bp.update(0.0);  // clip times and weights at the new phase
+}
+
+void StateMachine::advance(Slot& slot, double elapsed) noexcept {
+    const auto& s = def_->states_[slot.state];
+    const double speed = speedOf(slot.state);
+    if (s.blendSpace < 0) {
+        (void)slot.player.setSpeed(speed);
+        (void)slot.player.update(elapsed, slot.step);
+        const double d = slot.player.clip()->duration();
+        if (d > 0.0) slot.normalized += std::fabs(slot.step.travel) / d;
+        return;
+    }
+    BlendSpacePlayer& bp = blendPlayers_[slot.blend];
+    (void)bp.setParameters(s.xParameter >= 0 ? values_[static_cast<std::size_t>(s.xParameter)] : 0.0f,
+                           s.yParameter >= 0 ? values_[static_cast<std::size_t>(s.yParameter)] : 0.0f);
+    (void)bp.setSpeed(speed);
+    const double cycle = bp.cycleDuration();
+    (void)bp.update(elapsed);
+    if (cycle > 0.0) slot.normalized += elapsed * std::fabs(speed) / cycle;
+}
+
+bool StateMachine::satisfied(std::uint32_t t, const Slot& source, double previousNormalized) const noexcept {
+    const auto& tr = def_->transitions_[t];
+    for (std::uint32_t c = 0; c < tr.conditionCount; ++c) {
+        const auto& cond = def_->conditions_[tr.firstCondition + c];
+        const float v = values_[cond.parameter];
+        bool holds = false;
+        switch (cond.op) {
+            case ConditionOp::Greater: holds = v > cond.value; break;
+            case ConditionOp::GreaterEqual: holds = v >= cond.value; break;
+            case ConditionOp::Less: holds = v < cond.value; break;
+            case ConditionOp::LessEqual: holds = v <= cond.value; break;
+            case ConditionOp::Equal: holds = v == cond.value; break;
+            case ConditionOp::NotEqual: holds = v != cond.value; break;
+            case ConditionOp::IsTrue: holds = v != 0.0f; break;
+            case ConditionOp::IsFalse: holds = v == 0.0f; break;
+        }
+        if (!holds) return false;
+    }
+    if (tr.hasExitTime) {
+        const double now = source.normalized;
+        const bool loops = def_->states_[source.state].mode != PlaybackMode::Clamp;
+        if (!loops || tr.exitTime >= 1.0) {
+            if (now < tr.exitTime) return false;
+        } else {
+            // A looping state reaches a fractional exit time once per lap: the update
+            // must carry the head over lap + exitTime for some whole lap.
+            const double lap = std::floor(previousNormalized - tr.exitTime) + 1.0;
+            if (!(lap + tr.exitTime <= now)) return false;
+        }
+    }
+    if (tr.predicate >= 0) {
+        const Predicate& p = predicates_[static_cast<std::size_t>(tr.predicate)];
+        if (!p || !p(*this)) return false;
+    }
+    return true;
+}
+
+std::int32_t StateMachine::choose(const Slot& source, double previousNormalized) const noexcept {
+    const auto& s = def_->states_[source.state];
+    const std::uint32_t heading = fading_ ? slots_[1].state : slots_[0].state;
+    for (std::uint32_t k = 0; k < s.candidateCount; ++k) {
+        const std::uint32_t t = def_->candidates_[s.firstCandidate + k];
+        const auto& tr = def_->transitions_[t];
+        // "*" into the state already being played or entered restarts it only when asked to.
+        if (tr.from == -1 && tr.to == heading && !tr.toSelf) continue;
+        if (satisfied(t, source, previousNormalized)) return static_cast<std::int32_t>(t);
+    }
+    return -1;
+}
+
+void StateMachine::fire(std::uint32_t t) noexcept {
+    const auto& tr = def_->transitions_[t];
+    for (std::uint32_t c = 0; c < tr.conditionCount; ++c) {
+        const auto& cond = def_->conditions_[tr.firstCondition + c];
+        if (def_->desc_.parameters[cond.parameter].type == ParameterType::Trigger) values_[cond.parameter] = 0.0f;
+    }
+    if (!(tr.duration > 0.0)) {  // a cut
+        fading_ = false;
+        enter(slots_[0], tr.to, tr.offset, nullptr);
+        return;
+    }
+    // Mid-fade: the state fading out is dropped, the one fading in is left.
+    if (fading_) slots_[0] = slots_[1];
+    enter(slots_[1], tr.to, tr.offset, &slots_[0]);
+    fading_ = true;
+    transition_ = t;
+    fadeRemaining_ = tr.duration;
+}
+
+void StateMachine::collectEvents(const Slot& slot, float weight) noexcept {
+    const auto& s = def_->states_[slot.state];
+    const Clip* clip = nullptr;
+    PlaybackMode mode = PlaybackMode::Loop;
+    PlaybackStep step;
+    if (s.blendSpace < 0) {
+        clip = slot.player.clip();
+        mode = s.mode;
+        step = slot.step;
+    } else {
+        const BlendSpacePlayer& bp = blendPlayers_[slot.blend];
+        float best = -1.0f;
+        for (const BlendSample& b : bp.samples()) {
+            if (b.weight > best) {
+                best = b.weight;
+                clip = bp.space()->clips()[b.clip].clip;
+                step = b.step;
+            }
+        }
+    }
+    if (clip == nullptr || clip->markers().empty()) return;
+    const std::size_t n = markersCrossed(*clip, mode, step, crossed_);
+    for (std::size_t i = 0; i < n && eventCount_ < events_.size(); ++i) {
+        events_[eventCount_++] = {slot.state, clip, crossed_[i], weight};
+    }
+}
+
+void StateMachine::publish() noexcept {
+    sampleCount_ = 0;
+    const float target = blendFactor();
+    const auto add = [&](const Slot& slot, float weight) {
+        if (!(weight > 0.0f)) return;
+        const auto& s = def_->states_[slot.state];
+        if (s.blendSpace < 0) {
+            samples_[sampleCount_++] = {slot.player.clip(), static_cast<std::uint32_t>(s.clipSlot), slot.state,
+                                        slot.player.clipTime(), weight, slot.step, s.mode};
+            return;
+        }
+        const BlendSpacePlayer& bp = blendPlayers_[slot.blend];
+        const std::uint32_t first = def_->blendSpaceFirstClip_[static_cast<std::size_t>(s.blendSpace)];
+        for (const BlendSample& b : bp.samples()) {
+            const float w = weight * b.weight;
+            if (!(w > 0.0f) || sampleCount_ == samples_.size()) continue;
+            samples_[sampleCount_++] = {bp.space()->clips()[b.clip].clip, def_->blendSpaceClipSlots_[first + b.clip],
+                                        slot.state, b.time, w, b.step, PlaybackMode::Loop};
+        }
+    };
+    add(slots_[0], fading_ ? 1.0f - target : 1.0f);
+    if (fading_) add(slots_[1], target);
+}
+
+std::string StateMachine::update(double elapsed) noexcept {
+    if (!std::isfinite(elapsed) || elapsed < 0.0) {
+        return "state machine: elapsed time must be finite and >= 0, got " + std::to_string(elapsed);
+    }
+    double previous[2] = {slots_[0].normalized, slots_[1].normalized};
+    advance(slots_[0], elapsed);
+    if (fading_) advance(slots_[1], elapsed);
+
+    // Events belong to the motion this update played, so they are taken before a
+    // transition re-enters a slot.
+    eventCount_ = 0;
+    const float target = blendFactor();
+    collectEvents(slots_[0], fading_ ? 1.0f - target : 1.0f);
+    if (fading_) collectEvents(slots_[1], target);
+
+    if (fading_) {
+        fadeRemaining_ -= elapsed;
+        // Tick lengths rarely add up to a duration exactly (and float durations
+        // widen with an error of their own): a fade within a microsecond of its
+        // end has ended, rather than lingering one more update at weight 0.999999.
+        if (fadeRemaining_ <= 1e-6) {
+            slots_[0] = slots_[1];
+            previous[0] = previous[1];
+            fading_ = false;
+            fadeRemaining_ = 0.0;
+        }
+    }
+
+    std::int32_t chosen = -1;
+    if (!fading_) {
+        chosen = choose(slots_[0], previous[0]);
+    } else {
+        const auto source = [&] { return choose(slots_[0], previous[0]); };
+        const auto destination = [&] { return choose(slots_[1], previous[1]); };
+        switch (def_->transitions_[transition_].interruption) {
+            case Interruption::None: break;
+            case Interruption::Source: chosen = source(); break;
+            case Interruption::Destination: chosen = destination(); break;
+            case Interruption::SourceThenDestination:
+                chosen = source();
+                if (chosen < 0) chosen = destination();
+                break;
+            case Interruption::DestinationThenSource:
+                chosen = destination();
+                if (chosen < 0) chosen = source();
+                break;
+        }
+    }
+    if (chosen >= 0) fire(static_cast<std::uint32_t>(chosen));
+    publish();
+    return {};
+}
+
+bool StateMachine::forceState(std::uint32_t state) noexcept {
+    if (state >= def_->states_.size()) return false;
+    fading_ = false;
+    fadeRemaining_ = 0.0;
+    enter(slots_[0], state, 0.0, nullptr);
+    eventCount_ = 0;
+    publish();
+    return true;
+}
+
+std::string StateMachine::describe() const {
+    const auto& states = def_->desc_.states;
+    const auto line = [&](const char* label, const Slot& slot, float weight) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%s %s: time %.4f s, normalised %.4f, weight %.3f\n", label,
+                      states[slot.state].name.c_str(), timeOf(slot), slot.normalized, double(weight));
+        return std::string(buf);
+    };
+    std::string out;
+    const float target = blendFactor();
+    out += line("current", slots_[0], fading_ ? 1.0f - target : 1.0f);
+    if (fading_) {
+        out += line("target ", slots_[1], target);
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "fade: transition %u, %.4f s of %.4f s left\n", transition_, fadeRemaining_,
+                      def_->transitions_[transition_].duration);
+        out += buf;
+    }
+    out += "parameters:";
+    for (std::size_t i = 0; i < values_.size(); ++i) {
+        const ParameterDesc& p = def_->desc_.parameters[i];
+        char buf[96];
+        if (p.type == ParameterType::Float) {
+            std::snprintf(buf, sizeof buf, " %s=%g", p.name.c_str(), double(values_[i]));
+        } else {
+            std::snprintf(buf, sizeof buf, " %s=%s", p.name.c_str(), values_[i] != 0.0f ? "true" : "false");
+        }
+        out += buf;
+    }
+    out += '\n';
+    return out;
+}
+
+}  // namespace kinema

@@ -1,0 +1,224 @@
+// The JSON form of a state machine: a hand-written document read field by field,
+// the round trip (text -> description -> text -> the same description), and
+// fail-closed reading with every fault at its JSON pointer.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "kinema/asset/clip.hpp"
+#include "kinema/play/state_machine_json.hpp"
+
+namespace {
+
+using namespace kinema;
+
+StateDesc clipState(std::string name, std::string clip, PlaybackMode mode = PlaybackMode::Loop) {
+    StateDesc s;
+    s.name = std::move(name);
+    s.clip = std::move(clip);
+    s.mode = mode;
+    return s;
+}
+
+Clip makeClip(const std::string& name, float seconds) {
+    Track t;
+    t.path = TrackPath::Translation;
+    t.times = {0.0f, seconds};
+    t.values = {0, 0, 0, 1, 0, 0};
+    auto clip = Clip::create(name, {t}, {{"footL", 0.0f}, {"footR", seconds / 2}});
+    EXPECT_TRUE(clip.ok()) << clip.message();
+    return std::move(clip).value();
+}
+
+constexpr const char* kDocument = R"({
+  "parameters": [
+    {"name": "speed", "type": "float", "default": 0.5},
+    {"name": "armed", "type": "bool", "default": true},
+    {"name": "jump", "type": "trigger"}
+  ],
+  "states": [
+    {"name": "idle", "clip": "idle"},
+    {"name": "move", "blendSpace": {"dimensions": 1, "x": "speed", "sync": "markers",
+                                    "clips": [{"clip": "walk", "x": 1.5}, {"clip": "run", "x": 4}]},
+     "speed": 1.25, "speedParameter": "speed"},
+    {"name": "jump", "clip": "jump", "mode": "clamp"}
+  ],
+  "transitions": [
+    {"from": "idle", "to": "move", "duration": 0.3, "easing": "inOutSine",
+     "conditions": [{"parameter": "speed", "op": ">", "value": 0.1}, {"parameter": "armed", "op": "false"}],
+     "interruption": "destination"},
+    {"from": "*", "to": "jump", "duration": 0.1, "conditions": [{"parameter": "jump", "op": "true"}],
+     "canTransitionToSelf": true, "predicate": "grounded"},
+    {"from": "jump", "to": "idle", "duration": 0, "exitTime": 0.9, "offset": 0.25}
+  ],
+  "defaultState": "idle"
+})";
+
+TEST(StateMachineJson, ReadsEveryField) {
+    auto parsed = parseStateMachineJson(kDocument);
+    ASSERT_TRUE(parsed.ok()) << parsed.message();
+    const StateMachineDesc& d = *parsed;
+    ASSERT_EQ(d.parameters.size(), 3u);
+    EXPECT_EQ(d.parameters[0], (ParameterDesc{"speed", ParameterType::Float, 0.5f}));
+    EXPECT_EQ(d.parameters[1], (ParameterDesc{"armed", ParameterType::Bool, 1.0f}));
+    EXPECT_EQ(d.parameters[2], (ParameterDesc{"jump", ParameterType::Trigger, 0.0f}));
+    ASSERT_EQ(d.states.size(), 3u);
+    EXPECT_EQ(d.states[0].clip, "idle");
+    EXPECT_EQ(d.states[0].speed, 1.0f);
+    EXPECT_EQ(d.states[0].mode, PlaybackMode::Loop);
+    ASSERT_TRUE(d.states[1].blendSpace.has_value());
+    const BlendSpaceDesc& b = *d.states[1].blendSpace;
+    EXPECT_EQ(b.dimensions, 1u);
+    EXPECT_EQ(b.xParameter, "speed");
+    EXPECT_EQ(b.sync, BlendSync::Markers);
+    ASSERT_EQ(b.clips.size(), 2u);
+    EXPECT_EQ(b.clips[1], (BlendSpaceClipDesc{"run", 4.0f, 0.0f}));
+    EXPECT_EQ(d.states[1].speed, 1.25f);
+    EXPECT_EQ(d.states[1].speedParameter, "speed");
+    EXPECT_EQ(d.states[2].mode, PlaybackMode::Clamp);
+    ASSERT_EQ(d.transitions.size(), 3u);
+    const TransitionDesc& t0 = d.transitions[0];
+    EXPECT_EQ(t0.from, "idle");
+    EXPECT_EQ(t0.duration, 0.3f);
+    EXPECT_EQ(t0.easing, Easing::InOutSine);
+    EXPECT_EQ(t0.interruption, Interruption::Destination);
+    ASSERT_EQ(t0.conditions.size(), 2u);
+    EXPECT_EQ(t0.conditions[0], (ConditionDesc{"speed", ConditionOp::Greater, 0.1f}));
+    EXPECT_EQ(t0.conditions[1], (ConditionDesc{"armed", ConditionOp::IsFalse, 0.0f}));
+    EXPECT_FALSE(t0.exitTime.has_value());
+    EXPECT_TRUE(d.transitions[1].canTransitionToSelf);
+    EXPECT_EQ(d.transitions[1].predicate, "grounded");
+    EXPECT_EQ(d.transitions[2].exitTime, 0.9f);
+    EXPECT_EQ(d.transitions[2].offset, 0.25f);
+    EXPECT_EQ(d.transitions[2].duration, 0.0f);
+    EXPECT_EQ(d.defaultState, "idle");
+}
+
+TEST(StateMachineJson, RoundTripsThroughText) {
+    auto parsed = parseStateMachineJson(kDocument);
+    ASSERT_TRUE(parsed.ok()) << parsed.message();
+    const std::string text = toJson(*parsed);
+    auto again = parseStateMachineJson(text);
+    ASSERT_TRUE(again.ok()) << again.message() << "\n" << text;
+    EXPECT_EQ(*again, *parsed);
+    EXPECT_EQ(toJson(*again), text);
+}
+
+TEST(StateMachineJson, FloatsSurviveTheRoundTripBitForBit) {
+    StateMachineDesc d;
+    d.states = {clipState("a", "idle")};
+    for (const float v : {0.1f, 1.0f / 3.0f, 3.4028235e38f, 1.17549435e-38f, 1e-45f}) {
+        d.states[0].speed = v;
+        auto back = parseStateMachineJson(toJson(d));
+        ASSERT_TRUE(back.ok()) << back.message();
+        EXPECT_EQ(std::memcmp(&back->states[0].speed, &v, sizeof v), 0) << v;
+    }
+}
+
+TEST(StateMachineJson, NamesAreEscaped) {
+    StateMachineDesc d;
+    d.states = {clipState("a \"quoted\" \\ name\n", "idle")};
+    auto back = parseStateMachineJson(toJson(d));
+    ASSERT_TRUE(back.ok()) << back.message();
+    EXPECT_EQ(back->states[0].name, d.states[0].name);
+}
+
+TEST(StateMachineJson, LoadsIntoARunnableDefinition) {
+    const Clip idle = makeClip("idle", 2.0f), walk = makeClip("walk", 1.0f), run = makeClip("run", 0.6f),
+               jump = makeClip("jump", 1.0f);
+    const ClipLookup lookup = [&](std::string_view n) -> const Clip* {
+        for (const Clip* c : {&idle, &walk, &run, &jump}) {
+            if (c->name() == n) return c;
+        }
+        return nullptr;
+    };
+    auto def = loadStateMachineJson(kDocument, lookup, "locomotion.json");
+    ASSERT_TRUE(def.ok()) << def.message();
+    EXPECT_EQ(def->stateCount(), 3u);
+    StateMachine sm(*def);
+    sm.setBool("armed", false);
+    ASSERT_EQ(sm.update(0.1), "");
+    EXPECT_EQ(*sm.targetState(), *def->findState("move"));  // speed 0.5 > 0.1 and not armed
+}
+
+TEST(StateMachineJson, NameFaultsCarryTheSourceAndPointer) {
+    const ClipLookup none = [](std::string_view) -> const Clip* { return nullptr; };
+    auto def = loadStateMachineJson(kDocument, none, "locomotion.json");
+    ASSERT_FALSE(def.ok());
+    EXPECT_EQ(def.faults()[0].where, "locomotion.json#/states/0/clip");
+}
+
+TEST(StateMachineJson, LoadsFromAFileAndNamesAMissingOne) {
+    const std::string path = ::testing::TempDir() + "kinema_sm.json";
+    {
+        std::ofstream out(path);
+        out << R"({"states": [{"name": "a", "clip": "x"}]})";
+    }
+    const Clip x = makeClip("x", 1.0f);
+    auto def = loadStateMachineFile(path, [&](std::string_view) { return &x; });
+    ASSERT_TRUE(def.ok()) << def.message();
+    std::remove(path.c_str());
+    auto missing = loadStateMachineFile(path, [&](std::string_view) { return &x; });
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.faults()[0].where, path);
+}
+
+struct BadDocument {
+    const char* text;
+    std::vector<std::string> places;
+};
+
+class StateMachineJsonRejects : public ::testing::TestWithParam<BadDocument> {};
+
+TEST_P(StateMachineJsonRejects, EveryFaultAtItsPointer) {
+    auto parsed = parseStateMachineJson(GetParam().text, "f.json");
+    ASSERT_FALSE(parsed.ok());
+    std::vector<std::string> places;
+    for (const Fault& f : parsed.faults()) places.push_back(f.where);
+    EXPECT_EQ(places, GetParam().places) << parsed.message();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Documents, StateMachineJsonRejects,
+    ::testing::Values(
+        BadDocument{"", {"f.json#"}},
+        BadDocument{"{\"states\": [", {"f.json#"}},
+        BadDocument{"[]", {"f.json#"}},
+        BadDocument{"{}", {"f.json#/states"}},
+        BadDocument{R"({"states": {}})", {"f.json#/states"}},
+        BadDocument{R"({"states": [1]})", {"f.json#/states/0"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x", "sped": 2}]})", {"f.json#/states/0/sped"}},
+        BadDocument{R"({"states": [{"name": 3, "clip": "x"}]})", {"f.json#/states/0/name"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x", "speed": 1e39}]})", {"f.json#/states/0/speed"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x", "speed": "fast"}]})", {"f.json#/states/0/speed"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x", "mode": "once"}]})", {"f.json#/states/0/mode"}},
+        BadDocument{R"({"states": [{"name": "a", "blendSpace": []}]})", {"f.json#/states/0/blendSpace"}},
+        BadDocument{R"({"states": [{"name": "a", "blendSpace": {"dimensions": 3, "x": "s", "clips": []}}]})",
+                    {"f.json#/states/0/blendSpace/dimensions"}},
+        BadDocument{R"({"states": [{"name": "a", "blendSpace": {"dimensions": 2, "x": "s", "clips": [{"clip": "w", "x": 1}]}}]})",
+                    {"f.json#/states/0/blendSpace/y", "f.json#/states/0/blendSpace/clips/0/y"}},
+        BadDocument{R"({"parameters": [{"name": "p"}], "states": [{"name": "a", "clip": "x"}]})",
+                    {"f.json#/parameters/0/type"}},
+        BadDocument{R"({"parameters": [{"name": "p", "type": "int"}], "states": [{"name": "a", "clip": "x"}]})",
+                    {"f.json#/parameters/0/type"}},
+        BadDocument{R"({"parameters": [{"name": "p", "type": "bool", "default": 1}], "states": [{"name": "a", "clip": "x"}]})",
+                    {"f.json#/parameters/0/default"}},
+        BadDocument{R"({"parameters": [{"name": "p", "type": "trigger", "default": true}], "states": [{"name": "a", "clip": "x"}]})",
+                    {"f.json#/parameters/0/default"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"to": "a", "easing": "wobble"}]})",
+                    {"f.json#/transitions/0/from", "f.json#/transitions/0/easing"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": ">>"}]}]})",
+                    {"f.json#/transitions/0/conditions/0/op"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": "<"}]}]})",
+                    {"f.json#/transitions/0/conditions/0/value"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": "true", "value": 1}]}]})",
+                    {"f.json#/transitions/0/conditions/0/value"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "canTransitionToSelf": 1}]})",
+                    {"f.json#/transitions/0/canTransitionToSelf"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "a/b~c": 1})", {"f.json#/a~1b~0c"}}));
+
+}  // namespace

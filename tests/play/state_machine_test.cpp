@@ -1,0 +1,570 @@
+// The state machine (D5): transitions by conditions, list order, any-state,
+// triggers, exit times, interruption policies, code predicates, speed parameters,
+// blend space states, events, queries, force state, bad input, and validation
+// faults at their JSON pointers. Expected values are worked out by hand from the
+// clip lengths, fade lengths and ticks of each test.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kinema/asset/clip.hpp"
+#include "kinema/play/state_machine.hpp"
+
+namespace {
+
+using namespace kinema;
+
+StateDesc clipState(std::string name, std::string clip, PlaybackMode mode = PlaybackMode::Loop) {
+    StateDesc s;
+    s.name = std::move(name);
+    s.clip = std::move(clip);
+    s.mode = mode;
+    return s;
+}
+
+TransitionDesc transition(std::string from, std::string to, float duration) {
+    TransitionDesc t;
+    t.from = std::move(from);
+    t.to = std::move(to);
+    t.duration = duration;
+    return t;
+}
+
+// A clip of `seconds` (one translation track on joint 0) with `markers`.
+Clip makeClip(const std::string& name, float seconds, std::vector<Marker> markers = {}) {
+    Track t;
+    t.path = TrackPath::Translation;
+    t.times = {0.0f, seconds};
+    t.values = {0, 0, 0, 1, 0, 0};
+    auto clip = Clip::create(name, {t}, std::move(markers));
+    EXPECT_TRUE(clip.ok()) << clip.message();
+    return std::move(clip).value();
+}
+
+struct Clips {
+    std::map<std::string, Clip, std::less<>> byName;
+    ClipLookup lookup() const {
+        return [this](std::string_view n) -> const Clip* {
+            const auto it = byName.find(n);
+            return it == byName.end() ? nullptr : &it->second;
+        };
+    }
+};
+
+Clips locomotionClips() {
+    Clips c;
+    c.byName.emplace("idle", makeClip("idle", 2.0f));
+    c.byName.emplace("walk", makeClip("walk", 1.0f, {{"footL", 0.0f}, {"footR", 0.5f}}));
+    c.byName.emplace("run", makeClip("run", 0.5f, {{"footL", 0.0f}, {"footR", 0.25f}}));
+    c.byName.emplace("jump", makeClip("jump", 1.0f));
+    return c;
+}
+
+ConditionDesc greater(std::string p, float v) { return {std::move(p), ConditionOp::Greater, v}; }
+ConditionDesc less(std::string p, float v) { return {std::move(p), ConditionOp::Less, v}; }
+
+// idle <-> walk by speed, jump from anywhere by trigger, back to idle at 90 %.
+StateMachineDesc locomotionDesc() {
+    StateMachineDesc d;
+    d.parameters = {{"speed", ParameterType::Float, 0.0f}, {"jump", ParameterType::Trigger, 0.0f}};
+    d.states = {clipState("idle", "idle"), clipState("walk", "walk"), clipState("jump", "jump", PlaybackMode::Clamp)};
+    TransitionDesc toWalk = transition("idle", "walk", 0.2f);
+    toWalk.conditions = {greater("speed", 0.1f)};
+    TransitionDesc toIdle = transition("walk", "idle", 0.25f);
+    toIdle.conditions = {less("speed", 0.05f)};
+    TransitionDesc jump = transition("*", "jump", 0.1f);
+    jump.conditions = {{"jump", ConditionOp::IsTrue, 0.0f}};
+    TransitionDesc land = transition("jump", "idle", 0.1f);
+    land.exitTime = 0.9f;
+    d.transitions = {toWalk, toIdle, jump, land};
+    d.defaultState = "idle";
+    return d;
+}
+
+StateMachineDefinition define(const StateMachineDesc& desc, const Clips& clips) {
+    auto def = StateMachineDefinition::create(desc, clips.lookup());
+    EXPECT_TRUE(def.ok()) << def.message();
+    return std::move(def).value();
+}
+
+void tick(StateMachine& sm, double seconds, int times = 1) {
+    for (int i = 0; i < times; ++i) ASSERT_EQ(sm.update(seconds), "");
+}
+
+float weightOf(const StateMachine& sm, std::string_view clip) {
+    float w = 0.0f;
+    for (const MotionSample& s : sm.samples()) {
+        if (s.clip->name() == clip) w += s.weight;
+    }
+    return w;
+}
+
+TEST(StateMachine, StartsInTheDefaultStateAtTimeZeroWithFullWeight) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    desc.defaultState = "walk";
+    const auto def = define(desc, clips);
+    StateMachine sm(def);
+    EXPECT_EQ(sm.currentState(), *def.findState("walk"));
+    EXPECT_FALSE(sm.transitioning());
+    ASSERT_EQ(sm.samples().size(), 1u);
+    EXPECT_EQ(sm.samples()[0].clip->name(), "walk");
+    EXPECT_EQ(sm.samples()[0].time, 0.0);
+    EXPECT_EQ(sm.samples()[0].weight, 1.0f);
+}
+
+TEST(StateMachine, EmptyDefaultStateMeansTheFirst) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    desc.defaultState.clear();
+    const auto def = define(desc, clips);
+    EXPECT_EQ(def.defaultState(), 0u);
+}
+
+TEST(StateMachine, ConditionStartsAFadeThatRunsItsDurationInUnscaledSeconds) {
+    const Clips clips = locomotionClips();
+    const auto def = define(locomotionDesc(), clips);
+    StateMachine sm(def);
+    tick(sm, 0.5);
+    EXPECT_FALSE(sm.transitioning());
+    EXPECT_DOUBLE_EQ(sm.currentTime(), 0.5);
+    ASSERT_TRUE(sm.setFloat("speed", 1.0f));
+    tick(sm, 0.0);  // the fade starts on this update, at weight 0
+    ASSERT_TRUE(sm.transitioning());
+    EXPECT_EQ(*sm.targetState(), *def.findState("walk"));
+    EXPECT_EQ(*sm.activeTransition(), 0u);
+    EXPECT_EQ(sm.blendFactor(), 0.0f);
+    tick(sm, 0.05);
+    EXPECT_NEAR(sm.blendFactor(), 0.25f, 1e-6f);  // 0.05 of 0.2 s
+    EXPECT_NEAR(weightOf(sm, "idle"), 0.75f, 1e-6f);
+    EXPECT_NEAR(weightOf(sm, "walk"), 0.25f, 1e-6f);
+    EXPECT_NEAR(sm.targetTime(), 0.05, 1e-12);
+    EXPECT_NEAR(sm.currentTime(), 0.55, 1e-12);  // the state being left keeps advancing
+    tick(sm, 0.15);
+    EXPECT_FALSE(sm.transitioning());
+    EXPECT_EQ(sm.currentState(), *def.findState("walk"));
+    EXPECT_NEAR(sm.currentTime(), 0.2, 1e-12);
+    ASSERT_EQ(sm.samples().size(), 1u);
+    EXPECT_EQ(sm.samples()[0].weight, 1.0f);
+}
+
+TEST(StateMachine, FadeWeightFollowsTheTransitionsEasing) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    desc.transitions[0].easing = Easing::InQuad;
+    desc.transitions[0].duration = 1.0f;
+    const auto def = define(desc, clips);
+    StateMachine sm(def);
+    sm.setFloat("speed", 1.0f);
+    tick(sm, 0.0);
+    tick(sm, 0.5);
+    EXPECT_NEAR(sm.blendFactor(), 0.25f, 1e-6f);  // (1/2)^2
+}
+
+TEST(StateMachine, FirstSatisfiedTransitionInListOrderWins) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    TransitionDesc toJump = transition("idle", "jump", 0.0f);
+    toJump.conditions = {greater("speed", 0.5f)};
+    desc.transitions.insert(desc.transitions.begin() + 1, toJump);  // after idle -> walk
+    const auto def = define(desc, clips);
+    StateMachine sm(def);
+    sm.setFloat("speed", 1.0f);  // both idle -> walk and idle -> jump hold
+    tick(sm, 0.0);
+    EXPECT_EQ(*sm.targetState(), *def.findState("walk"));
+
+    desc.transitions.erase(desc.transitions.begin() + 1);
+    desc.transitions.insert(desc.transitions.begin(), toJump);  // now it comes first
+    const auto def2 = define(desc, clips);
+    StateMachine sm2(def2);
+    sm2.setFloat("speed", 1.0f);
+    tick(sm2, 0.0);
+    EXPECT_EQ(sm2.currentState(), *def2.findState("jump"));  // a cut: duration 0
+    EXPECT_FALSE(sm2.transitioning());
+}
+
+TEST(StateMachine, AllConditionsMustHold) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    desc.transitions[0].conditions.push_back(less("speed", 2.0f));
+    const auto def = define(desc, clips);
+    StateMachine sm(def);
+    sm.setFloat("speed", 3.0f);
+    tick(sm, 0.1);
+    EXPECT_FALSE(sm.transitioning());
+    sm.setFloat("speed", 1.5f);
+    tick(sm, 0.1);
+    EXPECT_TRUE(sm.transitioning());
+}
+
+TEST(StateMachine, AnyStateTriggerFiresFromEveryStateAndIsConsumed) {
+    const Clips clips = locomotionClips();
+    const auto def = define(locomotionDesc(), clips);
+    StateMachine sm(def);
+    const auto jump = *def.findParameter("jump");
+    sm.setFloat("speed", 1.0f);
+    tick(sm, 0.0);
+    tick(sm, 0.2);  // now walking
+    ASSERT_EQ(sm.currentState(), *def.findState("walk"));
+    ASSERT_TRUE(sm.setTrigger(jump));
+    EXPECT_TRUE(sm.boolValue(jump));
+    tick(sm, 0.0);
+    EXPECT_EQ(*sm.targetState(), *def.findState("jump"));
+    EXPECT_FALSE(sm.boolValue(jump));  // consumed by the transition
+    tick(sm, 0.1);
+    EXPECT_EQ(sm.currentState(), *def.findState("jump"));
+    // "*" -> jump does not restart the state it is already in.
+    sm.setTrigger(jump);
+    tick(sm, 0.1);
+    EXPECT_FALSE(sm.transitioning());
+    EXPECT_NEAR(sm.currentTime(), 0.2, 1e-12);  // 0.1 fading in, 0.1 since
+    EXPECT_TRUE(sm.boolValue(jump));  // not consumed: nothing fired
+}
+
+TEST(StateMachine, AnyStateCanRestartItselfWhenAllowed) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    desc.transitions[2].canTransitionToSelf = true;
+    desc.transitions[2].duration = 0.0f;
+    const auto def = define(desc, clips);
+    StateMachine sm(def);
+    sm.setTrigger("jump");
+    tick(sm, 0.3);
+    EXPECT_EQ(sm.currentState(), *def.findState("jump"));
+    EXPECT_EQ(sm.currentTime(), 0.0);
+    tick(sm, 0.3);
+    sm.setTrigger("jump");
+    tick(sm, 0.2);
+    EXPECT_EQ(sm.currentTime(), 0.0);  // restarted
+}
+
+TEST(StateMachine, OneShotExitTimeWaitsForTheNormalisedTime) {
+    const Clips clips = locomotionClips();
+    const auto def = define(locomotionDesc(), clips);
+    StateMachine sm(def);
+    sm.forceState(*def.findState("jump"));
+    tick(sm, 0.125, 7);  // 0.875 of the 1 s jump
+    EXPECT_FALSE(sm.transitioning());
+    EXPECT_DOUBLE_EQ(sm.currentNormalizedTime(), 0.875);
+    tick(sm, 0.125);  // 1.0 >= 0.9
+    EXPECT_EQ(*sm.targetState(), *def.findState("idle"));
+}
+
+TEST(StateMachine, LoopingExitTimeIsReachedOncePerLap) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    desc.transitions[1].exitTime = 0.5f;  // walk -> idle at the middle of a walk cycle
+    const auto def = define(desc, clips);
+    StateMachine sm(def);
+    sm.forceState(*def.findState("walk"));
+    tick(sm, 0.25);
+    EXPECT_FALSE(sm.transitioning());  // speed 0 < 0.05 holds, the head is at 0.25
+    tick(sm, 0.25);                    // it reaches 0.5 on this update
+    EXPECT_TRUE(sm.transitioning());
+
+    StateMachine late(def);
+    late.forceState(*def.findState("walk"));
+    late.setFloat("speed", 1.0f);
+    tick(late, 0.25, 3);  // 0.75: past the exit point of lap 0 while the condition failed
+    late.setFloat("speed", 0.0f);
+    tick(late, 0.25, 2);  // 1.25: condition holds, but the exit point of lap 1 is 1.5
+    EXPECT_FALSE(late.transitioning());
+    tick(late, 0.25);  // 1.5
+    EXPECT_TRUE(late.transitioning());
+}
+
+TEST(StateMachine, NoInterruptionLetsTheFadeFinish) {
+    const Clips clips = locomotionClips();
+    const auto def = define(locomotionDesc(), clips);
+    StateMachine sm(def);
+    sm.setFloat("speed", 1.0f);
+    tick(sm, 0.0);
+    tick(sm, 0.1);
+    sm.setFloat("speed", 0.0f);  // walk -> idle would hold, but idle -> walk is not interruptible
+    tick(sm, 0.05);
+    EXPECT_EQ(*sm.activeTransition(), 0u);
+    EXPECT_NEAR(sm.blendFactor(), 0.75f, 1e-6f);
+}
+
+TEST(StateMachine, DestinationInterruptionDropsTheStateBeingLeft) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    desc.transitions[0].interruption = Interruption::Destination;
+    const auto def = define(desc, clips);
+    StateMachine sm(def);
+    tick(sm, 0.3);
+    sm.setFloat("speed", 1.0f);
+    tick(sm, 0.0);
+    tick(sm, 0.1);  // idle 0.5, walk 0.5
+    sm.setFloat("speed", 0.0f);
+    tick(sm, 0.0);  // walk -> idle interrupts: walk (fading in) now fades out
+    ASSERT_TRUE(sm.transitioning());
+    EXPECT_EQ(*sm.activeTransition(), 1u);
+    EXPECT_EQ(sm.currentState(), *def.findState("walk"));
+    EXPECT_EQ(*sm.targetState(), *def.findState("idle"));
+    EXPECT_NEAR(sm.currentTime(), 0.1, 1e-12);  // walk keeps its time
+    EXPECT_EQ(sm.targetTime(), 0.0);             // idle re-entered from its start
+    EXPECT_EQ(weightOf(sm, "walk"), 1.0f);
+}
+
+TEST(StateMachine, SourceInterruptionTriesTheStateBeingLeft) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    // walk -> jump (from the source) may interrupt walk -> idle.
+    desc.transitions[1].interruption = Interruption::Source;
+    TransitionDesc walkJump = transition("walk", "jump", 0.1f);
+    walkJump.conditions = {greater("speed", 5.0f)};
+    desc.transitions.push_back(walkJump);
+    const auto def = define(desc, clips);
+    StateMachine sm(def);
+    sm.forceState(*def.findState("walk"));
+    tick(sm, 0.0);  // speed 0: walk -> idle starts
+    ASSERT_EQ(*sm.targetState(), *def.findState("idle"));
+    sm.setFloat("speed", 6.0f);
+    tick(sm, 0.1);
+    EXPECT_EQ(*sm.activeTransition(), 4u);
+    EXPECT_EQ(sm.currentState(), *def.findState("idle"));
+    EXPECT_EQ(*sm.targetState(), *def.findState("jump"));
+}
+
+TEST(StateMachine, CodePredicateGatesATransition) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    desc.transitions[0].predicate = "grounded";
+    const auto def = define(desc, clips);
+    ASSERT_EQ(def.predicates().size(), 1u);
+    StateMachine sm(def);
+    sm.setFloat("speed", 1.0f);
+    tick(sm, 0.1);
+    EXPECT_FALSE(sm.transitioning());  // unbound: false
+    bool grounded = false;
+    ASSERT_TRUE(sm.setPredicate(*def.findPredicate("grounded"), [&](const StateMachine&) { return grounded; }));
+    tick(sm, 0.1);
+    EXPECT_FALSE(sm.transitioning());
+    grounded = true;
+    tick(sm, 0.1);
+    EXPECT_TRUE(sm.transitioning());
+    EXPECT_FALSE(sm.setPredicate(7, {}));
+}
+
+TEST(StateMachine, SpeedParameterScalesTheStatesSpeed) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    desc.parameters.push_back({"rate", ParameterType::Float, 2.0f});
+    desc.states[0].speed = 0.5f;
+    desc.states[0].speedParameter = "rate";
+    const auto def = define(desc, clips);
+    StateMachine sm(def);
+    tick(sm, 0.4);
+    EXPECT_NEAR(sm.currentTime(), 0.4, 1e-12);  // 0.5 * 2
+    sm.setFloat("rate", 3.0f);
+    tick(sm, 0.4);
+    EXPECT_NEAR(sm.currentTime(), 1.0, 1e-12);  // + 0.4 * 1.5
+    EXPECT_NEAR(sm.currentNormalizedTime(), 0.5, 1e-12);
+}
+
+TEST(StateMachine, ForceStateCutsAtOnce) {
+    const Clips clips = locomotionClips();
+    const auto def = define(locomotionDesc(), clips);
+    StateMachine sm(def);
+    sm.setFloat("speed", 1.0f);
+    tick(sm, 0.1);
+    ASSERT_TRUE(sm.transitioning());
+    ASSERT_TRUE(sm.forceState(*def.findState("jump")));
+    EXPECT_FALSE(sm.transitioning());
+    EXPECT_EQ(sm.currentState(), *def.findState("jump"));
+    EXPECT_EQ(sm.currentTime(), 0.0);
+    EXPECT_EQ(sm.blendFactor(), 0.0f);
+    EXPECT_FALSE(sm.forceState(99));
+}
+
+TEST(StateMachine, BadElapsedTimeChangesNothing) {
+    const Clips clips = locomotionClips();
+    const auto def = define(locomotionDesc(), clips);
+    StateMachine sm(def);
+    sm.setFloat("speed", 1.0f);
+    tick(sm, 0.0);
+    tick(sm, 0.05);
+    const std::string before = sm.describe();
+    for (const double bad : {-0.1, std::nan(""), double(INFINITY)}) {
+        EXPECT_NE(sm.update(bad), "");
+        EXPECT_EQ(sm.describe(), before);
+    }
+}
+
+TEST(StateMachine, ParameterSettersRejectWrongTypesAndValues) {
+    const Clips clips = locomotionClips();
+    const auto def = define(locomotionDesc(), clips);
+    StateMachine sm(def);
+    const auto speed = *def.findParameter("speed");
+    const auto jump = *def.findParameter("jump");
+    EXPECT_FALSE(sm.setFloat(jump, 1.0f));
+    EXPECT_FALSE(sm.setTrigger(speed));
+    EXPECT_FALSE(sm.setBool(speed, true));
+    EXPECT_FALSE(sm.setFloat(speed, std::nanf("")));
+    EXPECT_FALSE(sm.setFloat("nope", 1.0f));
+    EXPECT_FALSE(sm.setFloat(42u, 1.0f));
+    EXPECT_EQ(sm.floatValue(speed), 0.0f);
+}
+
+TEST(StateMachine, MarkerEventsOfTheLastUpdateAreExact) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    desc.defaultState = "walk";
+    const auto def = define(desc, clips);
+    StateMachine sm(def);
+    sm.setFloat("speed", 1.0f);
+    // 3 s of walking at 1/64 s ticks: footR at 0.5, 1.5, 2.5; footL at 1, 2, 3 (not 0:
+    // the head starts there and departure is open).
+    int left = 0, right = 0;
+    for (int i = 0; i < 192; ++i) {
+        tick(sm, 1.0 / 64.0);
+        for (const MotionEvent& e : sm.events()) {
+            const std::string& name = e.clip->markers()[e.marker].name;
+            (name == "footL" ? left : right)++;
+            EXPECT_EQ(e.weight, 1.0f);
+        }
+    }
+    EXPECT_EQ(left, 3);
+    EXPECT_EQ(right, 3);
+}
+
+// A 1D blend space state: walk at speed 1, run at speed 3.
+StateMachineDesc blendDesc(BlendSync sync) {
+    StateMachineDesc d;
+    d.parameters = {{"speed", ParameterType::Float, 0.0f}};
+    StateDesc idle = clipState("idle", "idle");
+    StateDesc move = clipState("move", "");
+    move.blendSpace = BlendSpaceDesc{1, "speed", "", sync, {{"walk", 1.0f, 0.0f}, {"run", 3.0f, 0.0f}}};
+    d.states = {idle, move};
+    TransitionDesc go = transition("idle", "move", 0.5f);
+    go.conditions = {greater("speed", 0.1f)};
+    d.transitions = {go};
+    return d;
+}
+
+TEST(StateMachine, BlendSpaceStateWeighsItsClipsByParameter) {
+    const Clips clips = locomotionClips();
+    const auto def = define(blendDesc(BlendSync::NormalizedTime), clips);
+    EXPECT_EQ(def.clips().size(), 3u);  // idle, walk, run
+    StateMachine sm(def);
+    sm.setFloat("speed", 2.0f);
+    tick(sm, 0.0);
+    tick(sm, 0.25);  // half way through the fade
+    EXPECT_NEAR(weightOf(sm, "idle"), 0.5f, 1e-6f);
+    EXPECT_NEAR(weightOf(sm, "walk"), 0.25f, 1e-6f);
+    EXPECT_NEAR(weightOf(sm, "run"), 0.25f, 1e-6f);
+    tick(sm, 0.25);
+    EXPECT_EQ(sm.currentState(), 1u);
+    sm.setFloat("speed", 2.5f);
+    tick(sm, 0.0);
+    EXPECT_NEAR(weightOf(sm, "walk"), 0.25f, 1e-6f);
+    EXPECT_NEAR(weightOf(sm, "run"), 0.75f, 1e-6f);
+    float sum = 0.0f;
+    for (const MotionSample& s : sm.samples()) {
+        sum += s.weight;
+        EXPECT_EQ(def.clips()[s.clipSlot], s.clip);
+    }
+    EXPECT_NEAR(sum, 1.0f, 1e-6f);
+}
+
+TEST(StateMachine, BlendSpaceAnnouncesTheLeadingClipsMarkersOnce) {
+    const Clips clips = locomotionClips();
+    auto desc = blendDesc(BlendSync::Markers);
+    desc.defaultState = "move";
+    const auto def = define(desc, clips);
+    StateMachine sm(def);
+    sm.setFloat("speed", 2.0f);  // walk and run at 50 %: a cycle of 0.75 s
+    int footsteps = 0;
+    for (int i = 0; i < 263; ++i) {  // 1.315 s: 1.753 cycles
+        tick(sm, 1.0 / 200.0);
+        footsteps += static_cast<int>(sm.events().size());
+    }
+    EXPECT_EQ(footsteps, 3);  // footR at phase 0.5, footL at 1, footR at 1.5; one clip's markers only
+}
+
+TEST(StateMachine, DescribeNamesStatesAndParameters) {
+    const Clips clips = locomotionClips();
+    const auto def = define(locomotionDesc(), clips);
+    StateMachine sm(def);
+    sm.setFloat("speed", 1.0f);
+    tick(sm, 0.0);
+    const std::string text = sm.describe();
+    EXPECT_NE(text.find("current idle"), std::string::npos) << text;
+    EXPECT_NE(text.find("target  walk"), std::string::npos) << text;
+    EXPECT_NE(text.find("speed=1"), std::string::npos) << text;
+}
+
+// ---- validation
+
+std::vector<std::string> faultPlaces(const StateMachineDesc& desc, const Clips& clips) {
+    auto def = StateMachineDefinition::create(desc, clips.lookup());
+    std::vector<std::string> places;
+    for (const Fault& f : def.faults()) places.push_back(f.where);
+    return places;
+}
+
+using Places = std::vector<std::string>;
+
+TEST(StateMachineValidation, EveryFaultIsLocatedByItsPointer) {
+    const Clips clips = locomotionClips();
+    auto d = locomotionDesc();
+    d.parameters.push_back({"speed", ParameterType::Float, 0.0f});   // /parameters/2/name: twice
+    d.states[1].clip = "wlak";                                       // /states/1/clip
+    d.states[2].speed = INFINITY;                                    // /states/2/speed
+    d.transitions[0].conditions[0].parameter = "jump";               // a trigger compared with >
+    d.transitions[1].to = "nowhere";                                 // /transitions/1/to
+    d.transitions[2].duration = -1.0f;                               // /transitions/2/duration
+    d.transitions[3].offset = 1.0f;                                  // /transitions/3/offset
+    d.defaultState = "sleep";
+    EXPECT_EQ(faultPlaces(d, clips),
+              (Places{"/parameters/2/name", "/states/1/clip", "/states/2/speed", "/transitions/0/conditions/0/parameter",
+                      "/transitions/1/to", "/transitions/2/duration", "/transitions/3/offset", "/defaultState"}));
+}
+
+TEST(StateMachineValidation, StatesNeedExactlyOneMotion) {
+    const Clips clips = locomotionClips();
+    auto d = locomotionDesc();
+    d.states[0].clip.clear();
+    d.states[1].blendSpace = BlendSpaceDesc{1, "speed", "", BlendSync::NormalizedTime, {{"walk", 0.0f, 0.0f}}};
+    EXPECT_EQ(faultPlaces(d, clips), (Places{"/states/0", "/states/1"}));
+    d.states.clear();
+    d.transitions.clear();
+    d.defaultState.clear();
+    EXPECT_EQ(faultPlaces(d, clips), (Places{"/states"}));
+}
+
+TEST(StateMachineValidation, BlendSpaceFaultsAreLocatedInsideTheState) {
+    const Clips clips = locomotionClips();
+    auto d = blendDesc(BlendSync::NormalizedTime);
+    d.states[1].blendSpace->xParameter = "missing";
+    d.states[1].blendSpace->clips[1].clip = "sprint";
+    EXPECT_EQ(faultPlaces(d, clips), (Places{"/states/1/blendSpace/x", "/states/1/blendSpace/clips/1/clip"}));
+    d = blendDesc(BlendSync::NormalizedTime);
+    d.states[1].blendSpace->clips[1].x = 1.0f;  // two clips at one position: the blend space says where
+    const auto places = faultPlaces(d, clips);
+    ASSERT_FALSE(places.empty());
+    EXPECT_EQ(places[0].rfind("/states/1/blendSpace/", 0), 0u) << places[0];
+    d = blendDesc(BlendSync::NormalizedTime);
+    d.states[1].mode = PlaybackMode::Clamp;
+    EXPECT_EQ(faultPlaces(d, clips), (Places{"/states/1/mode"}));
+}
+
+TEST(StateMachineValidation, ConditionOperatorsNeedTheirParameterTypes) {
+    const Clips clips = locomotionClips();
+    auto d = locomotionDesc();
+    d.parameters.push_back({"armed", ParameterType::Bool, 1.0f});
+    d.transitions[0].conditions = {{"armed", ConditionOp::Greater, 1.0f},   // bool compared
+                                   {"jump", ConditionOp::IsFalse, 0.0f},    // trigger tested false
+                                   {"speed", ConditionOp::IsTrue, 0.0f},    // float tested true
+                                   {"armed", ConditionOp::IsFalse, 0.0f},   // fine
+                                   {"speed", ConditionOp::Less, std::nanf("")}};      // value not finite
+    EXPECT_EQ(faultPlaces(d, clips),
+              (Places{"/transitions/0/conditions/0/parameter", "/transitions/0/conditions/1/parameter",
+                      "/transitions/0/conditions/2/parameter", "/transitions/0/conditions/4/value"}));
+}
+
+}  // namespace
