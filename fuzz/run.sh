@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the "fuzz" preset (clang, libFuzzer, ASan + UBSan) and runs the glTF
-# import fuzzer over the seed corpus for a bounded time.
+# import fuzzer over its seed corpus for a bounded time, then the state machine
+# JSON fuzzer over fuzz/state_machine_corpus for half that time.
 #
 #   fuzz/run.sh [seconds] [more libFuzzer flags, e.g. -jobs=4 -workers=4]
 #
@@ -21,9 +22,9 @@ seconds="${1:-60}"
 build="${BUILD_DIR:-build/fuzz}"
 
 cmake --preset fuzz -B "$build" >/dev/null
-cmake --build "$build" --target kinema_gltf_import_fuzz -j "${BUILD_JOBS:-2}"
+cmake --build "$build" --target kinema_gltf_import_fuzz kinema_state_machine_fuzz -j "${BUILD_JOBS:-2}"
 
-mkdir -p "$build/corpus" "$build/crashes"
+mkdir -p "$build/corpus" "$build/crashes" "$build/state_machine_corpus"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 "$build/fuzz/kinema_gltf_import_fuzz" "$build/corpus" fuzz/corpus \
@@ -33,5 +34,13 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
     -timeout=10 \
     -rss_limit_mb=2048 \
     -artifact_prefix="$build/crashes/" \
+    -print_final_stats=1 \
+    "$@"
+"$build/fuzz/kinema_state_machine_fuzz" "$build/state_machine_corpus" fuzz/state_machine_corpus \
+    -max_total_time="$(( (seconds + 1) / 2 ))" \
+    -max_len=8192 \
+    -timeout=10 \
+    -rss_limit_mb=2048 \
+    -artifact_prefix="$build/crashes/sm-" \
     -print_final_stats=1 \
     "$@"

@@ -67,11 +67,27 @@ TEST(Cli, UnknownCommandFailsOnStderr) {
     EXPECT_FALSE(r.err.empty());
 }
 
-TEST(Cli, DemoRunsAndPrintsJointPositions) {
+TEST(Cli, DemoSwitchesStatesAndPrintsFootsteps) {
     const CliRun r = runKinema("demo");
-    EXPECT_EQ(r.exitCode, 0) << r.err;
+    ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_NE(r.out.find("left foot"), std::string::npos);
-    EXPECT_NE(r.out.find("evaluated 17 frames"), std::string::npos);
+    EXPECT_NE(r.out.find("evaluated 360 ticks"), std::string::npos) << r.out;
+    // The script: walk from 1 s, run from 3 s, stop at 5 s (back through walk to idle).
+    for (const char* line : {"1.000  fade idle -> walk over 0.3 s", "3.000  fade walk -> run over 0.25 s",
+                             "5.000  fade run -> walk over 0.25 s", "fade walk -> idle over 0.4 s"}) {
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+    }
+    EXPECT_NE(r.out.find("1.300  state walk"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("3.250  state run"), std::string::npos) << r.out;
+    // Footsteps are printed from the state showing at least half the pose. Walk is
+    // entered at 1.0 s and shows >= half from 1.15 s (eased fade of 0.3 s) to 3.125 s:
+    // its markers at walk times 0.5, 1.0, 1.5, 2.0 fire near 1.5, 2.0, 2.5 and 3.0 s (4).
+    // Run is entered at 3.0 s and shows >= half from 3.125 s to 5.125 s: its markers
+    // every 0.3 s of run time fire near 3.3, 3.6, ..., 5.1 s (7). Walk again from 5.0 s
+    // fades out at 5.25 s before it reaches its next marker at 0.5 s. 4 fades in all.
+    EXPECT_NE(r.out.find("4 fades, 11 footsteps"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("footstep_left   (walk)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("footstep_right  (run)"), std::string::npos) << r.out;
 }
 
 TEST(Cli, ValidateAcceptsAValidFile) {

@@ -30,8 +30,8 @@ struct SampleOptions {
 int runSample(const SampleOptions& options);
 
 struct DemoOptions {
-    double seconds = 2.0;
-    double step = 0.125;
+    double seconds = 6.0;  // played in ticks of 1/60 s
+    double step = 0.25;    // seconds between printed poses
 };
 int runDemo(const DemoOptions& options);
 

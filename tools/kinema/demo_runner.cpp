@@ -9,20 +9,35 @@ namespace kinema::cli {
 
 namespace {
 
-constexpr float kStride = 1.0f;  // seconds per full stride (two footsteps)
-constexpr int kKeys = 25;        // keys per track, t = k / 24 s
+constexpr int kKeys = 25;  // keys per track, evenly spaced over the clip
 
-Track rotationTrack(std::uint32_t joint, Vec3 axis, float amplitude, float phase) {
+// A looping rotation about `axis`: amplitude * sin(2 pi t / seconds + phase).
+Track rotationTrack(std::uint32_t joint, float seconds, Vec3 axis, float amplitude, float phase) {
     Track t;
     t.target = joint;
     t.path = TrackPath::Rotation;
     t.width = 4;
     for (int k = 0; k < kKeys; ++k) {
-        const float time = kStride * float(k) / float(kKeys - 1);
-        const float angle = amplitude * std::sin(2.0f * std::numbers::pi_v<float> * time / kStride + phase);
+        const float time = seconds * float(k) / float(kKeys - 1);
+        const float angle = amplitude * std::sin(2.0f * std::numbers::pi_v<float> * time / seconds + phase);
         const Quat q = fromAxisAngle(axis, angle);
         t.times.push_back(time);
         t.values.insert(t.values.end(), {q.x, q.y, q.z, q.w});
+    }
+    return t;
+}
+
+// The hips at height 1 - depth * cos(2 pi bobs t / seconds).
+Track bobTrack(std::uint32_t hips, float seconds, float depth, float bobs) {
+    Track t;
+    t.target = hips;
+    t.path = TrackPath::Translation;
+    t.width = 3;
+    for (int k = 0; k < kKeys; ++k) {
+        const float time = seconds * float(k) / float(kKeys - 1);
+        const float y = 1.0f - depth * std::cos(2.0f * std::numbers::pi_v<float> * bobs * time / seconds);
+        t.times.push_back(time);
+        t.values.insert(t.values.end(), {0.0f, y, 0.0f});
     }
     return t;
 }
@@ -47,27 +62,30 @@ Result<Model> buildRunner() {
     auto skeleton = Skeleton::create(std::move(joints));
     if (!skeleton) return std::vector<Fault>(skeleton.faults().begin(), skeleton.faults().end());
 
-    // The stride: legs swing in opposite phase about X; a foot is planted when its
-    // leg passes the vertical moving backwards (right at 0 s, left at 0.5 s); the
-    // hips dip at each plant and the spine counter-twists.
-    std::vector<Track> tracks;
-    tracks.push_back(rotationTrack(LeftLeg, {1, 0, 0}, 0.6f, std::numbers::pi_v<float>));
-    tracks.push_back(rotationTrack(RightLeg, {1, 0, 0}, 0.6f, 0.0f));
-    tracks.push_back(rotationTrack(Spine, {0, 1, 0}, 0.12f, 0.0f));
-    Track bob;
-    bob.target = Hips;
-    bob.path = TrackPath::Translation;
-    bob.width = 3;
-    for (int k = 0; k < kKeys; ++k) {
-        const float time = kStride * float(k) / float(kKeys - 1);
-        const float y = 1.0f - 0.04f * std::cos(4.0f * std::numbers::pi_v<float> * time / kStride);
-        bob.times.push_back(time);
-        bob.values.insert(bob.values.end(), {0.0f, y, 0.0f});
+    // A stride: legs swing in opposite phase about X; a foot is planted when its
+    // leg passes the vertical moving backwards (right at 0, left half way); the
+    // hips dip at each plant and the spine counter-twists. Walk and run differ in
+    // length, swing and dip.
+    const float pi = std::numbers::pi_v<float>;
+    auto stride = [&](const char* name, float seconds, float swing, float dip) {
+        std::vector<Track> tracks;
+        tracks.push_back(rotationTrack(LeftLeg, seconds, {1, 0, 0}, swing, pi));
+        tracks.push_back(rotationTrack(RightLeg, seconds, {1, 0, 0}, swing, 0.0f));
+        tracks.push_back(rotationTrack(Spine, seconds, {0, 1, 0}, 0.2f * swing, 0.0f));
+        tracks.push_back(bobTrack(Hips, seconds, dip, 2.0f));
+        return Clip::create(name, std::move(tracks),
+                            {{"footstep_right", 0.0f}, {"footstep_left", 0.5f * seconds}});
+    };
+    // Idle: a slow breath (hips settle, spine sways), feet still.
+    std::vector<Track> breath;
+    breath.push_back(rotationTrack(Spine, 2.0f, {1, 0, 0}, 0.03f, 0.0f));
+    breath.push_back(bobTrack(Hips, 2.0f, 0.01f, 1.0f));
+    auto idle = Clip::create("idle", std::move(breath));
+    auto walk = stride("walk", 1.0f, 0.6f, 0.04f);
+    auto run = stride("run", 0.6f, 1.0f, 0.08f);
+    for (const auto* clip : {&idle, &walk, &run}) {
+        if (!*clip) return std::vector<Fault>(clip->faults().begin(), clip->faults().end());
     }
-    tracks.push_back(std::move(bob));
-    auto clip = Clip::create("stride", std::move(tracks),
-                             {{"footstep_right", 0.0f}, {"footstep_left", 0.5f * kStride}});
-    if (!clip) return std::vector<Fault>(clip.faults().begin(), clip.faults().end());
 
     Model model;
     model.source = "built-in runner";
@@ -77,7 +95,9 @@ Result<Model> buildRunner() {
         model.jointOfNode.push_back(j);
     }
     model.weightOffsetOfJoint.assign(JointCount, -1);
-    model.clips.push_back(std::move(*clip));
+    model.clips.push_back(std::move(*idle));
+    model.clips.push_back(std::move(*walk));
+    model.clips.push_back(std::move(*run));
 
     // Bind pose = rest pose: inverse bind matrices invert the rest model matrices.
     const Pose rest = makeRestPose(model);

@@ -41,10 +41,12 @@ int main(int argc, char** argv) {
 
     DemoOptions demo;
     auto* demoCmd = app.add_subcommand(
-        "demo", "Run the built-in demo: a runner character built in code, its stride clip sampled, composed and "
-                "skinned; prints joint positions over time.");
-    demoCmd->add_option("--seconds", demo.seconds, "how long to play (default 2)")->check(CLI::Range(0.0, 3600.0));
-    demoCmd->add_option("--step", demo.step, "seconds between printed frames (default 0.125)")
+        "demo", "Run the built-in demo: a runner character built in code, driven by a state machine (idle, walk, "
+                "run by a scripted speed) with crossfades; prints state changes, footstep events as they fire and "
+                "joint positions over time.");
+    demoCmd->add_option("--seconds", demo.seconds, "how long to play, in ticks of 1/60 s (default 6)")
+        ->check(CLI::Range(0.0, 3600.0));
+    demoCmd->add_option("--step", demo.step, "seconds between printed poses (default 0.25)")
         ->check(CLI::Range(0.001, 10.0));
 
     BenchOptions bench;

@@ -1,0 +1,51 @@
+#include "kinema/batch/motion_layers.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace kinema {
+
+bool motionLayers(std::span<const MotionSample> samples, std::span<const PackedClip* const> packed,
+                  BatchInput& out) noexcept {
+    for (const MotionSample& s : samples) {
+        if (s.clipSlot >= packed.size() || packed[s.clipSlot] == nullptr) return false;
+    }
+    // Indices of the kept samples, heaviest first when some must go, then back in
+    // their own order so the layer order (and so the result) does not depend on ties.
+    std::array<std::size_t, kMaxBatchLayers> kept{};
+    std::size_t count = 0;
+    if (samples.size() <= kMaxBatchLayers) {
+        for (std::size_t i = 0; i < samples.size(); ++i) kept[count++] = i;
+    } else {
+        while (count < kMaxBatchLayers) {  // the heaviest not taken yet, the first of equals
+            std::size_t best = samples.size();
+            for (std::size_t i = 0; i < samples.size(); ++i) {
+                if (std::find(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(count), i) !=
+                    kept.begin() + static_cast<std::ptrdiff_t>(count)) {
+                    continue;
+                }
+                if (best == samples.size() || samples[i].weight > samples[best].weight) best = i;
+            }
+            kept[count++] = best;
+        }
+        std::sort(kept.begin(), kept.end());
+    }
+    BatchInput in = out;  // keeps what the caller set beyond the layers
+    in.layerCount = static_cast<std::uint32_t>(count);
+    float total = 0.0f;
+    for (std::size_t l = 0; l < count; ++l) {
+        const MotionSample& s = samples[kept[l]];
+        total += s.weight;
+        BatchLayer& layer = in.layers[l];
+        layer = BatchLayer{};
+        layer.clip = packed[s.clipSlot];
+        layer.time = s.time;
+        layer.loop = s.mode == PlaybackMode::Loop ? LoopMode::Loop : LoopMode::Clamp;
+        layer.mode = LayerMode::Override;
+        layer.weight = l == 0 || !(total > 0.0f) ? 1.0f : std::clamp(s.weight / total, 0.0f, 1.0f);
+    }
+    out = in;
+    return true;
+}
+
+}  // namespace kinema
