@@ -1,11 +1,15 @@
 #include "kinema/batch/pose_batch.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
+
+#include "kinema/play/external_pose.hpp"
 
 namespace kinema {
 
@@ -24,7 +28,12 @@ PoseBatch::PoseBatch(const Skeleton& skeleton, std::span<const float> restWeight
       kernels_(options.simd),
       arena_(std::make_unique<Arena>()) {
     instances_.reserve(instances);
-    for (std::size_t i = 0; i < instances; ++i) instances_.push_back({rest_, rest_, {}});
+    for (std::size_t i = 0; i < instances; ++i) {
+        Instance inst;
+        inst.pose = rest_;
+        inst.layer = rest_;
+        instances_.push_back(std::move(inst));
+    }
     if (modelMatrices_) model_.resize(instances * joints_);
     if (skin_ != nullptr) palette_.resize(instances * skin_->joints.size());
     if (options.threads == 0) {
@@ -68,6 +77,7 @@ std::string PoseBatch::evaluate(std::span<const BatchInput> inputs) {
         }
     }
     const std::size_t weights = rest_.weights().size();
+    bool anyMarkers = false;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
         const BatchInput& in = inputs[i];
         const auto where = [&](std::size_t l) {
@@ -95,7 +105,34 @@ std::string PoseBatch::evaluate(std::span<const BatchInput> inputs) {
                 (layer.reference->jointCount() != joints_ || layer.reference->weights().size() != weights)) {
                 return where(l) + "reference pose does not fit the skeleton";
             }
+            if (layer.markers != nullptr) {
+                // PackedClip keeps no markers, so the pairing is the caller's; a
+                // different duration means the step's coordinate is another clip's.
+                if (layer.markers->duration() != layer.clip->duration()) {
+                    return where(l) + "markers clip lasts " + std::to_string(layer.markers->duration()) +
+                           " s, the layer's clip " + std::to_string(layer.clip->duration()) + " s";
+                }
+                const PlaybackStep& s = layer.step;
+                if (!std::isfinite(s.from) || !std::isfinite(s.to) || !std::isfinite(s.travel)) {
+                    return where(l) + "playback step is not finite";
+                }
+                anyMarkers = true;
+            }
         }
+        const auto at = [&] { return "batch: instance " + std::to_string(i) + ": "; };
+        if (in.external != nullptr) {
+            if (in.external->jointCount() != joints_ || in.external->weights().size() != weights) {
+                return at() + "external pose does not fit the skeleton";
+            }
+            if (!(in.externalWeight >= 0.0f && in.externalWeight <= 1.0f)) {
+                return at() + "external pose weight outside [0, 1]";
+            }
+            if (in.externalMask != nullptr && in.externalMask->jointCount() != joints_) {
+                return at() + "external pose mask has " + std::to_string(in.externalMask->jointCount()) +
+                       " joints, the skeleton " + std::to_string(joints_);
+            }
+        }
+        if (std::string error = checkBoneAdjustments(in.adjustments, joints_); !error.empty()) return at() + error;
     }
     arena_->arena.execute([&] {
         tbb::parallel_for(
@@ -105,6 +142,19 @@ std::string PoseBatch::evaluate(std::span<const BatchInput> inputs) {
             },
             tbb::simple_partitioner());
     });
+    events_.clear();
+    if (anyMarkers) {
+        // Serial and in instance order, so the list does not depend on which
+        // thread evaluated what. Reserved to the sum of the per-instance buffers,
+        // which only grow when a larger marker clip appears.
+        std::size_t capacity = 0;
+        for (const Instance& inst : instances_) capacity += inst.events.size();
+        if (events_.capacity() < capacity) events_.reserve(capacity);
+        for (const Instance& inst : instances_) {
+            events_.insert(events_.end(), inst.events.begin(),
+                           inst.events.begin() + static_cast<std::ptrdiff_t>(inst.eventCount));
+        }
+    }
     return {};
 }
 
@@ -112,6 +162,7 @@ void PoseBatch::evaluateOne(std::size_t i, const BatchInput& input) noexcept {
     Instance& inst = instances_[i];
     const std::size_t weights = rest_.weights().size();
     if (input.layerCount == 0) inst.pose.assign(rest_);
+    sweepMarkers(i, input);
     for (std::uint32_t l = 0; l < input.layerCount; ++l) {
         const BatchLayer& layer = input.layers[l];
         const PackedClip& clip = *layer.clip;
@@ -131,12 +182,45 @@ void PoseBatch::evaluateOne(std::size_t i, const BatchInput& input) noexcept {
             kernels_.blend(inst.pose, inst.layer, layer.weight, inst.pose);
         }
     }
+    if (input.external != nullptr && input.externalWeight > 0.0f) {
+        // The layer scratch is free now; blending into it and swapping keeps the
+        // animated morph weights without a copy of them.
+        blendExternalPose(kernels_, inst.pose, *input.external, input.externalWeight, input.externalMask, inst.layer);
+        std::swap(inst.pose, inst.layer);
+    }
+    if (!input.adjustments.empty()) applyBoneAdjustments(parents_, inst.pose, input.adjustments);
     if (!modelMatrices_) return;
     const std::span<Mat4> model{model_.data() + i * joints_, joints_};
     kernels_.localToModel(parents_, inst.pose, model);
     if (skin_ == nullptr) return;
     const std::size_t n = skin_->joints.size();
     kernels_.skinPalette(*skin_, model, {palette_.data() + i * n, n});
+}
+
+void PoseBatch::sweepMarkers(std::size_t i, const BatchInput& input) {
+    Instance& inst = instances_[i];
+    inst.eventCount = 0;
+    std::size_t total = 0, widest = 0;
+    for (std::uint32_t l = 0; l < input.layerCount; ++l) {
+        if (const Clip* c = input.layers[l].markers) {
+            total += c->markers().size();
+            widest = std::max(widest, c->markers().size());
+        }
+    }
+    if (total == 0) return;
+    // A step crosses each marker at most once, so these bound every later frame
+    // with the same clips: they grow here, once, like a cursor binding.
+    if (inst.events.size() < total) inst.events.resize(total);
+    if (inst.crossed.size() < widest) inst.crossed.resize(widest);
+    for (std::uint32_t l = 0; l < input.layerCount; ++l) {
+        const BatchLayer& layer = input.layers[l];
+        if (layer.markers == nullptr) continue;
+        const std::size_t n = markersCrossed(*layer.markers, layer.playback, layer.step,
+                                             {inst.crossed.data(), layer.markers->markers().size()});
+        for (std::size_t k = 0; k < n; ++k) {
+            inst.events[inst.eventCount++] = {static_cast<std::uint32_t>(i), l, inst.crossed[k], layer.markers};
+        }
+    }
 }
 
 }  // namespace kinema

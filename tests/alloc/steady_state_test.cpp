@@ -6,13 +6,18 @@
 // so allocations inside oneTBB are seen too.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <new>
 #include <vector>
 
 #include "batch/fixture.hpp"
 #include "kinema/batch/pose_batch.hpp"
+#include "kinema/play/external_pose.hpp"
+#include "kinema/play/player.hpp"
+#include "kinema/runtime/bone_adjust.hpp"
 #include "kinema/runtime/pose_kernels.hpp"
 
 namespace {
@@ -151,6 +156,74 @@ void expectNoAllocations(std::size_t threads) {
 
 TEST(SteadyState, BatchEvaluationAllocatesNothingOnOneThread) { expectNoAllocations(1); }
 TEST(SteadyState, BatchEvaluationAllocatesNothingOnSeveralThreads) { expectNoAllocations(3); }
+
+// Bone adjustments, an external pose with its ramp, and marker sweeps driven by
+// Players: the per-instance event buffers are sized in the warm-up, when the
+// marker clips are first seen, and never again.
+void expectNoAllocationsWithControls(std::size_t threads) {
+    const BatchFixture f(47);
+    const Clip marked = Clip::create("A", {f.clipA.tracks().begin(), f.clipA.tracks().end()},
+                                     {{"a", 0.1f}, {"b", 0.5f}, {"c", 0.9f}})
+                            .value();
+    BatchOptions o;
+    o.threads = threads;
+    o.skin = &f.skin;
+    constexpr std::size_t kInstances = 64;
+    PoseBatch batch(f.skeleton, {}, kInstances, o);
+    const float h = std::sqrt(0.5f);
+    std::vector<BoneAdjustment> adjustments{{2, {h, 0.0f, 0.0f, h}, {0.0f, 0.1f, 0.0f}}, {5, {0.0f, h, 0.0f, h}}};
+    adjustments[1].absolute = Quat{};
+    adjustments[1].scale = {1e-3f, 1e-3f, 1e-3f};
+    SoaPose ragdoll(f.skeleton.restPose(), {});
+    std::vector<Mat4> bodies(f.skeleton.jointCount());
+    std::vector<Player> players;
+    for (std::size_t i = 0; i < kInstances; ++i) {
+        players.emplace_back(marked, i % 2 == 0 ? PlaybackMode::Loop : PlaybackMode::PingPong);
+        players.back().play();
+        ASSERT_TRUE(players.back().setSpeed(i % 3 == 0 ? -1.0 : 1.5));
+    }
+    ExternalPoseBlend ramp;
+    std::vector<BatchInput> in(kInstances);
+    std::size_t events = 0;
+    auto frame = [&](int n) {
+        const double dt = n % 11 == 10 ? 0.5 : 1.0 / 60.0;
+        if (n % 40 == 0) ramp.start(0.25);
+        if (n % 40 == 20) ramp.stop(0.25);
+        ASSERT_EQ(ramp.update(dt), "");
+        // The hand-off helpers too: bodies read from the pose, and back.
+        std::copy(batch.model(1).begin(), batch.model(1).end(), bodies.begin());
+        ASSERT_TRUE(localFromModel(f.skeleton.parents(), bodies, ragdoll));
+        for (std::size_t i = 0; i < kInstances; ++i) {
+            PlaybackStep step;
+            ASSERT_EQ(players[i].update(dt, step), "");
+            BatchInput& x = in[i];
+            x.layerCount = 2;
+            x.layers[0] = {&f.packedA, players[i].clipTime(), 1.0f, LoopMode::Clamp};
+            x.layers[0].markers = &marked;
+            x.layers[0].step = step;
+            x.layers[0].playback = players[i].mode();
+            x.layers[1] = {&f.packedB, 0.02 * static_cast<double>(n + static_cast<int>(i)), 0.5f};
+            x.external = i % 2 == 1 ? &ragdoll : nullptr;
+            x.externalWeight = ramp.weight();
+            x.adjustments = i % 3 != 0 ? std::span<const BoneAdjustment>(adjustments) : std::span<const BoneAdjustment>{};
+        }
+        const std::string error = batch.evaluate(in);
+        ASSERT_EQ(error, "");
+        events += batch.events().size();
+    };
+    for (int n = 0; n < 50; ++n) frame(n);
+    const long before = gAllocations.load();
+    for (int n = 50; n < 550; ++n) frame(n);
+    EXPECT_EQ(gAllocations.load() - before, 0) << "allocations in 500 evaluations with " << threads << " threads";
+    EXPECT_GT(events, 1000u);  // the sweeps ran and reported
+}
+
+TEST(SteadyState, AdjustmentsExternalPosesAndMarkerSweepsAllocateNothingOnOneThread) {
+    expectNoAllocationsWithControls(1);
+}
+TEST(SteadyState, AdjustmentsExternalPosesAndMarkerSweepsAllocateNothingOnSeveralThreads) {
+    expectNoAllocationsWithControls(3);
+}
 
 TEST(SteadyState, KernelsAllocateNothing) {
     const BatchFixture f(43);
