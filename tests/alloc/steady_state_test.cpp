@@ -14,9 +14,11 @@
 #include <vector>
 
 #include "batch/fixture.hpp"
+#include "kinema/batch/motion_layers.hpp"
 #include "kinema/batch/pose_batch.hpp"
 #include "kinema/play/external_pose.hpp"
 #include "kinema/play/player.hpp"
+#include "kinema/play/state_machine.hpp"
 #include "kinema/runtime/bone_adjust.hpp"
 #include "kinema/runtime/pose_kernels.hpp"
 
@@ -252,6 +254,90 @@ TEST(SteadyState, KernelsAllocateNothing) {
         ASSERT_TRUE(k.skinVertices(prim, palette, prim.positions, prim.normals, outP, outN));
     }
     EXPECT_EQ(gAllocations.load() - before, 0);
+}
+
+
+// State machines driving a batch: parameters, triggers, a code predicate, fades,
+// interruptions, a blend space state and marker events every frame, turned into
+// layers by motionLayers and evaluated. Nothing allocates after the machines are made.
+TEST(SteadyState, StateMachinesDrivingABatchAllocateNothing) {
+    const BatchFixture f(44);
+    // Clips with markers for the state machine (the fixture's clip A, re-made with markers).
+    std::vector<Track> tracks(f.clipA.tracks().begin(), f.clipA.tracks().end());
+    const Clip walk = Clip::create("walk", tracks, {{"footL", 0.1f}, {"footR", 0.7f}}).value();
+    const Clip run = Clip::create("run", tracks, {{"footL", 0.2f}, {"footR", 0.9f}}).value();
+    const PackedClip packedWalk(walk), packedRun(run);
+    StateMachineDesc desc;
+    desc.parameters = {{"speed", ParameterType::Float, 0.0f}, {"hit", ParameterType::Trigger, 0.0f}};
+    StateDesc idle;
+    idle.name = "idle";
+    idle.clip = "B";
+    StateDesc move;
+    move.name = "move";
+    move.blendSpace = BlendSpaceDesc{1, "speed", "", BlendSync::Markers, {{"walk", 1.0f, 0.0f}, {"run", 3.0f, 0.0f}}};
+    StateDesc hit;
+    hit.name = "hit";
+    hit.clip = "A";
+    hit.mode = PlaybackMode::Clamp;
+    desc.states = {idle, move, hit};
+    const auto transition = [](const char* from, const char* to, float duration) {
+        TransitionDesc t;
+        t.from = from;
+        t.to = to;
+        t.duration = duration;
+        t.interruption = Interruption::SourceThenDestination;
+        return t;
+    };
+    TransitionDesc go = transition("idle", "move", 0.2f), stop = transition("move", "idle", 0.3f),
+                   struck = transition("*", "hit", 0.1f), recover = transition("hit", "idle", 0.2f);
+    go.conditions = {{"speed", ConditionOp::Greater, 0.5f}};
+    stop.conditions = {{"speed", ConditionOp::LessEqual, 0.5f}};
+    struck.conditions = {{"hit", ConditionOp::IsTrue, 0.0f}};
+    struck.predicate = "vulnerable";
+    recover.exitTime = 0.8f;
+    desc.transitions = {go, stop, struck, recover};
+    const std::vector<const Clip*> clips{&f.clipA, &f.clipB, &walk, &run};
+    auto def = StateMachineDefinition::create(desc, [&](std::string_view name) -> const Clip* {
+        for (const Clip* c : clips) {
+            if (c->name() == name) return c;
+        }
+        return nullptr;
+    });
+    ASSERT_TRUE(def.ok()) << def.message();
+    std::vector<const PackedClip*> packed;
+    for (const Clip* c : def->clips()) {
+        packed.push_back(c == &f.clipA ? &f.packedA : c == &f.clipB ? &f.packedB : c == &walk ? &packedWalk : &packedRun);
+    }
+    constexpr std::size_t kInstances = 8;
+    std::vector<StateMachine> machines;
+    for (std::size_t i = 0; i < kInstances; ++i) {
+        machines.emplace_back(*def);
+        machines.back().setPredicate(0, [](const StateMachine& m) { return m.currentNormalizedTime() > 0.1; });
+    }
+    BatchOptions options;
+    options.threads = 2;
+    options.skin = &f.skin;
+    PoseBatch batch(f.skeleton, {}, kInstances, options);
+    std::vector<BatchInput> in(kInstances);
+    std::size_t events = 0, fades = 0;
+    auto frame = [&](int n) {
+        for (std::size_t i = 0; i < kInstances; ++i) {
+            StateMachine& m = machines[i];
+            m.setFloat(0u, 1.5f + 1.5f * std::sin(0.05f * static_cast<float>(n) + static_cast<float>(i)));
+            if ((n + static_cast<int>(i) * 7) % 97 == 0) m.setTrigger(1u);
+            ASSERT_EQ(m.update(1.0 / 60.0), "");
+            events += m.events().size();
+            fades += m.transitioning() ? 1 : 0;
+            ASSERT_TRUE(motionLayers(m.samples(), packed, in[i]));
+        }
+        ASSERT_EQ(batch.evaluate(in), "");
+    };
+    for (int n = 0; n < 50; ++n) frame(n);
+    const long before = gAllocations.load();
+    for (int n = 50; n < 650; ++n) frame(n);
+    EXPECT_EQ(gAllocations.load() - before, 0) << "allocations in 600 frames of 8 state machines";
+    EXPECT_GT(events, 100u);  // markers were swept
+    EXPECT_GT(fades, 200u);   // and transitions ran
 }
 
 }  // namespace
