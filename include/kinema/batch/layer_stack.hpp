@@ -1,0 +1,70 @@
+// kinema/batch: animation layers with their own playback heads (seed feature D4).
+//
+// A LayerStack is one character's layers: each has a clip, its own Player (time,
+// speed, loop / clamp / ping-pong, playing or paused), a weight, a blend mode
+// (override or additive against a reference pose) and an optional per-joint mask.
+// update() advances every layer by the same elapsed time at its own speed; fill()
+// writes the layers into a BatchInput for PoseBatch, with each layer's step so the
+// batch reports the markers it crossed (PoseBatch::events()). Layer 0 is the base
+// and is always taken whole; layer k blends over layers 0..k-1.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string>
+
+#include "kinema/batch/pose_batch.hpp"
+#include "kinema/play/player.hpp"
+
+namespace kinema {
+
+struct LayerSettings {
+    float weight = 1.0f;                    // in [0, 1]
+    LayerMode mode = LayerMode::Override;
+    const JointMask* mask = nullptr;        // optional, shared, must outlive the stack's use
+    const SoaPose* reference = nullptr;     // additive: the pose the delta is taken from (null: rest)
+    bool announceMarkers = true;            // report this layer's markers through the batch
+};
+
+class LayerStack {
+public:
+    std::size_t size() const noexcept { return count_; }
+
+    // Puts `clip` (and the PackedClip made from it) on layer `index` (< kMaxBatchLayers,
+    // at most size(): layers are contiguous), playing from time 0 in `mode`. The
+    // clips must outlive the stack's use. Returns false, changing nothing, for an
+    // index past size() or a PackedClip of another duration.
+    bool setLayer(std::size_t index, const Clip& clip, const PackedClip& packed,
+                  PlaybackMode mode = PlaybackMode::Loop, LayerSettings settings = {}) noexcept;
+    // Drops the top layer.
+    void pop() noexcept;
+
+    // The layer's playback head: speed, seek, play / pause (index < size()).
+    Player& player(std::size_t index) noexcept { return layers_[index].player; }
+    const Player& player(std::size_t index) const noexcept { return layers_[index].player; }
+    LayerSettings& settings(std::size_t index) noexcept { return layers_[index].settings; }
+    const LayerSettings& settings(std::size_t index) const noexcept { return layers_[index].settings; }
+
+    // Advances every layer by `elapsed` seconds (finite, >= 0; otherwise an error
+    // message and nothing changes) at its own speed.
+    std::string update(double elapsed) noexcept;
+
+    // The layers as batch layers: clip time of each head (sampled without wrapping
+    // for clamp and ping-pong heads, whose clip time is already in range), weight
+    // clamped to [0, 1], mode, mask, reference, and the last update's step with the
+    // source clip for marker events. Other fields of `out` are kept.
+    void fill(BatchInput& out) const noexcept;
+
+private:
+    struct Layer {
+        const Clip* clip = nullptr;
+        const PackedClip* packed = nullptr;
+        Player player;
+        LayerSettings settings;
+        PlaybackStep step;
+    };
+    std::array<Layer, kMaxBatchLayers> layers_{};
+    std::size_t count_ = 0;
+};
+
+}  // namespace kinema

@@ -1,0 +1,137 @@
+// LayerStack (D4): per-layer speed, time, loop and weight, through a PoseBatch.
+// Clips are straight lines in time (translation x = t on A, y = t / 2 on B), so the
+// expected poses are worked out by hand.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "kinema/batch/layer_stack.hpp"
+
+namespace {
+
+using namespace kinema;
+
+Clip line(const char* name, float seconds, Vec3 end, std::vector<Marker> markers = {}) {
+    Track t;
+    t.path = TrackPath::Translation;
+    t.times = {0.0f, seconds};
+    t.values = {0, 0, 0, end.x, end.y, end.z};
+    return Clip::create(name, {t}, std::move(markers)).value();
+}
+
+Skeleton oneJoint() {
+    std::vector<JointDesc> joints(1);
+    joints[0].name = "root";
+    return Skeleton::create(joints).value();
+}
+
+struct Rig {
+    Skeleton skeleton = oneJoint();
+    Clip a = line("a", 1.0f, {1, 0, 0}, {{"step", 0.4f}});
+    Clip b = line("b", 2.0f, {0, 1, 0}, {{"beat", 0.9f}});
+    PackedClip pa{a}, pb{b};
+    PoseBatch batch{skeleton, {}, 1, [] {
+                        BatchOptions o;
+                        o.threads = 1;
+                        return o;
+                    }()};
+
+    Transform evaluate(const LayerStack& stack) {
+        BatchInput in;
+        stack.fill(in);
+        EXPECT_EQ(batch.evaluate(std::span<const BatchInput>(&in, 1)), "");
+        return batch.local(0).joint(0);
+    }
+};
+
+TEST(LayerStack, EachLayerAdvancesAtItsOwnSpeed) {
+    Rig r;
+    LayerStack stack;
+    ASSERT_TRUE(stack.setLayer(0, r.a, r.pa));
+    ASSERT_TRUE(stack.setLayer(1, r.b, r.pb, PlaybackMode::Loop, {0.5f}));
+    ASSERT_TRUE(stack.player(1).setSpeed(2.0));
+    ASSERT_EQ(stack.update(0.25), "");
+    ASSERT_EQ(stack.update(0.25), "");
+    BatchInput in;
+    stack.fill(in);
+    ASSERT_EQ(in.layerCount, 2u);
+    EXPECT_EQ(in.layers[0].time, 0.5);
+    EXPECT_EQ(in.layers[1].time, 1.0);
+    EXPECT_EQ(in.layers[1].weight, 0.5f);
+    // A at 0.5 s: (0.5, 0, 0); B at 1 s: (0, 0.5, 0); B over A at 0.5.
+    const Transform t = r.evaluate(stack);
+    EXPECT_NEAR(t.translation.x, 0.25f, 1e-6f);
+    EXPECT_NEAR(t.translation.y, 0.25f, 1e-6f);
+}
+
+TEST(LayerStack, LayersLoopOrHoldByTheirOwnMode) {
+    Rig r;
+    LayerStack stack;
+    ASSERT_TRUE(stack.setLayer(0, r.a, r.pa, PlaybackMode::Clamp));
+    ASSERT_TRUE(stack.setLayer(1, r.b, r.pb, PlaybackMode::Loop, {1.0f}));
+    ASSERT_EQ(stack.update(2.5), "");
+    BatchInput in;
+    stack.fill(in);
+    EXPECT_EQ(in.layers[0].time, 1.0);  // held at the end, not wrapped to 0
+    EXPECT_EQ(in.layers[0].loop, LoopMode::Clamp);
+    EXPECT_EQ(in.layers[1].time, 0.5);  // 2.5 wraps on a 2 s loop
+    stack.settings(1).weight = 0.0f;
+    const Transform t = r.evaluate(stack);
+    EXPECT_NEAR(t.translation.x, 1.0f, 1e-6f);
+}
+
+TEST(LayerStack, PausedAndSeekedLayersKeepTheirTime) {
+    Rig r;
+    LayerStack stack;
+    ASSERT_TRUE(stack.setLayer(0, r.a, r.pa));
+    ASSERT_TRUE(stack.setLayer(1, r.b, r.pb));
+    stack.player(1).pause();
+    ASSERT_TRUE(stack.player(1).seek(1.5));
+    ASSERT_EQ(stack.update(0.3), "");
+    BatchInput in;
+    stack.fill(in);
+    EXPECT_NEAR(in.layers[0].time, 0.3, 1e-12);
+    EXPECT_EQ(in.layers[1].time, 1.5);
+}
+
+TEST(LayerStack, MarkersOfEachLayerAreReportedByTheBatch) {
+    Rig r;
+    LayerStack stack;
+    ASSERT_TRUE(stack.setLayer(0, r.a, r.pa));
+    ASSERT_TRUE(stack.setLayer(1, r.b, r.pb));
+    ASSERT_EQ(stack.update(0.5), "");  // A passes 0.4; B (0..0.5) not 0.9
+    r.evaluate(stack);
+    ASSERT_EQ(r.batch.events().size(), 1u);
+    EXPECT_EQ(r.batch.events()[0].layer, 0u);
+    EXPECT_EQ(r.batch.events()[0].clip, &r.a);
+    ASSERT_EQ(stack.update(0.5), "");  // B passes 0.9; A (0.5..1.0) nothing
+    r.evaluate(stack);
+    ASSERT_EQ(r.batch.events().size(), 1u);
+    EXPECT_EQ(r.batch.events()[0].layer, 1u);
+    stack.settings(1).announceMarkers = false;
+    ASSERT_EQ(stack.update(2.0), "");  // both lap: only A is heard
+    r.evaluate(stack);
+    ASSERT_EQ(r.batch.events().size(), 1u);
+    EXPECT_EQ(r.batch.events()[0].clip, &r.a);
+}
+
+TEST(LayerStack, RefusesGapsMismatchedClipsAndBadTime) {
+    Rig r;
+    LayerStack stack;
+    EXPECT_FALSE(stack.setLayer(1, r.a, r.pa));       // no layer 0 yet
+    EXPECT_FALSE(stack.setLayer(0, r.a, r.pb));       // packed from another clip
+    ASSERT_TRUE(stack.setLayer(0, r.a, r.pa));
+    EXPECT_FALSE(stack.setLayer(kMaxBatchLayers, r.a, r.pa));
+    ASSERT_EQ(stack.update(0.2), "");
+    EXPECT_NE(stack.update(-1.0), "");
+    EXPECT_NE(stack.update(std::nan("")), "");
+    EXPECT_NEAR(stack.player(0).clipTime(), 0.2, 1e-12);
+    stack.pop();
+    EXPECT_EQ(stack.size(), 0u);
+    BatchInput in;
+    stack.fill(in);
+    EXPECT_EQ(in.layerCount, 0u);
+}
+
+}  // namespace
