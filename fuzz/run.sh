@@ -37,6 +37,7 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
     -print_final_stats=1 \
     "$@"
 "$build/fuzz/kinema_state_machine_fuzz" "$build/state_machine_corpus" fuzz/state_machine_corpus \
+    -dict=fuzz/state_machine.dict \
     -max_total_time="$(( (seconds + 1) / 2 ))" \
     -max_len=8192 \
     -timeout=10 \

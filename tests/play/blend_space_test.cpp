@@ -17,20 +17,14 @@
 #include "kinema/asset/clip.hpp"
 #include "kinema/play/blend_space.hpp"
 #include "kinema/play/player.hpp"
+#include "play/fixtures.hpp"
 
 namespace {
 
 using namespace kinema;
 
-// A clip of `duration` seconds (one translation track) with the given markers.
 Clip makeClip(const std::string& name, float duration, std::vector<Marker> markers = {}) {
-    Track t;
-    t.path = TrackPath::Translation;
-    t.times = {0.0f, duration};
-    t.values = {0, 0, 0, 1, 0, 0};
-    auto clip = Clip::create(name, {t}, std::move(markers));
-    EXPECT_TRUE(clip.ok()) << clip.message();
-    return std::move(clip).value();
+    return test::lineClip(name, duration, std::move(markers));
 }
 
 BlendSpace made(Result<BlendSpace> r) {

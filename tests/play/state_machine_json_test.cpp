@@ -11,27 +11,16 @@
 
 #include "kinema/asset/clip.hpp"
 #include "kinema/play/state_machine_json.hpp"
+#include "play/fixtures.hpp"
 
 namespace {
 
 using namespace kinema;
 
-StateDesc clipState(std::string name, std::string clip, PlaybackMode mode = PlaybackMode::Loop) {
-    StateDesc s;
-    s.name = std::move(name);
-    s.clip = std::move(clip);
-    s.mode = mode;
-    return s;
-}
+using test::clipState;
 
 Clip makeClip(const std::string& name, float seconds) {
-    Track t;
-    t.path = TrackPath::Translation;
-    t.times = {0.0f, seconds};
-    t.values = {0, 0, 0, 1, 0, 0};
-    auto clip = Clip::create(name, {t}, {{"footL", 0.0f}, {"footR", seconds / 2}});
-    EXPECT_TRUE(clip.ok()) << clip.message();
-    return std::move(clip).value();
+    return test::lineClip(name, seconds, {{"footL", 0.0f}, {"footR", seconds / 2}});
 }
 
 constexpr const char* kDocument = R"({

@@ -12,18 +12,13 @@
 
 #include "kinema/asset/clip.hpp"
 #include "kinema/play/state_machine.hpp"
+#include "play/fixtures.hpp"
 
 namespace {
 
 using namespace kinema;
 
-StateDesc clipState(std::string name, std::string clip, PlaybackMode mode = PlaybackMode::Loop) {
-    StateDesc s;
-    s.name = std::move(name);
-    s.clip = std::move(clip);
-    s.mode = mode;
-    return s;
-}
+using test::clipState;
 
 TransitionDesc transition(std::string from, std::string to, float duration) {
     TransitionDesc t;
@@ -33,15 +28,8 @@ TransitionDesc transition(std::string from, std::string to, float duration) {
     return t;
 }
 
-// A clip of `seconds` (one translation track on joint 0) with `markers`.
 Clip makeClip(const std::string& name, float seconds, std::vector<Marker> markers = {}) {
-    Track t;
-    t.path = TrackPath::Translation;
-    t.times = {0.0f, seconds};
-    t.values = {0, 0, 0, 1, 0, 0};
-    auto clip = Clip::create(name, {t}, std::move(markers));
-    EXPECT_TRUE(clip.ok()) << clip.message();
-    return std::move(clip).value();
+    return test::lineClip(name, seconds, std::move(markers));
 }
 
 struct Clips {
