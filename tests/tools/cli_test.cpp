@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cmath>
@@ -22,7 +23,10 @@ struct CliRun {
 };
 
 CliRun runKinema(const std::string& args) {
-    const std::string errFile = testing::TempDir() + "kinema_cli_stderr.txt";
+    // ctest runs test cases as parallel processes: each call needs its own file.
+    static int calls = 0;
+    const std::string errFile = testing::TempDir() + "kinema_cli_stderr_" + std::to_string(::getpid()) + "_" +
+                                std::to_string(calls++) + ".txt";
     const std::string cmd = std::string(KINEMA_CLI_PATH) + " " + args + " 2>" + errFile;
     CliRun r;
     FILE* p = popen(cmd.c_str(), "r");
@@ -34,6 +38,8 @@ CliRun runKinema(const std::string& args) {
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     std::ifstream e(errFile);
     r.err.assign(std::istreambuf_iterator<char>(e), {});
+    e.close();
+    std::remove(errFile.c_str());
     return r;
 }
 
