@@ -483,6 +483,27 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
         // multiply-add latency, not the throughput, bounds a serial sum of four).
         __m256 m01 = _mm256_setzero_ps(), m23 = _mm256_setzero_ps();
         std::uint32_t i = 0;
+        if (influences == 4) {
+            // The common case with one load for the four indices and one for the four
+            // weights (spread from the register): the loop below spends a load on each.
+            std::uint64_t idx;
+            __builtin_memcpy(&idx, jv, sizeof idx);
+            const __m128 w4 = _mm_loadu_ps(wv);
+            const float* pa = palette + static_cast<std::size_t>(idx & 0xffff) * 16;
+            const float* pb = palette + static_cast<std::size_t>((idx >> 16) & 0xffff) * 16;
+            const float* pc = palette + static_cast<std::size_t>((idx >> 32) & 0xffff) * 16;
+            const float* pd = palette + static_cast<std::size_t>(idx >> 48) * 16;
+            const __m256 wa = _mm256_broadcastss_ps(w4);
+            const __m256 wb = _mm256_broadcastss_ps(_mm_movehdup_ps(w4));
+            const __m256 wc = _mm256_broadcastss_ps(_mm_movehl_ps(w4, w4));
+            const __m256 wd = _mm256_broadcastss_ps(_mm_shuffle_ps(w4, w4, 0xff));
+            m01 = _mm256_add_ps(_mm256_fmadd_ps(_mm256_loadu_ps(pb), wb, _mm256_mul_ps(_mm256_loadu_ps(pa), wa)),
+                                _mm256_fmadd_ps(_mm256_loadu_ps(pd), wd, _mm256_mul_ps(_mm256_loadu_ps(pc), wc)));
+            m23 = _mm256_add_ps(
+                _mm256_fmadd_ps(_mm256_loadu_ps(pb + 8), wb, _mm256_mul_ps(_mm256_loadu_ps(pa + 8), wa)),
+                _mm256_fmadd_ps(_mm256_loadu_ps(pd + 8), wd, _mm256_mul_ps(_mm256_loadu_ps(pc + 8), wc)));
+            i = 4;
+        }
         for (; i + 2 <= influences; i += 2) {
             const float* pa = palette + static_cast<std::size_t>(jv[i]) * 16;
             const float* pb = palette + static_cast<std::size_t>(jv[i + 1]) * 16;
