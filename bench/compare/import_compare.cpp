@@ -1,0 +1,465 @@
+// kinema_import_compare: kinema's glTF import against tinygltf and Assimp on the same
+// in-memory bytes, in one run, so the comparison rests on ratios (issue 2). Per model:
+//
+//   <model>/kinema             GltfImporter::import, one importer reused (as Import/<model>
+//                              of kinema_bench): parse, validate, decode every accessor,
+//                              build the Model, destroy it.
+//   <model>/kinema_animpath    the same with decodeRenderAttributes = false (as
+//                              ImportAnimationPath/<model>): NORMAL, TEXCOORD_0 and indices
+//                              range-checked but not decoded. The workload of the issue's
+//                              fastgltf figures.
+//   <model>/tinygltf_parse     TinyGLTF::LoadBinaryFromMemory alone (JSON parse, its checks,
+//                              the GLB BIN chunk copied into the model's buffer); images are
+//                              not decoded (an image loader that keeps nothing).
+//   <model>/tinygltf_decode    the same load, then the accessors kinema_animpath decodes,
+//                              decoded to float arrays (16-bit joints) with bounds checks:
+//                              node TRS / matrix, inverse bind matrices, every animation
+//                              sampler input (each distinct accessor once) and output,
+//                              POSITION, JOINTS_0, WEIGHTS_0 of every primitive.
+//   <model>/assimp             Assimp::Importer::ReadFileFromMemory with no post-processing
+//                              (flags 0), then FreeScene. Assimp's glTF 2 reader always
+//                              converts every mesh attribute and the indices, so this is
+//                              closer to kinema's full import than to the animation path.
+//
+// Every loop includes the destruction of what it built. The benchmarks of one model
+// are registered next to each other; run with --benchmark_enable_random_interleaving
+// and repetitions so that machine-load drift is spread over all of them alike
+// (docs/PERFORMANCE.md gives the commands; report.py turns the JSON into the tables).
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <assimp/Importer.hpp>
+#include <assimp/scene.h>
+#include <tiny_gltf.h>
+
+#include "bench_common.hpp"
+#include "kinema/io/gltf.hpp"
+
+namespace {
+
+using kinema::GltfImporter;
+using kinema::GltfSource;
+using kinema::ImportOptions;
+
+constexpr const char* kModels[] = {"CesiumMan", "RiggedFigure", "InterpolationTest", "RiggedSimple"};
+
+// ---------------------------------------------------------------------------------
+// The tinygltf side: decoding what kinema's animation path decodes.
+
+struct NodeTransform {
+    bool hasMatrix = false;
+    std::array<float, 16> matrix{};
+    std::array<float, 3> translation{0.0f, 0.0f, 0.0f};
+    std::array<float, 4> rotation{0.0f, 0.0f, 0.0f, 1.0f};
+    std::array<float, 3> scale{1.0f, 1.0f, 1.0f};
+};
+
+struct DecodedPrimitive {
+    std::vector<float> positions;        // 3 per vertex
+    std::vector<std::uint16_t> joints;   // 4 per vertex, or empty
+    std::vector<float> weights;          // 4 per vertex, or empty
+};
+
+struct Decoded {
+    std::vector<NodeTransform> nodes;
+    std::vector<std::vector<float>> inverseBindMatrices;  // per skin, 16 per joint
+    std::vector<std::vector<float>> inputs;               // per distinct sampler input accessor
+    std::vector<std::vector<float>> outputs;              // per sampler
+    std::vector<DecodedPrimitive> primitives;             // every primitive of every mesh
+
+    std::size_t floatCount() const {
+        std::size_t n = nodes.size() * 10;
+        for (const auto& v : inverseBindMatrices) n += v.size();
+        for (const auto& v : inputs) n += v.size();
+        for (const auto& v : outputs) n += v.size();
+        for (const auto& p : primitives) n += p.positions.size() + p.weights.size();
+        return n;
+    }
+};
+
+// Where the elements of an accessor are, checked against its buffer view and buffer.
+struct ElementView {
+    const unsigned char* data = nullptr;
+    std::size_t stride = 0;
+    std::size_t elementSize = 0;
+};
+
+bool elementView(const tinygltf::Model& model, const tinygltf::Accessor& accessor, std::size_t components,
+                 ElementView& view) {
+    if (accessor.bufferView < 0 || static_cast<std::size_t>(accessor.bufferView) >= model.bufferViews.size()) {
+        return false;
+    }
+    const tinygltf::BufferView& bufferView = model.bufferViews[static_cast<std::size_t>(accessor.bufferView)];
+    if (bufferView.buffer < 0 || static_cast<std::size_t>(bufferView.buffer) >= model.buffers.size()) return false;
+    const tinygltf::Buffer& buffer = model.buffers[static_cast<std::size_t>(bufferView.buffer)];
+    const int componentSize = tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(accessor.componentType));
+    if (componentSize <= 0) return false;
+    view.elementSize = static_cast<std::size_t>(componentSize) * components;
+    view.stride = bufferView.byteStride != 0 ? bufferView.byteStride : view.elementSize;
+    if (view.stride < view.elementSize) return false;
+    if (bufferView.byteOffset > buffer.data.size() || bufferView.byteLength > buffer.data.size() - bufferView.byteOffset) {
+        return false;
+    }
+    if (accessor.count != 0) {
+        const std::size_t last = accessor.byteOffset + view.stride * (accessor.count - 1) + view.elementSize;
+        if (last > bufferView.byteLength) return false;
+    }
+    view.data = buffer.data.data() + bufferView.byteOffset + accessor.byteOffset;
+    return true;
+}
+
+template <class T>
+T readAt(const unsigned char* p) {
+    T value;
+    std::memcpy(&value, p, sizeof(T));
+    return value;
+}
+
+// Accessor `index` as floats (`components` per element; 0: the accessor's own count):
+// float components as they are, normalized integer components scaled as glTF 2.0 says.
+// False on any fault. None of the four models uses sparse accessors; they are a fault here.
+bool decodeFloats(const tinygltf::Model& model, int index, std::size_t components, std::vector<float>& out) {
+    if (index < 0 || static_cast<std::size_t>(index) >= model.accessors.size()) return false;
+    const tinygltf::Accessor& accessor = model.accessors[static_cast<std::size_t>(index)];
+    if (accessor.sparse.isSparse) return false;
+    const int typeComponents = tinygltf::GetNumComponentsInType(static_cast<std::uint32_t>(accessor.type));
+    if (typeComponents <= 0) return false;
+    if (components == 0) components = static_cast<std::size_t>(typeComponents);
+    if (static_cast<std::size_t>(typeComponents) != components) return false;
+    const std::size_t n = accessor.count * components;
+    if (accessor.bufferView < 0) {
+        out.assign(n, 0.0f);
+        return true;
+    }
+    ElementView view;
+    if (!elementView(model, accessor, components, view)) return false;
+    out.resize(n);
+    float* dst = out.data();
+    const unsigned char* src = view.data;
+    const auto convert = [&](auto tag, float scale, float lowest) {
+        using C = decltype(tag);
+        for (std::size_t e = 0; e < accessor.count; ++e, src += view.stride) {
+            for (std::size_t c = 0; c < components; ++c) {
+                *dst++ = std::max(static_cast<float>(readAt<C>(src + c * sizeof(C))) * scale, lowest);
+            }
+        }
+    };
+    switch (accessor.componentType) {
+        case TINYGLTF_COMPONENT_TYPE_FLOAT:
+            if (view.stride == view.elementSize) {
+                std::memcpy(dst, src, n * sizeof(float));
+            } else {
+                for (std::size_t e = 0; e < accessor.count; ++e, src += view.stride, dst += components) {
+                    std::memcpy(dst, src, view.elementSize);
+                }
+            }
+            return true;
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
+            if (!accessor.normalized) return false;
+            convert(std::uint8_t{}, 1.0f / 255.0f, 0.0f);
+            return true;
+        case TINYGLTF_COMPONENT_TYPE_BYTE:
+            if (!accessor.normalized) return false;
+            convert(std::int8_t{}, 1.0f / 127.0f, -1.0f);
+            return true;
+        case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT:
+            if (!accessor.normalized) return false;
+            convert(std::uint16_t{}, 1.0f / 65535.0f, 0.0f);
+            return true;
+        case TINYGLTF_COMPONENT_TYPE_SHORT:
+            if (!accessor.normalized) return false;
+            convert(std::int16_t{}, 1.0f / 32767.0f, -1.0f);
+            return true;
+        default:
+            return false;
+    }
+}
+
+// JOINTS_n: unsigned byte or short VEC4 to 16-bit joint indices.
+bool decodeJoints(const tinygltf::Model& model, int index, std::vector<std::uint16_t>& out) {
+    if (index < 0 || static_cast<std::size_t>(index) >= model.accessors.size()) return false;
+    const tinygltf::Accessor& accessor = model.accessors[static_cast<std::size_t>(index)];
+    if (accessor.sparse.isSparse || accessor.type != TINYGLTF_TYPE_VEC4) return false;
+    ElementView view;
+    if (!elementView(model, accessor, 4, view)) return false;
+    out.resize(accessor.count * 4);
+    std::uint16_t* dst = out.data();
+    const unsigned char* src = view.data;
+    if (accessor.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT) {
+        if (view.stride == view.elementSize) {
+            std::memcpy(dst, src, out.size() * sizeof(std::uint16_t));
+        } else {
+            for (std::size_t e = 0; e < accessor.count; ++e, src += view.stride, dst += 4) std::memcpy(dst, src, 8);
+        }
+        return true;
+    }
+    if (accessor.componentType == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE) {
+        for (std::size_t e = 0; e < accessor.count; ++e, src += view.stride) {
+            for (std::size_t c = 0; c < 4; ++c) *dst++ = src[c];
+        }
+        return true;
+    }
+    return false;
+}
+
+template <std::size_t N>
+bool copyDoubles(const std::vector<double>& from, std::array<float, N>& to) {
+    if (from.empty()) return true;  // the default stays
+    if (from.size() != N) return false;
+    for (std::size_t i = 0; i < N; ++i) to[i] = static_cast<float>(from[i]);
+    return true;
+}
+
+bool decodeAnimationPath(const tinygltf::Model& model, Decoded& out) {
+    out.nodes.resize(model.nodes.size());
+    for (std::size_t i = 0; i < model.nodes.size(); ++i) {
+        const tinygltf::Node& node = model.nodes[i];
+        NodeTransform& t = out.nodes[i];
+        t.hasMatrix = !node.matrix.empty();
+        if (!copyDoubles(node.matrix, t.matrix) || !copyDoubles(node.translation, t.translation) ||
+            !copyDoubles(node.rotation, t.rotation) || !copyDoubles(node.scale, t.scale)) {
+            return false;
+        }
+    }
+    out.inverseBindMatrices.resize(model.skins.size());
+    for (std::size_t i = 0; i < model.skins.size(); ++i) {
+        const tinygltf::Skin& skin = model.skins[i];
+        if (skin.inverseBindMatrices < 0) continue;
+        if (!decodeFloats(model, skin.inverseBindMatrices, 16, out.inverseBindMatrices[i])) return false;
+    }
+    std::vector<int> inputSlot(model.accessors.size(), -1);
+    for (const tinygltf::Animation& animation : model.animations) {
+        for (const tinygltf::AnimationSampler& sampler : animation.samplers) {
+            if (sampler.input < 0 || static_cast<std::size_t>(sampler.input) >= inputSlot.size()) return false;
+            int& slot = inputSlot[static_cast<std::size_t>(sampler.input)];
+            if (slot < 0) {
+                slot = static_cast<int>(out.inputs.size());
+                if (!decodeFloats(model, sampler.input, 1, out.inputs.emplace_back())) return false;
+            }
+            if (!decodeFloats(model, sampler.output, 0, out.outputs.emplace_back())) return false;
+        }
+    }
+    for (const tinygltf::Mesh& mesh : model.meshes) {
+        for (const tinygltf::Primitive& primitive : mesh.primitives) {
+            DecodedPrimitive& p = out.primitives.emplace_back();
+            const auto position = primitive.attributes.find("POSITION");
+            if (position == primitive.attributes.end() || !decodeFloats(model, position->second, 3, p.positions)) {
+                return false;
+            }
+            const auto joints = primitive.attributes.find("JOINTS_0");
+            const auto weights = primitive.attributes.find("WEIGHTS_0");
+            if ((joints == primitive.attributes.end()) != (weights == primitive.attributes.end())) return false;
+            if (joints != primitive.attributes.end()) {
+                if (!decodeJoints(model, joints->second, p.joints) || !decodeFloats(model, weights->second, 4, p.weights)) {
+                    return false;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+// Images are not decoded: the loader keeps nothing (kinema's import does not decode them).
+bool skipImage(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
+    return true;
+}
+
+// ---------------------------------------------------------------------------------
+// Shared set-up: the model's bytes, read once, checked to load with every library, and
+// kinema's and tinygltf's decoded amounts compared so that the work is the same.
+
+struct Prepared {
+    GltfSource source;
+    const unsigned char* data = nullptr;
+    unsigned int size = 0;
+};
+
+bool tinyLoad(tinygltf::TinyGLTF& loader, tinygltf::Model& model, const Prepared& p, std::string& err) {
+    std::string warn;
+    return loader.LoadBinaryFromMemory(&model, &err, &warn, p.data, p.size, "");
+}
+
+bool prepare(benchmark::State& state, const std::string& name, Prepared& p) {
+    const auto file = kinema::bench::findModelFile(kinema::bench::assetsDir() / name);
+    if (!file) {
+        state.SkipWithError(kinema::bench::missingModelMessage(name).c_str());
+        return false;
+    }
+    auto bytes = kinema::readFileBytes(*file);
+    if (!bytes) {
+        state.SkipWithError(bytes.message().c_str());
+        return false;
+    }
+    p.source = GltfSource{std::move(*bytes), file->parent_path(), file->filename().string()};
+    p.data = reinterpret_cast<const unsigned char*>(p.source.bytes->data());
+    p.size = static_cast<unsigned int>(p.source.bytes->size());
+
+    ImportOptions animationPath;
+    animationPath.decodeRenderAttributes = false;
+    auto model = kinema::importGltf(p.source, animationPath);
+    if (!model) {
+        state.SkipWithError(("kinema import of " + file->string() + " failed: " + model.message()).c_str());
+        return false;
+    }
+    tinygltf::TinyGLTF loader;
+    loader.SetImageLoader(skipImage, nullptr);
+    tinygltf::Model tiny;
+    std::string err;
+    Decoded decoded;
+    if (!tinyLoad(loader, tiny, p, err) || !decodeAnimationPath(tiny, decoded)) {
+        state.SkipWithError(("tinygltf load or decode of " + file->string() + " failed: " + err).c_str());
+        return false;
+    }
+    // Equal work: the same vertices, influences, inverse bind matrices, nodes and
+    // samplers (tracks) on both sides.
+    std::size_t kPositions = 0, kJoints = 0, kWeights = 0, kIbm = 0, tPositions = 0, tJoints = 0, tWeights = 0,
+                tIbm = 0, kTracks = 0;
+    for (const auto& mesh : model->meshes) {
+        for (const auto& prim : mesh.primitives) {
+            kPositions += prim.positions.size() * 3;
+            kJoints += prim.joints.size();
+            kWeights += prim.weights.size();
+        }
+    }
+    for (const auto& skin : model->skins) kIbm += skin.inverseBindMatrices.size() * 16;
+    for (const auto& clip : model->clips) kTracks += clip.tracks().size();
+    for (const auto& prim : decoded.primitives) {
+        tPositions += prim.positions.size();
+        tJoints += prim.joints.size();
+        tWeights += prim.weights.size();
+    }
+    for (const auto& m : decoded.inverseBindMatrices) tIbm += m.size();
+    if (kPositions != tPositions || kJoints != tJoints || kWeights != tWeights || kIbm != tIbm ||
+        model->nodeCount() != decoded.nodes.size() || kTracks != decoded.outputs.size()) {
+        const std::string message =
+            "kinema and tinygltf decode different amounts of " + file->string() + ": positions " +
+            std::to_string(kPositions) + "/" + std::to_string(tPositions) + ", joints " + std::to_string(kJoints) +
+            "/" + std::to_string(tJoints) + ", weights " + std::to_string(kWeights) + "/" + std::to_string(tWeights) +
+            ", inverse bind floats " + std::to_string(kIbm) + "/" + std::to_string(tIbm) + ", nodes " +
+            std::to_string(model->nodeCount()) + "/" + std::to_string(decoded.nodes.size()) + ", tracks " +
+            std::to_string(kTracks) + "/" + std::to_string(decoded.outputs.size());
+        state.SkipWithError(message.c_str());
+        return false;
+    }
+    // And the same values: every decoded position, primitive by primitive in file order.
+    std::size_t primitive = 0;
+    for (const auto& mesh : model->meshes) {
+        for (const auto& prim : mesh.primitives) {
+            const std::vector<float>& t = decoded.primitives[primitive++].positions;
+            for (std::size_t v = 0; v < prim.positions.size(); ++v) {
+                if (prim.positions[v].x != t[3 * v] || prim.positions[v].y != t[3 * v + 1] ||
+                    prim.positions[v].z != t[3 * v + 2]) {
+                    state.SkipWithError(("kinema and tinygltf positions differ in " + file->string()).c_str());
+                    return false;
+                }
+            }
+        }
+    }
+    state.SetLabel(file->filename().string() + ", " + std::to_string(p.size / 1024) + " KiB, " +
+                   std::to_string(decoded.floatCount()) + " floats + " + std::to_string(tJoints) +
+                   " joints on the animation path");
+    return true;
+}
+
+void setBytes(benchmark::State& state, const Prepared& p) {
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(p.size));
+}
+
+// ---------------------------------------------------------------------------------
+// The benchmarks.
+
+void kinemaImport(benchmark::State& state, const std::string& name, bool renderAttributes) {
+    Prepared p;
+    if (!prepare(state, name, p)) return;
+    GltfImporter importer;
+    ImportOptions options;
+    options.decodeRenderAttributes = renderAttributes;
+    for (auto _ : state) {
+        auto result = importer.import(p.source, options);
+        benchmark::DoNotOptimize(result);
+    }
+    setBytes(state, p);
+}
+
+void tinygltfParse(benchmark::State& state, const std::string& name) {
+    Prepared p;
+    if (!prepare(state, name, p)) return;
+    tinygltf::TinyGLTF loader;
+    loader.SetImageLoader(skipImage, nullptr);
+    for (auto _ : state) {
+        tinygltf::Model model;
+        std::string err;
+        const bool ok = tinyLoad(loader, model, p, err);
+        benchmark::DoNotOptimize(ok);
+        benchmark::DoNotOptimize(model);
+    }
+    setBytes(state, p);
+}
+
+void tinygltfDecode(benchmark::State& state, const std::string& name) {
+    Prepared p;
+    if (!prepare(state, name, p)) return;
+    tinygltf::TinyGLTF loader;
+    loader.SetImageLoader(skipImage, nullptr);
+    for (auto _ : state) {
+        tinygltf::Model model;
+        std::string err;
+        Decoded decoded;
+        const bool ok = tinyLoad(loader, model, p, err) && decodeAnimationPath(model, decoded);
+        benchmark::DoNotOptimize(ok);
+        benchmark::DoNotOptimize(decoded);
+    }
+    setBytes(state, p);
+}
+
+void assimpRead(benchmark::State& state, const std::string& name) {
+    Prepared p;
+    if (!prepare(state, name, p)) return;
+    Assimp::Importer importer;
+    const aiScene* check = importer.ReadFileFromMemory(p.data, p.size, 0, "glb");
+    if (check == nullptr) {
+        state.SkipWithError(("Assimp failed: " + std::string(importer.GetErrorString())).c_str());
+        return;
+    }
+    importer.FreeScene();
+    for (auto _ : state) {
+        const aiScene* scene = importer.ReadFileFromMemory(p.data, p.size, 0, "glb");
+        benchmark::DoNotOptimize(scene);
+        importer.FreeScene();
+    }
+    setBytes(state, p);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    // Per model, the libraries next to each other.
+    for (const char* model : kModels) {
+        const std::string name = model;
+        benchmark::RegisterBenchmark((name + "/kinema").c_str(), kinemaImport, name, true)
+            ->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark((name + "/kinema_animpath").c_str(), kinemaImport, name, false)
+            ->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark((name + "/tinygltf_parse").c_str(), tinygltfParse, name)
+            ->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark((name + "/tinygltf_decode").c_str(), tinygltfDecode, name)
+            ->Unit(benchmark::kMicrosecond);
+        benchmark::RegisterBenchmark((name + "/assimp").c_str(), assimpRead, name)->Unit(benchmark::kMicrosecond);
+    }
+    benchmark::AddCustomContext("kinema_assets", kinema::bench::assetsDir().string());
+    benchmark::AddCustomContext("assimp", "Assimp::Importer::ReadFileFromMemory, flags 0");
+    benchmark::AddCustomContext("tinygltf", "TinyGLTF::LoadBinaryFromMemory, no image decoding");
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
