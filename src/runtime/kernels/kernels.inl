@@ -471,7 +471,6 @@ void paletteKernel(const float* model, const std::uint32_t* joints, const float*
 void skinKernel(const float* palette, const std::uint16_t* joints, const float* weights, std::uint32_t influences,
                 const float* positions, const float* normals, std::uint32_t count, float* outPositions,
                 float* outNormals) noexcept {
-    alignas(32) float m[16];
     for (std::uint32_t v = 0; v < count; ++v) {
         const std::uint16_t* jv = joints + static_cast<std::size_t>(v) * influences;
         const float* wv = weights + static_cast<std::size_t>(v) * influences;
@@ -525,11 +524,33 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
         const __m128 r = _mm_add_ps(_mm256_castps256_ps128(halves), _mm256_extractf128_ps(halves, 1));
         _mm_storel_pi(reinterpret_cast<__m64*>(op), r);
         op[2] = _mm_cvtss_f32(_mm_movehl_ps(r, r));
-        if (normals != nullptr && outNormals != nullptr) {
-            _mm256_store_ps(m, m01);
-            _mm256_store_ps(m + 8, m23);
+        if (normals == nullptr || outNormals == nullptr) continue;
+        {
+            // The cofactor matrix (det * inverse-transpose) as three cross products of
+            // the blended columns, as the scalar path below computes it element by element.
+            const __m128 c0 = _mm256_castps256_ps128(m01), c1 = _mm256_extractf128_ps(m01, 1);
+            const __m128 c2 = _mm256_castps256_ps128(m23);
+            const auto yzx = [](__m128 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1)); };
+            const auto cross = [&](__m128 a, __m128 b) { return yzx(_mm_fmsub_ps(a, yzx(b), _mm_mul_ps(yzx(a), b))); };
+            const __m128 r0 = cross(c1, c2), r1 = cross(c2, c0), r2 = cross(c0, c1);
+            const float* n = normals + static_cast<std::size_t>(v) * 3;
+            const __m128 o = _mm_fmadd_ps(r2, _mm_broadcast_ss(n + 2),
+                                          _mm_fmadd_ps(r1, _mm_broadcast_ss(n + 1), _mm_mul_ps(r0, _mm_broadcast_ss(n))));
+            const float det = _mm_cvtss_f32(_mm_dp_ps(c0, r0, 0x71));
+            const float len2 = _mm_cvtss_f32(_mm_dp_ps(o, o, 0x71));
+            float* on = outNormals + static_cast<std::size_t>(v) * 3;
+            if (!(len2 > 0.0f)) {
+                on[0] = n[0];
+                on[1] = n[1];
+                on[2] = n[2];
+                continue;
+            }
+            const __m128 unit = _mm_mul_ps(o, _mm_set1_ps((det < 0.0f ? -1.0f : 1.0f) / __builtin_sqrtf(len2)));
+            _mm_storel_pi(reinterpret_cast<__m64*>(on), unit);
+            on[2] = _mm_cvtss_f32(_mm_movehl_ps(unit, unit));
         }
 #else
+        alignas(16) float m[16];
         V4 a0 = S::bcast4(0.0f), a1 = a0, a2 = a0, a3 = a0;
         for (std::uint32_t i = 0; i < influences; ++i) {
             const float* pm = palette + static_cast<std::size_t>(jv[i]) * 16;
@@ -547,7 +568,6 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
         S::store4(m, a0);
         S::store4(m + 4, a1);
         S::store4(m + 8, a2);
-#endif
         if (normals == nullptr || outNormals == nullptr) continue;
         // Cofactor matrix (det * inverse-transpose) of the blended 3x3; the sign of
         // det keeps the normal facing out when the blend mirrors.
@@ -571,6 +591,7 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
         on[0] = ox * s;
         on[1] = oy * s;
         on[2] = oz * s;
+#endif
     }
 }
 
