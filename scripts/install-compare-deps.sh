@@ -9,21 +9,6 @@ packages=(
   libtinygltf-dev nlohmann-json3-dev libassimp-dev
 )
 
-missing=()
-for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
-done
-
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-compare-deps: all ${#packages[@]} packages present"
-  exit 0
-fi
-
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
-echo "install-compare-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# shellcheck source=apt-install.sh
+source "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
+apt_install_missing install-compare-deps "${packages[@]}"
