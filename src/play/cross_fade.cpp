@@ -1,5 +1,6 @@
 #include "kinema/play/cross_fade.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace kinema {
@@ -61,7 +62,9 @@ std::string CrossFade::update(double elapsed, CrossFadeStep& step) noexcept {
 
 float CrossFade::currentWeight() const noexcept {
     if (!outgoing_ || duration_ <= 0.0) return 1.0f;
-    return ease(easing_, static_cast<float>(1.0 - remaining_ / duration_));
+    // Back and Elastic overshoot [0, 1] on purpose; a blend weight past it would
+    // extrapolate the two poses (and PoseBatch refuses it), so it is clamped.
+    return std::clamp(ease(easing_, static_cast<float>(1.0 - remaining_ / duration_)), 0.0f, 1.0f);
 }
 
 }  // namespace kinema

@@ -349,7 +349,9 @@ std::optional<std::uint32_t> StateMachine::activeTransition() const noexcept {
 float StateMachine::blendFactor() const noexcept {
     if (!fading_) return 0.0f;
     const auto& t = def_->transitions_[transition_];
-    return ease(t.easing, static_cast<float>(1.0 - fadeRemaining_ / t.duration));
+    // Back and Elastic overshoot [0, 1]; a share of the pose cannot (found by fuzzing:
+    // the weights stopped summing to 1), so the eased value is clamped.
+    return std::clamp(ease(t.easing, static_cast<float>(1.0 - fadeRemaining_ / t.duration)), 0.0f, 1.0f);
 }
 
 double StateMachine::speedOf(std::uint32_t state) const noexcept {

@@ -137,4 +137,24 @@ TEST(CrossFade, EasingShapesTheWeightAndBadTimeChangesNothing) {
     EXPECT_NEAR(f.current().position(), 0.5, 1e-12);
 }
 
+TEST(CrossFade, OvershootingEasingsStayWithinZeroAndOne) {
+    // inBack dips below 0 early in the fade (t^2 (2.70158 t - 1.70158) < 0 for t < 0.63)
+    // and outBack rises above 1 late; a weight is a share of the pose, so it is clamped.
+    const Clip a = clipOf("a", 1.0f), b = clipOf("b", 1.0f);
+    for (const Easing e : {Easing::InBack, Easing::OutBack, Easing::InOutElastic}) {
+        CrossFade f;
+        f.crossFadeTo(&a, 0.0);
+        f.crossFadeTo(&b, 1.0, PlaybackMode::Loop, e);
+        bool outside = false;
+        for (int i = 0; i < 20; ++i) {
+            const float raw = ease(e, static_cast<float>(1.0 - f.remaining()));
+            outside = outside || raw < 0.0f || raw > 1.0f;
+            EXPECT_GE(f.currentWeight(), 0.0f) << toString(e);
+            EXPECT_LE(f.currentWeight(), 1.0f) << toString(e);
+            advance(f, 0.05);
+        }
+        EXPECT_TRUE(outside) << toString(e) << " was meant to overshoot";
+    }
+}
+
 }  // namespace

@@ -152,6 +152,30 @@ TEST(StateMachine, FadeWeightFollowsTheTransitionsEasing) {
     EXPECT_NEAR(sm.blendFactor(), 0.25f, 1e-6f);  // (1/2)^2
 }
 
+TEST(StateMachine, OvershootingFadeEasingKeepsWeightsInRangeAndSummingToOne) {
+    // Found by the fuzzer: inOutBack leaves [0, 1], and the shares of the pose did not
+    // sum to 1 any more. Shares are clamped: each in [0, 1], together 1, at every tick.
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    desc.transitions[0].easing = Easing::InOutBack;
+    desc.transitions[0].duration = 0.3f;
+    const auto def = define(desc, clips);
+    StateMachine sm(def);
+    sm.setFloat("speed", 1.0f);
+    for (int i = 0; i < 24; ++i) {
+        tick(sm, 1.0 / 60.0);
+        EXPECT_GE(sm.blendFactor(), 0.0f);
+        EXPECT_LE(sm.blendFactor(), 1.0f);
+        float sum = 0.0f;
+        for (const MotionSample& s : sm.samples()) {
+            EXPECT_GT(s.weight, 0.0f);
+            EXPECT_LE(s.weight, 1.0f);
+            sum += s.weight;
+        }
+        EXPECT_NEAR(sum, 1.0f, 1e-6f) << i;
+    }
+}
+
 TEST(StateMachine, FirstSatisfiedTransitionInListOrderWins) {
     const Clips clips = locomotionClips();
     auto desc = locomotionDesc();

@@ -48,7 +48,8 @@ public:
 
     bool fading() const noexcept { return outgoing_.has_value(); }
     // Weight of current() over outgoing(), eased: 0 at the start of a fade, 1 at its
-    // end and whenever no fade runs.
+    // end and whenever no fade runs; curves that overshoot (Back, Elastic) are
+    // clamped to [0, 1].
     float currentWeight() const noexcept;
     double remaining() const noexcept { return remaining_; }
 

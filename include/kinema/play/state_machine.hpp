@@ -289,7 +289,8 @@ public:
     std::uint32_t currentState() const noexcept { return slots_[0].state; }
     std::optional<std::uint32_t> targetState() const noexcept;
     bool transitioning() const noexcept { return fading_; }
-    // The destination's share of the pose (eased), in [0, 1]; 0 when not fading.
+    // The destination's share of the pose (eased, overshooting curves clamped), in
+    // [0, 1]; 0 when not fading.
     float blendFactor() const noexcept;
     // Clip time of the current / target state in seconds (for a blend space: its
     // phase times its cycle length), and normalised time: how many lengths of the
