@@ -27,21 +27,14 @@ cmake --build "$build" --target kinema_gltf_import_fuzz kinema_state_machine_fuz
 mkdir -p "$build/corpus" "$build/crashes" "$build/state_machine_corpus"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-"$build/fuzz/kinema_gltf_import_fuzz" "$build/corpus" fuzz/corpus \
-    -dict=fuzz/gltf.dict \
-    -max_total_time="$seconds" \
-    -max_len=65536 \
-    -timeout=10 \
-    -rss_limit_mb=2048 \
-    -artifact_prefix="$build/crashes/" \
-    -print_final_stats=1 \
-    "$@"
-"$build/fuzz/kinema_state_machine_fuzz" "$build/state_machine_corpus" fuzz/state_machine_corpus \
-    -dict=fuzz/state_machine.dict \
-    -max_total_time="$(( (seconds + 1) / 2 ))" \
-    -max_len=8192 \
-    -timeout=10 \
-    -rss_limit_mb=2048 \
-    -artifact_prefix="$build/crashes/sm-" \
-    -print_final_stats=1 \
-    "$@"
+# run_fuzzer TARGET FOUND_CORPUS SEEDS DICT SECONDS MAX_LEN CRASH_PREFIX [libFuzzer flags...]
+run_fuzzer() {
+  local target="$1" found="$2" seeds="$3" dict="$4" time="$5" len="$6" prefix="$7"
+  shift 7
+  "$build/fuzz/$target" "$found" "$seeds" -dict="$dict" -max_total_time="$time" -max_len="$len" \
+      -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$prefix" -print_final_stats=1 "$@"
+}
+run_fuzzer kinema_gltf_import_fuzz "$build/corpus" fuzz/corpus fuzz/gltf.dict "$seconds" 65536 \
+    "$build/crashes/" "$@"
+run_fuzzer kinema_state_machine_fuzz "$build/state_machine_corpus" fuzz/state_machine_corpus \
+    fuzz/state_machine.dict "$(( (seconds + 1) / 2 ))" 8192 "$build/crashes/sm-" "$@"
