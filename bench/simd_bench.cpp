@@ -14,6 +14,8 @@
 //                             time: CPU time of the calling thread says nothing here)
 //   SimdCesiumMan/<instances> CesiumMan's clip, sample + local->model + palette
 //   SimdPalette/<joints>      PoseKernels::skinPalette for 256 W1 poses (twin of Palette)
+//   SimdPaletteHotModel/<joints> the same 256 palettes from one pose's model matrices
+//                             (cache-hot, as in PoseBatch's palette pass)
 //   SimdSkinVertices/normals:<0|1>  PoseKernels::skinVertices on the synthetic
 //                             10,000-vertex mesh (twin of SkinVertices)
 #include <benchmark/benchmark.h>
@@ -240,6 +242,33 @@ void BM_SimdPalette(benchmark::State& state) {
                                                          benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_SimdPalette)->Name("SimdPalette")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
+
+// The palettes of 256 instances from one instance's model matrices, which stay in
+// L1: the access pattern of PoseBatch, whose palette pass reads the model matrices
+// that local->model has just written. The outputs stream as in SimdPalette.
+void BM_SimdPaletteHotModel(benchmark::State& state) {
+    const Model* model = w1Model(state);
+    if (model == nullptr) return;
+    const Skin& skin = model->skins.front();
+    const std::size_t joints = model->skeleton.jointCount();
+    const std::size_t n = skin.joints.size();
+    std::vector<Mat4> models, palettes(kInstances * n);
+    if (!w1ModelMatrices(state, *model, models)) return;
+    const PoseKernels kernels(bestSimdLevel());
+    const std::span<const Mat4> hot{models.data(), joints};
+    if (!kernels.skinPalette(skin, hot, {palettes.data(), n})) {
+        state.SkipWithError("PoseKernels::skinPalette rejected its buffers");
+        return;
+    }
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < kInstances; ++i) kernels.skinPalette(skin, hot, {palettes.data() + i * n, n});
+        benchmark::ClobberMemory();
+    }
+    state.counters["per_joint"] = benchmark::Counter(static_cast<double>(kInstances * n),
+                                                     benchmark::Counter::kIsIterationInvariantRate |
+                                                         benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_SimdPaletteHotModel)->Name("SimdPaletteHotModel")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
 void BM_SimdSkinVertices(benchmark::State& state) {
     constexpr std::size_t kJoints = 64;

@@ -284,6 +284,62 @@ TEST_P(SimdLevels, PaletteAndSkinningMatchTheScalarReference) {
     }
 }
 
+// Every influence count from 0 to 8 and vertex counts that leave 0 to 3 vertices
+// after the kernels' groups of four, against linear blend skinning written out
+// in double here (sum of w * (P p), the transform before the blend). The
+// vertices sit in the middle of larger arrays whose guard values must survive:
+// nothing is read or written outside the given spans.
+TEST_P(SimdLevels, SkinningCoversEveryInfluenceCountAndTail) {
+    std::mt19937 rng(29);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<Mat4> palette(9);
+    for (Mat4& m : palette) {
+        Transform t = test::randomTransforms(1, rng)[0];
+        m = toMatrix(t);
+    }
+    for (std::size_t influences = 0; influences <= 8; ++influences) {
+        for (const std::size_t n : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 13u, 22u}) {
+            MeshPrimitive prim;
+            prim.influencesPerVertex = static_cast<std::uint32_t>(influences);
+            for (std::size_t v = 0; v < n; ++v) {
+                prim.positions.push_back({u(rng), u(rng), u(rng)});
+                const Vec3 nv{u(rng), u(rng), u(rng) + 2.5f};
+                prim.normals.push_back(nv * (1.0f / length(nv)));
+                for (std::size_t i = 0; i < influences; ++i) {
+                    prim.joints.push_back(static_cast<std::uint16_t>(rng() % palette.size()));
+                    prim.weights.push_back(1.0f / static_cast<float>(influences));
+                }
+            }
+            const Vec3 guard{1234.5f, -99.0f, 7.0f};
+            std::vector<Vec3> outP(n + 2, guard), outN(n + 2, guard);
+            ASSERT_TRUE(kernels.skinVertices(prim, palette, prim.positions, prim.normals,
+                                             std::span<Vec3>(outP).subspan(1, n), std::span<Vec3>(outN).subspan(1, n)));
+            EXPECT_EQ(outP.front(), guard);
+            EXPECT_EQ(outP.back(), guard);
+            EXPECT_EQ(outN.front(), guard);
+            EXPECT_EQ(outN.back(), guard);
+            for (std::size_t v = 0; v < n; ++v) {
+                double want[3] = {0, 0, 0};
+                const Vec3 pv = prim.positions[v];
+                for (std::size_t i = 0; i < influences; ++i) {
+                    const Mat4& m = palette[prim.joints[v * influences + i]];
+                    const double w = prim.weights[v * influences + i];
+                    for (int r = 0; r < 3; ++r) {
+                        want[r] += w * (double(m(r, 0)) * pv.x + double(m(r, 1)) * pv.y + double(m(r, 2)) * pv.z + m(r, 3));
+                    }
+                }
+                const Vec3 got = outP[v + 1];
+                EXPECT_NEAR(got.x, want[0], 2e-5) << influences << " influences, vertex " << v << " of " << n;
+                EXPECT_NEAR(got.y, want[1], 2e-5) << influences << " influences, vertex " << v << " of " << n;
+                EXPECT_NEAR(got.z, want[2], 2e-5) << influences << " influences, vertex " << v << " of " << n;
+                // No influence: a zero matrix, so the normal collapses and the input is kept.
+                if (influences == 0) EXPECT_EQ(outN[v + 1], prim.normals[v]);
+                else EXPECT_NEAR(length(outN[v + 1]), 1.0f, 1e-5f) << influences << " " << v;
+            }
+        }
+    }
+}
+
 TEST_P(SimdLevels, BlendIsLerpAndShortestArcNlerp) {
     std::mt19937 rng(8);
     constexpr std::size_t n = 19;

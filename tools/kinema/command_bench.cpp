@@ -5,7 +5,8 @@
 //        local->model, 1 thread
 //   w1b  w1a with a random time per instance per evaluation (seek every time)
 //   w1c  two W1 clips sampled and blended 50/50, then local->model, 1 thread
-//   w1d  skin palettes of 256 W1 poses (ns per joint) and CPU skinning of a
+//   w1d  skin palettes of 256 W1 poses (ns per joint; streamed from memory, and
+//        from one pose's cache-hot model matrices as in PoseBatch) and CPU skinning of a
 //        10,000-vertex mesh with 4 influences (ns per vertex; positions, and
 //        positions + normals)
 //   w1e  w1a on all threads; scaling = w1a time / w1e time
@@ -223,6 +224,23 @@ std::vector<Row> skinW1(const Settings& s, std::size_t joints) {
     });
     palette.nsPerJoint = median(palette.repetitionNs) / static_cast<double>(kW1Instances * paletteSize);
     rows.push_back(std::move(palette));
+
+    // The same palettes from one instance's model matrices, which stay in cache: the
+    // access pattern of PoseBatch, whose palette pass follows that instance's
+    // local->model. The row above streams 256 instances' matrices from memory.
+    Row hot{"w1d", "palette, model hot", joints, kW1Instances, 1};
+    hot.bytesPerKey = clip.bytesPerKey();
+    const std::span<const Mat4> hotModel{models.data(), joints};
+    hot.repetitionNs = measure(s, [&] {
+        for (std::size_t i = 0; i < kW1Instances; ++i) {
+            if (!kernels.skinPalette(skin, hotModel, {palettes.data() + i * paletteSize, paletteSize})) {
+                throw std::runtime_error("PoseKernels::skinPalette rejected its buffers");
+            }
+        }
+        consume(palettes.back().m[12]);
+    });
+    hot.nsPerJoint = median(hot.repetitionNs) / static_cast<double>(kW1Instances * paletteSize);
+    rows.push_back(std::move(hot));
 
     const MeshPrimitive mesh = bench::makeSkinnedPrimitive(kVertices, joints);
     const std::span<const Mat4> onePalette{palettes.data(), paletteSize};

@@ -9,7 +9,7 @@
 
 namespace kinema {
 
-struct Mat4 {
+struct alignas(64) Mat4 {
     std::array<float, 16> m{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
 
     static constexpr Mat4 identity() noexcept { return Mat4{}; }

@@ -336,7 +336,76 @@ inline F localElement(const LocalProducts& q, const float* at, std::size_t strid
     }
 }
 
-#if defined(__AVX2__)
+#if defined(__AVX512F__)
+// g++ 12 warns falsely (-Wmaybe-uninitialized) on the unmasked forms of these,
+// whose intrinsics pass _mm512_undefined_ps; the all-lanes zero-masking forms
+// are the same instructions.
+inline __m512 permute16(__m512i index, __m512 a) noexcept { return _mm512_maskz_permutexvar_ps(0xffff, index, a); }
+template <int Imm>
+inline __m512 blocks(__m512 a, __m512 b) noexcept { return _mm512_maskz_shuffle_f32x4(0xffff, a, b, Imm); }
+template <int Imm>
+inline __m512 withinBlocks(__m512 a) noexcept { return _mm512_maskz_permute_ps(0xffff, a, Imm); }
+// The blended matrix Σ w_i palette[j_i] of one vertex as one register
+// [c0 | c1 | c2 | c3]. Influences are summed in two chains so the dependent
+// chain is short (the multiply-add latency, not the throughput, bounds a serial
+// sum of four); the weights are broadcast straight from memory into the
+// multiplies.
+// [a | a | a | a] from four floats in memory: one load, no shuffle.
+inline __m512 quarters(const float* p) noexcept { return _mm512_maskz_broadcast_f32x4(0xffff, _mm_loadu_ps(p)); }
+
+
+// One register per model matrix, [c0 | c1 | c2 | c3], as in the palette: column
+// c is the sum over k < 3 of parent.ck * L(k, c), plus parent.c3 for c = 3. Each
+// joint's local rows (L(k, 0), L(k, 1), L(k, 2), t_k) are stored as 16-byte
+// records, so one vpermps from memory spreads row k over the quarters: three
+// per joint, for any parent order.
+void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView local, std::uint32_t joints,
+                        float* model) noexcept {
+    // rows[k][4 * slot + i]: element i of row k of the joint in `slot`. The 4x4
+    // transposes below leave joint l of a block in slot (l % 4) * 4 + l / 4.
+    // Padded for the 64-byte read at the last slot, and to keep every row 64-byte
+    // aligned for the stores.
+    alignas(64) float rows[3][4 * W + 16];
+    const __m512i spread = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
+    for (std::uint32_t base = 0; base < joints; base += W) {
+        const float* at = local.c[0] + base;
+        const std::size_t st = local.lanes;
+        const LocalProducts q = localProducts(at, st);
+        for (int k = 0; k < 3; ++k) {
+            const F e0 = localElement(q, at, st, k), e1 = localElement(q, at, st, 3 + k);
+            const F e2 = localElement(q, at, st, 6 + k), e3 = localElement(q, at, st, 9 + k);
+            // A 4x4 transpose within each 128-bit block (zero-masking forms, see permute16).
+            const __m512 a = _mm512_maskz_unpacklo_ps(0xffff, e0, e1), b = _mm512_maskz_unpackhi_ps(0xffff, e0, e1);
+            const __m512 c = _mm512_maskz_unpacklo_ps(0xffff, e2, e3), d = _mm512_maskz_unpackhi_ps(0xffff, e2, e3);
+            const auto lo = [](__m512 x, __m512 y) {
+                return _mm512_castpd_ps(_mm512_maskz_unpacklo_pd(0xff, _mm512_castps_pd(x), _mm512_castps_pd(y)));
+            };
+            const auto hi = [](__m512 x, __m512 y) {
+                return _mm512_castpd_ps(_mm512_maskz_unpackhi_pd(0xff, _mm512_castps_pd(x), _mm512_castps_pd(y)));
+            };
+            _mm512_store_ps(rows[k], lo(a, c));
+            _mm512_store_ps(rows[k] + 16, hi(a, c));
+            _mm512_store_ps(rows[k] + 32, lo(b, d));
+            _mm512_store_ps(rows[k] + 48, hi(b, d));
+        }
+        const std::uint32_t end = joints - base < W ? joints - base : W;
+        const std::int32_t* par = parents + base;
+        float* o = model + static_cast<std::size_t>(base) * 16;
+        for (std::uint32_t l = 0; l < end; ++l, o += 16) {
+            const std::int32_t p = par[l];
+            // A root is multiplied by the identity: one path, no branch to mispredict.
+            const float* pm = p < 0 ? kIdentity : model + static_cast<std::ptrdiff_t>(p) * 16;
+            const std::size_t slot = ((l & 3u) << 2) | (l >> 2);
+            const auto row = [&](int k) { return permute16(spread, _mm512_loadu_ps(rows[k] + 4 * slot)); };
+            __m512 r = _mm512_maskz_broadcast_f32x4(0xF000, _mm_loadu_ps(pm + 12));
+            r = _mm512_fmadd_ps(quarters(pm), row(0), r);
+            r = _mm512_fmadd_ps(quarters(pm + 4), row(1), r);
+            r = _mm512_fmadd_ps(quarters(pm + 8), row(2), r);
+            _mm512_storeu_ps(o, r);
+        }
+    }
+}
+#elif defined(__AVX2__)
 // Two result columns per register, [c0 | c1] and [c2 | c3], as in the palette.
 // The local elements of columns (0, 1) and (2, 3) of each row are stored
 // interleaved per joint, so one 8-byte read spread over the halves (vpermps from
@@ -427,6 +496,24 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
 }
 #endif
 
+#if defined(__AVX512F__)
+// One register per matrix, [c0 | c1 | c2 | c3]: quarter c of term k is the
+// model's column k (loaded into all four quarters) times the inverse bind's
+// element (k, c) (spread within its quarter), so a palette entry is four
+// multiply-adds and one store.
+void paletteKernel(const float* model, const std::uint32_t* joints, const float* inverseBind, std::uint32_t count,
+                   float* out) noexcept {
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const float* pm = model + static_cast<std::size_t>(joints[i]) * 16;
+        const __m512 b = _mm512_loadu_ps(inverseBind + static_cast<std::size_t>(i) * 16);
+        __m512 r = _mm512_mul_ps(quarters(pm), withinBlocks<0x00>(b));
+        r = _mm512_fmadd_ps(quarters(pm + 4), withinBlocks<0x55>(b), r);
+        r = _mm512_fmadd_ps(quarters(pm + 8), withinBlocks<0xAA>(b), r);
+        r = _mm512_fmadd_ps(quarters(pm + 12), withinBlocks<0xFF>(b), r);
+        _mm512_storeu_ps(out + static_cast<std::size_t>(i) * 16, r);
+    }
+}
+#else
 void paletteKernel(const float* model, const std::uint32_t* joints, const float* inverseBind, std::uint32_t count,
                    float* out) noexcept {
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -468,6 +555,112 @@ void paletteKernel(const float* model, const std::uint32_t* joints, const float*
     }
 }
 
+#endif
+
+#if defined(__AVX512F__)
+inline __m512 paletteAt(const float* palette, std::size_t joint) noexcept {
+    return _mm512_loadu_ps(palette + joint * 16);
+}
+
+// Four influences, the common case.
+inline __m512 blendedMatrix4(const float* palette, const std::uint16_t* jv, const float* wv) noexcept {
+    const __m512 ab = _mm512_fmadd_ps(paletteAt(palette, jv[1]), _mm512_set1_ps(wv[1]),
+                                      _mm512_mul_ps(paletteAt(palette, jv[0]), _mm512_set1_ps(wv[0])));
+    const __m512 cd = _mm512_fmadd_ps(paletteAt(palette, jv[3]), _mm512_set1_ps(wv[3]),
+                                      _mm512_mul_ps(paletteAt(palette, jv[2]), _mm512_set1_ps(wv[2])));
+    return _mm512_add_ps(ab, cd);
+}
+
+inline __m512 blendedMatrix(const float* palette, const std::uint16_t* jv, const float* wv,
+                            std::uint32_t influences) noexcept {
+    if (influences == 4) return blendedMatrix4(palette, jv, wv);
+    __m512 even = _mm512_setzero_ps(), odd = _mm512_setzero_ps();
+    std::uint32_t i = 0;
+    for (; i + 2 <= influences; i += 2) {
+        even = _mm512_fmadd_ps(paletteAt(palette, jv[i]), _mm512_set1_ps(wv[i]), even);
+        odd = _mm512_fmadd_ps(paletteAt(palette, jv[i + 1]), _mm512_set1_ps(wv[i + 1]), odd);
+    }
+    if (i < influences) even = _mm512_fmadd_ps(paletteAt(palette, jv[i]), _mm512_set1_ps(wv[i]), even);
+    return _mm512_add_ps(even, odd);
+}
+
+// Four vertices at a time: their blended matrices are transposed by 128-bit
+// blocks into Ck = [A.ck | B.ck | C.ck | D.ck], so the point transform is three
+// multiply-adds for all four and the normals' cross products and dot products
+// run on four vertices per instruction. Groups of fewer than four (the tail) use
+// masked loads and stores, so nothing is read or written past the arrays.
+void skinKernel(const float* palette, const std::uint16_t* joints, const float* weights, std::uint32_t influences,
+                const float* positions, const float* normals, std::uint32_t count, float* outPositions,
+                float* outNormals) noexcept {
+    const bool doNormals = normals != nullptr && outNormals != nullptr;
+    // Lane l of a group register belongs to vertex l / 4; these spread component
+    // k of each vertex over its four lanes (the w lane of a point reads 1).
+    const __m512i spreadX = _mm512_setr_epi32(0, 0, 0, 0, 3, 3, 3, 3, 6, 6, 6, 6, 9, 9, 9, 9);
+    const __m512i spreadY = _mm512_add_epi32(spreadX, _mm512_set1_epi32(1));
+    const __m512i spreadZ = _mm512_add_epi32(spreadX, _mm512_set1_epi32(2));
+    // xyz of each vertex packed back to 12 consecutive floats.
+    const __m512i pack = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0);
+    const __m512i unpack = _mm512_setr_epi32(0, 1, 2, 0, 3, 4, 5, 0, 6, 7, 8, 0, 9, 10, 11, 0);
+    constexpr int kYzx = _MM_SHUFFLE(3, 0, 2, 1), kZxy = _MM_SHUFFLE(3, 1, 0, 2);
+    // Vertices v .. v + n - 1 (n <= 4) from their blended matrices.
+    const auto finish = [&](std::uint32_t v, std::uint32_t n, __m512 b0, __m512 b1, __m512 b2, __m512 b3) {
+        const __mmask16 lanes = static_cast<__mmask16>((1u << (3 * n)) - 1);
+        const __m512 t0 = blocks<0x44>(b0, b1), t1 = blocks<0xEE>(b0, b1);
+        const __m512 t2 = blocks<0x44>(b2, b3), t3 = blocks<0xEE>(b2, b3);
+        const __m512 c0 = blocks<0x88>(t0, t2), c1 = blocks<0xDD>(t0, t2);
+        const __m512 c2 = blocks<0x88>(t1, t3), c3 = blocks<0xDD>(t1, t3);
+
+        const __m512 p = _mm512_maskz_loadu_ps(lanes, positions + static_cast<std::size_t>(v) * 3);
+        const __m512 r = _mm512_fmadd_ps(
+            c2, permute16(spreadZ, p),
+            _mm512_fmadd_ps(c1, permute16(spreadY, p), _mm512_fmadd_ps(c0, permute16(spreadX, p), c3)));
+        _mm512_mask_storeu_ps(outPositions + static_cast<std::size_t>(v) * 3, lanes, permute16(pack, r));
+        if (!doNormals) return;
+
+        // Cofactor matrix (det * inverse-transpose) as three cross products of the
+        // blended columns, as the scalar reference computes it element by element.
+        const __m512 y0 = withinBlocks<kYzx>(c0), y1 = withinBlocks<kYzx>(c1);
+        const __m512 y2 = withinBlocks<kYzx>(c2);
+        const auto cross = [&](__m512 a, __m512 ya, __m512 bb, __m512 yb) {
+            return withinBlocks<kYzx>(_mm512_fmsub_ps(a, yb, _mm512_mul_ps(ya, bb)));
+        };
+        const __m512 r0 = cross(c1, y1, c2, y2), r1 = cross(c2, y2, c0, y0), r2 = cross(c0, y0, c1, y1);
+        const __m512 nv = _mm512_maskz_loadu_ps(lanes, normals + static_cast<std::size_t>(v) * 3);
+        const __m512 o = _mm512_fmadd_ps(
+            r2, permute16(spreadZ, nv),
+            _mm512_fmadd_ps(r1, permute16(spreadY, nv), _mm512_mul_ps(r0, permute16(spreadX, nv))));
+        // x + y + z of each vertex in its lanes 0..2 (lane 3 is ignored).
+        const auto sum3 = [&](__m512 a) {
+            return _mm512_add_ps(_mm512_add_ps(a, withinBlocks<kYzx>(a)), withinBlocks<kZxy>(a));
+        };
+        const __m512 det = sum3(_mm512_mul_ps(c0, r0)), len2 = sum3(_mm512_mul_ps(o, o));
+        const __m512 sign = _mm512_or_ps(_mm512_set1_ps(1.0f), _mm512_and_ps(det, _mm512_set1_ps(-0.0f)));
+        const __m512 unit = _mm512_mul_ps(o, _mm512_div_ps(sign, S::sqrt(len2)));
+        // A vertex whose normal collapses (len2 == 0, or NaN) keeps its input normal.
+        const __mmask16 valid = _mm512_cmp_ps_mask(len2, _mm512_setzero_ps(), _CMP_GT_OQ);
+        const __m512 chosen = _mm512_mask_blend_ps(valid, permute16(unpack, nv), unit);
+        _mm512_mask_storeu_ps(outNormals + static_cast<std::size_t>(v) * 3, lanes, permute16(pack, chosen));
+    };
+    std::uint32_t v = 0;
+    if (influences == 4) {
+        for (; v + 4 <= count; v += 4) {
+            const std::uint16_t* jv = joints + static_cast<std::size_t>(v) * 4;
+            const float* wv = weights + static_cast<std::size_t>(v) * 4;
+            finish(v, 4, blendedMatrix4(palette, jv, wv), blendedMatrix4(palette, jv + 4, wv + 4),
+                   blendedMatrix4(palette, jv + 8, wv + 8), blendedMatrix4(palette, jv + 12, wv + 12));
+        }
+    }
+    for (; v < count; v += 4) {
+        const std::uint32_t n = count - v < 4 ? count - v : 4;
+        __m512 b[4];
+        for (std::uint32_t k = 0; k < 4; ++k) {
+            const std::size_t at = static_cast<std::size_t>(v + k) * influences;
+            b[k] = k < n ? blendedMatrix(palette, joints + at, weights + at, influences) : _mm512_setzero_ps();
+        }
+        finish(v, n, b[0], b[1], b[2], b[3]);
+    }
+}
+#else
 void skinKernel(const float* palette, const std::uint16_t* joints, const float* weights, std::uint32_t influences,
                 const float* positions, const float* normals, std::uint32_t count, float* outPositions,
                 float* outNormals) noexcept {
@@ -594,5 +787,7 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
 #endif
     }
 }
+
+#endif
 
 constexpr detail::KernelTable kTable{sampleKernel, blend2Kernel, addKernel, localToModelKernel, paletteKernel, skinKernel};
