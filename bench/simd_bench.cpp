@@ -13,6 +13,8 @@
 //   SimdW1e/<joints>          SimdW1a on all threads of oneTBB's default arena (real
 //                             time: CPU time of the calling thread says nothing here)
 //   SimdCesiumMan/<instances> CesiumMan's clip, sample + local->model + palette
+//   SimdW1aSample/<joints>, SimdW1aLocalToModel/<joints>  SimdW1a's two passes apart,
+//                             straight on PoseKernels
 //   SimdPalette/<joints>      PoseKernels::skinPalette for 256 W1 poses (twin of Palette)
 //   SimdPaletteHotModel/<joints> the same 256 palettes from one pose's model matrices
 //                             (cache-hot, as in PoseBatch's palette pass)
@@ -100,6 +102,54 @@ void BM_SimdW1a(benchmark::State& state) {
     state.counters["bytes_per_key"] = clip.bytesPerKey();
 }
 BENCHMARK(BM_SimdW1a)->Name("SimdW1a")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
+
+// SimdW1a's two passes apart, straight on PoseKernels over 256 instances' own
+// poses: sampling alone (cursors, packed clip -> SoA pose), and local->model alone
+// (SoA pose -> model matrices, for poses sampled once before).
+void BM_SimdW1aSample(benchmark::State& state) {
+    const Model* model = w1Model(state);
+    if (model == nullptr) return;
+    const PackedClip clip(model->clips.front());
+    const std::size_t joints = model->skeleton.jointCount();
+    const PoseKernels kernels(bestSimdLevel());
+    std::vector<SoaPose> poses(kInstances, SoaPose(joints, 0));
+    std::vector<PackedClipCursor> cursors(kInstances, PackedClipCursor(clip));
+    std::vector<float> times(kInstances);
+    for (std::size_t i = 0; i < kInstances; ++i) times[i] = clip.duration() * static_cast<float>(i) / kInstances;
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < kInstances; ++i) {
+            times[i] += 1.0f / 60.0f;
+            if (times[i] >= clip.duration()) times[i] -= clip.duration();
+            kernels.sample(clip, times[i], cursors[i], poses[i]);
+        }
+        benchmark::ClobberMemory();
+    }
+    setPerJoint(state, kInstances, joints);
+}
+BENCHMARK(BM_SimdW1aSample)->Name("SimdW1aSample")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
+
+void BM_SimdW1aLocalToModel(benchmark::State& state) {
+    const Model* model = w1Model(state);
+    if (model == nullptr) return;
+    const PackedClip clip(model->clips.front());
+    const std::size_t joints = model->skeleton.jointCount();
+    const PoseKernels kernels(bestSimdLevel());
+    std::vector<SoaPose> poses(kInstances, SoaPose(joints, 0));
+    std::vector<Mat4> matrices(kInstances * joints);
+    for (std::size_t i = 0; i < kInstances; ++i) {
+        PackedClipCursor cursor(clip);
+        kernels.sample(clip, clip.duration() * static_cast<float>(i) / kInstances, cursor, poses[i]);
+    }
+    const auto parents = model->skeleton.parents();
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < kInstances; ++i) {
+            kernels.localToModel(parents, poses[i], {matrices.data() + i * joints, joints});
+        }
+        benchmark::ClobberMemory();
+    }
+    setPerJoint(state, kInstances, joints);
+}
+BENCHMARK(BM_SimdW1aLocalToModel)->Name("SimdW1aLocalToModel")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
 void BM_SimdW1b(benchmark::State& state) {
     const Model* model = w1Model(state);

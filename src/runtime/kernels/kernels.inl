@@ -395,8 +395,13 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
             const std::int32_t p = par[l];
             // A root is multiplied by the identity: one path, no branch to mispredict.
             const float* pm = p < 0 ? kIdentity : model + static_cast<std::ptrdiff_t>(p) * 16;
+            // Opaque to the optimiser: otherwise it splits the loop on p < 0 and turns
+            // the broadcast loads into register shuffles, which compete with the permutes.
+            asm("" : "+r"(pm));
             const std::size_t slot = ((l & 3u) << 2) | (l >> 2);
-            const auto row = [&](int k) { return permute16(spread, _mm512_loadu_ps(rows[k] + 4 * slot)); };
+            const auto row = [&](int k) {
+                return _mm512_maskz_permutevar_ps(0xffff, quarters(rows[k] + 4 * slot), spread);
+            };
             __m512 r = _mm512_maskz_broadcast_f32x4(0xF000, _mm_loadu_ps(pm + 12));
             r = _mm512_fmadd_ps(quarters(pm), row(0), r);
             r = _mm512_fmadd_ps(quarters(pm + 4), row(1), r);
