@@ -104,9 +104,9 @@ void BM_SimdW1a(benchmark::State& state) {
 BENCHMARK(BM_SimdW1a)->Name("SimdW1a")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
 // SimdW1a's two passes apart, straight on PoseKernels over 256 instances' own
-// poses: sampling alone (cursors, packed clip -> SoA pose), and local->model alone
-// (SoA pose -> model matrices, for poses sampled once before).
-void BM_SimdW1aSample(benchmark::State& state) {
+// poses: sampling alone (cursors, packed clip -> SoA pose, +1/60 s each time), and
+// local->model alone (SoA pose -> model matrices, of poses sampled once before).
+void runSimdW1aPass(benchmark::State& state, bool compose) {
     const Model* model = w1Model(state);
     if (model == nullptr) return;
     const PackedClip clip(model->clips.front());
@@ -115,9 +115,18 @@ void BM_SimdW1aSample(benchmark::State& state) {
     std::vector<SoaPose> poses(kInstances, SoaPose(joints, 0));
     std::vector<PackedClipCursor> cursors(kInstances, PackedClipCursor(clip));
     std::vector<float> times(kInstances);
-    for (std::size_t i = 0; i < kInstances; ++i) times[i] = clip.duration() * static_cast<float>(i) / kInstances;
+    std::vector<Mat4> matrices(kInstances * joints);
+    for (std::size_t i = 0; i < kInstances; ++i) {
+        times[i] = clip.duration() * static_cast<float>(i) / kInstances;
+        kernels.sample(clip, times[i], cursors[i], poses[i]);
+    }
+    const auto parents = model->skeleton.parents();
     for (auto _ : state) {
         for (std::size_t i = 0; i < kInstances; ++i) {
+            if (compose) {
+                kernels.localToModel(parents, poses[i], {matrices.data() + i * joints, joints});
+                continue;
+            }
             times[i] += 1.0f / 60.0f;
             if (times[i] >= clip.duration()) times[i] -= clip.duration();
             kernels.sample(clip, times[i], cursors[i], poses[i]);
@@ -126,29 +135,9 @@ void BM_SimdW1aSample(benchmark::State& state) {
     }
     setPerJoint(state, kInstances, joints);
 }
+void BM_SimdW1aSample(benchmark::State& state) { runSimdW1aPass(state, false); }
+void BM_SimdW1aLocalToModel(benchmark::State& state) { runSimdW1aPass(state, true); }
 BENCHMARK(BM_SimdW1aSample)->Name("SimdW1aSample")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
-
-void BM_SimdW1aLocalToModel(benchmark::State& state) {
-    const Model* model = w1Model(state);
-    if (model == nullptr) return;
-    const PackedClip clip(model->clips.front());
-    const std::size_t joints = model->skeleton.jointCount();
-    const PoseKernels kernels(bestSimdLevel());
-    std::vector<SoaPose> poses(kInstances, SoaPose(joints, 0));
-    std::vector<Mat4> matrices(kInstances * joints);
-    for (std::size_t i = 0; i < kInstances; ++i) {
-        PackedClipCursor cursor(clip);
-        kernels.sample(clip, clip.duration() * static_cast<float>(i) / kInstances, cursor, poses[i]);
-    }
-    const auto parents = model->skeleton.parents();
-    for (auto _ : state) {
-        for (std::size_t i = 0; i < kInstances; ++i) {
-            kernels.localToModel(parents, poses[i], {matrices.data() + i * joints, joints});
-        }
-        benchmark::ClobberMemory();
-    }
-    setPerJoint(state, kInstances, joints);
-}
 BENCHMARK(BM_SimdW1aLocalToModel)->Name("SimdW1aLocalToModel")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
 void BM_SimdW1b(benchmark::State& state) {
@@ -268,7 +257,12 @@ bool w1ModelMatrices(benchmark::State& state, const Model& model, std::vector<Ma
     return true;
 }
 
-void BM_SimdPalette(benchmark::State& state) {
+// The palettes of 256 instances: from each instance's own model matrices
+// (SimdPalette: 256 poses' matrices stream through the caches), or from one pose's
+// matrices, which stay in L1 (SimdPaletteHotModel: the access pattern of PoseBatch,
+// whose palette pass reads the matrices local->model has just written). The outputs
+// stream in both.
+void runSimdPalette(benchmark::State& state, bool hotModel) {
     const Model* model = w1Model(state);
     if (model == nullptr) return;
     const Skin& skin = model->skins.front();
@@ -283,7 +277,8 @@ void BM_SimdPalette(benchmark::State& state) {
     }
     for (auto _ : state) {
         for (std::size_t i = 0; i < kInstances; ++i) {
-            kernels.skinPalette(skin, {models.data() + i * joints, joints}, {palettes.data() + i * n, n});
+            const std::size_t from = hotModel ? 0 : i;
+            kernels.skinPalette(skin, {models.data() + from * joints, joints}, {palettes.data() + i * n, n});
         }
         benchmark::ClobberMemory();
     }
@@ -291,33 +286,9 @@ void BM_SimdPalette(benchmark::State& state) {
                                                      benchmark::Counter::kIsIterationInvariantRate |
                                                          benchmark::Counter::kInvert);
 }
+void BM_SimdPalette(benchmark::State& state) { runSimdPalette(state, false); }
+void BM_SimdPaletteHotModel(benchmark::State& state) { runSimdPalette(state, true); }
 BENCHMARK(BM_SimdPalette)->Name("SimdPalette")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
-
-// The palettes of 256 instances from one instance's model matrices, which stay in
-// L1: the access pattern of PoseBatch, whose palette pass reads the model matrices
-// that local->model has just written. The outputs stream as in SimdPalette.
-void BM_SimdPaletteHotModel(benchmark::State& state) {
-    const Model* model = w1Model(state);
-    if (model == nullptr) return;
-    const Skin& skin = model->skins.front();
-    const std::size_t joints = model->skeleton.jointCount();
-    const std::size_t n = skin.joints.size();
-    std::vector<Mat4> models, palettes(kInstances * n);
-    if (!w1ModelMatrices(state, *model, models)) return;
-    const PoseKernels kernels(bestSimdLevel());
-    const std::span<const Mat4> hot{models.data(), joints};
-    if (!kernels.skinPalette(skin, hot, {palettes.data(), n})) {
-        state.SkipWithError("PoseKernels::skinPalette rejected its buffers");
-        return;
-    }
-    for (auto _ : state) {
-        for (std::size_t i = 0; i < kInstances; ++i) kernels.skinPalette(skin, hot, {palettes.data() + i * n, n});
-        benchmark::ClobberMemory();
-    }
-    state.counters["per_joint"] = benchmark::Counter(static_cast<double>(kInstances * n),
-                                                     benchmark::Counter::kIsIterationInvariantRate |
-                                                         benchmark::Counter::kInvert);
-}
 BENCHMARK(BM_SimdPaletteHotModel)->Name("SimdPaletteHotModel")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
 void BM_SimdSkinVertices(benchmark::State& state) {
