@@ -569,11 +569,10 @@ inline __m512 paletteAt(const float* palette, std::size_t joint) noexcept {
 
 // Four influences, the common case.
 inline __m512 blendedMatrix4(const float* palette, const std::uint16_t* jv, const float* wv) noexcept {
-    const __m512 ab = _mm512_fmadd_ps(paletteAt(palette, jv[1]), _mm512_set1_ps(wv[1]),
-                                      _mm512_mul_ps(paletteAt(palette, jv[0]), _mm512_set1_ps(wv[0])));
-    const __m512 cd = _mm512_fmadd_ps(paletteAt(palette, jv[3]), _mm512_set1_ps(wv[3]),
-                                      _mm512_mul_ps(paletteAt(palette, jv[2]), _mm512_set1_ps(wv[2])));
-    return _mm512_add_ps(ab, cd);
+    __m512 m = _mm512_mul_ps(paletteAt(palette, jv[0]), _mm512_set1_ps(wv[0]));
+    m = _mm512_fmadd_ps(paletteAt(palette, jv[1]), _mm512_set1_ps(wv[1]), m);
+    m = _mm512_fmadd_ps(paletteAt(palette, jv[2]), _mm512_set1_ps(wv[2]), m);
+    return _mm512_fmadd_ps(paletteAt(palette, jv[3]), _mm512_set1_ps(wv[3]), m);
 }
 
 inline __m512 blendedMatrix(const float* palette, const std::uint16_t* jv, const float* wv,
@@ -647,13 +646,24 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
         _mm512_mask_storeu_ps(outNormals + static_cast<std::size_t>(v) * 3, lanes, permute16(pack, chosen));
     };
     std::uint32_t v = 0;
-    if (influences == 4) {
-        for (; v + 4 <= count; v += 4) {
-            const std::uint16_t* jv = joints + static_cast<std::size_t>(v) * 4;
-            const float* wv = weights + static_cast<std::size_t>(v) * 4;
-            finish(v, 4, blendedMatrix4(palette, jv, wv), blendedMatrix4(palette, jv + 4, wv + 4),
-                   blendedMatrix4(palette, jv + 8, wv + 8), blendedMatrix4(palette, jv + 12, wv + 12));
+    if (influences == 4 && count >= 4) {
+        // Software-pipelined by one group: the next group's blends are issued before
+        // this group's transpose and transform, whose inputs are then ready, so the
+        // scheduler is not filled with a long dependent chain per group.
+        const auto blend = [&](std::uint32_t g, __m512* b) {
+            const std::uint16_t* jv = joints + static_cast<std::size_t>(g) * 4;
+            const float* wv = weights + static_cast<std::size_t>(g) * 4;
+            for (int k = 0; k < 4; ++k) b[k] = blendedMatrix4(palette, jv + 4 * k, wv + 4 * k);
+        };
+        __m512 cur[4], next[4];
+        blend(0, cur);
+        for (; v + 8 <= count; v += 4) {
+            blend(v + 4, next);
+            finish(v, 4, cur[0], cur[1], cur[2], cur[3]);
+            for (int k = 0; k < 4; ++k) cur[k] = next[k];
         }
+        finish(v, 4, cur[0], cur[1], cur[2], cur[3]);
+        v += 4;
     }
     for (; v < count; v += 4) {
         const std::uint32_t n = count - v < 4 ? count - v : 4;
