@@ -211,36 +211,26 @@ std::vector<Row> skinW1(const Settings& s, std::size_t joints) {
     const PoseKernels kernels(s.simd);
     std::vector<Row> rows;
 
-    Row palette{"w1d", "palette", joints, kW1Instances, 1};
-    palette.bytesPerKey = clip.bytesPerKey();
-    palette.repetitionNs = measure(s, [&] {
-        for (std::size_t i = 0; i < kW1Instances; ++i) {
-            if (!kernels.skinPalette(skin, {models.data() + i * joints, joints},
-                                     {palettes.data() + i * paletteSize, paletteSize})) {
-                throw std::runtime_error("PoseKernels::skinPalette rejected its buffers");
+    // "palette" streams 256 instances' model matrices from memory; "palette, model
+    // hot" builds the same palettes from one instance's matrices, which stay in
+    // cache: the access pattern of PoseBatch, whose palette pass follows that
+    // instance's local->model.
+    for (const bool hotModel : {false, true}) {
+        Row row{"w1d", hotModel ? "palette, model hot" : "palette", joints, kW1Instances, 1};
+        row.bytesPerKey = clip.bytesPerKey();
+        row.repetitionNs = measure(s, [&] {
+            for (std::size_t i = 0; i < kW1Instances; ++i) {
+                const std::size_t from = hotModel ? 0 : i;
+                if (!kernels.skinPalette(skin, {models.data() + from * joints, joints},
+                                         {palettes.data() + i * paletteSize, paletteSize})) {
+                    throw std::runtime_error("PoseKernels::skinPalette rejected its buffers");
+                }
             }
-        }
-        consume(palettes.back().m[12]);
-    });
-    palette.nsPerJoint = median(palette.repetitionNs) / static_cast<double>(kW1Instances * paletteSize);
-    rows.push_back(std::move(palette));
-
-    // The same palettes from one instance's model matrices, which stay in cache: the
-    // access pattern of PoseBatch, whose palette pass follows that instance's
-    // local->model. The row above streams 256 instances' matrices from memory.
-    Row hot{"w1d", "palette, model hot", joints, kW1Instances, 1};
-    hot.bytesPerKey = clip.bytesPerKey();
-    const std::span<const Mat4> hotModel{models.data(), joints};
-    hot.repetitionNs = measure(s, [&] {
-        for (std::size_t i = 0; i < kW1Instances; ++i) {
-            if (!kernels.skinPalette(skin, hotModel, {palettes.data() + i * paletteSize, paletteSize})) {
-                throw std::runtime_error("PoseKernels::skinPalette rejected its buffers");
-            }
-        }
-        consume(palettes.back().m[12]);
-    });
-    hot.nsPerJoint = median(hot.repetitionNs) / static_cast<double>(kW1Instances * paletteSize);
-    rows.push_back(std::move(hot));
+            consume(palettes.back().m[12]);
+        });
+        row.nsPerJoint = median(row.repetitionNs) / static_cast<double>(kW1Instances * paletteSize);
+        rows.push_back(std::move(row));
+    }
 
     const MeshPrimitive mesh = bench::makeSkinnedPrimitive(kVertices, joints);
     const std::span<const Mat4> onePalette{palettes.data(), paletteSize};

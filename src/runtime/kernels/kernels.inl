@@ -345,27 +345,20 @@ template <int Imm>
 inline __m512 blocks(__m512 a, __m512 b) noexcept { return _mm512_maskz_shuffle_f32x4(0xffff, a, b, Imm); }
 template <int Imm>
 inline __m512 withinBlocks(__m512 a) noexcept { return _mm512_maskz_permute_ps(0xffff, a, Imm); }
-// The blended matrix Σ w_i palette[j_i] of one vertex as one register
-// [c0 | c1 | c2 | c3]. Influences are summed in two chains so the dependent
-// chain is short (the multiply-add latency, not the throughput, bounds a serial
-// sum of four); the weights are broadcast straight from memory into the
-// multiplies.
 // [a | a | a | a] from four floats in memory: one load, no shuffle.
 inline __m512 quarters(const float* p) noexcept { return _mm512_maskz_broadcast_f32x4(0xffff, _mm_loadu_ps(p)); }
-
 
 // One register per model matrix, [c0 | c1 | c2 | c3], as in the palette: column
 // c is the sum over k < 3 of parent.ck * L(k, c), plus parent.c3 for c = 3. Each
 // joint's local rows (L(k, 0), L(k, 1), L(k, 2), t_k) are stored as 16-byte
-// records, so one vpermps from memory spreads row k over the quarters: three
-// per joint, for any parent order.
+// records; one 128-bit broadcast load and one in-lane permute spread row k over
+// the quarters: three per joint, for any parent order. (A 64-byte read of a
+// record would span two of the transpose's stores, which cannot forward to it.)
 void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView local, std::uint32_t joints,
                         float* model) noexcept {
     // rows[k][4 * slot + i]: element i of row k of the joint in `slot`. The 4x4
     // transposes below leave joint l of a block in slot (l % 4) * 4 + l / 4.
-    // Padded for the 64-byte read at the last slot, and to keep every row 64-byte
-    // aligned for the stores.
-    alignas(64) float rows[3][4 * W + 16];
+    alignas(64) float rows[3][4 * W];
     const __m512i spread = _mm512_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3);
     for (std::uint32_t base = 0; base < joints; base += W) {
         const float* at = local.c[0] + base;
@@ -567,7 +560,10 @@ inline __m512 paletteAt(const float* palette, std::size_t joint) noexcept {
     return _mm512_loadu_ps(palette + joint * 16);
 }
 
-// Four influences, the common case.
+// The blended matrix, sum of w_i palette[j_i], of one vertex as one register
+// [c0 | c1 | c2 | c3], the weights broadcast from memory. Four influences, the
+// common case, are summed in the reference's order (a serial chain: the kernel
+// below overlaps groups, so its latency is hidden).
 inline __m512 blendedMatrix4(const float* palette, const std::uint16_t* jv, const float* wv) noexcept {
     __m512 m = _mm512_mul_ps(paletteAt(palette, jv[0]), _mm512_set1_ps(wv[0]));
     m = _mm512_fmadd_ps(paletteAt(palette, jv[1]), _mm512_set1_ps(wv[1]), m);
@@ -598,7 +594,7 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
                 float* outNormals) noexcept {
     const bool doNormals = normals != nullptr && outNormals != nullptr;
     // Lane l of a group register belongs to vertex l / 4; these spread component
-    // k of each vertex over its four lanes (the w lane of a point reads 1).
+    // k of each vertex over its four lanes (the translation column is added as is).
     const __m512i spreadX = _mm512_setr_epi32(0, 0, 0, 0, 3, 3, 3, 3, 6, 6, 6, 6, 9, 9, 9, 9);
     const __m512i spreadY = _mm512_add_epi32(spreadX, _mm512_set1_epi32(1));
     const __m512i spreadZ = _mm512_add_epi32(spreadX, _mm512_set1_epi32(2));
