@@ -1,8 +1,9 @@
 // The per-frame workloads on the SIMD path (PackedClip, PoseKernels, PoseBatch),
 // beside their scalar counterparts in sampling_bench.cpp and skinning_bench.cpp;
 // same units: ns per joint = time / (instances x joints), ns per vertex. Every case
-// uses bestSimdLevel() (the level is the benchmark's label) and one thread unless
-// its name says otherwise. One iteration is one PoseBatch::evaluate of every instance.
+// uses bestSimdLevel(), or the level named by the KINEMA_SIMD environment variable
+// (portable, sse4.2, avx2, avx512) where this CPU runs it; the level is the
+// benchmark's label. One thread unless its name says otherwise. One iteration is one PoseBatch::evaluate of every instance.
 //
 //   SimdW1a/<joints>          W1, 256 instances, +1/60 s per frame, sample + local->model
 //                             (the SIMD twin of W1/<joints>)
@@ -22,6 +23,8 @@
 //                             10,000-vertex mesh (twin of SkinVertices)
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -58,10 +61,19 @@ const Model* w1Model(benchmark::State& state) {
     return &w.model;
 }
 
+// KINEMA_SIMD picks a lower level to compare kernels on one machine; a name that
+// does not parse, or a level this CPU cannot run, falls back to the best one.
+SimdLevel benchSimdLevel() {
+    const char* name = std::getenv("KINEMA_SIMD");
+    if (name == nullptr) return bestSimdLevel();
+    const std::optional<SimdLevel> level = parseSimdLevel(name);
+    return level && isSupported(*level) ? *level : bestSimdLevel();
+}
+
 BatchOptions options(std::size_t threads, const Skin* skin = nullptr) {
     BatchOptions o;
     o.threads = threads;
-    o.simd = bestSimdLevel();
+    o.simd = benchSimdLevel();
     o.skin = skin;
     return o;
 }
@@ -111,7 +123,8 @@ void runSimdW1aPass(benchmark::State& state, bool compose) {
     if (model == nullptr) return;
     const PackedClip clip(model->clips.front());
     const std::size_t joints = model->skeleton.jointCount();
-    const PoseKernels kernels(bestSimdLevel());
+    const PoseKernels kernels(benchSimdLevel());
+    state.SetLabel(std::string(toString(kernels.level())));
     std::vector<SoaPose> poses(kInstances, SoaPose(joints, 0));
     std::vector<PackedClipCursor> cursors(kInstances, PackedClipCursor(clip));
     std::vector<float> times(kInstances);
@@ -270,7 +283,8 @@ void runSimdPalette(benchmark::State& state, bool hotModel) {
     const std::size_t n = skin.joints.size();
     std::vector<Mat4> models, palettes(kInstances * n);
     if (!w1ModelMatrices(state, *model, models)) return;
-    const PoseKernels kernels(bestSimdLevel());
+    const PoseKernels kernels(benchSimdLevel());
+    state.SetLabel(std::string(toString(kernels.level())));
     if (!kernels.skinPalette(skin, {models.data(), joints}, {palettes.data(), n})) {
         state.SkipWithError("PoseKernels::skinPalette rejected its buffers");
         return;
@@ -302,7 +316,8 @@ void BM_SimdSkinVertices(benchmark::State& state) {
     const Skin& skin = model.skins.front();
     std::vector<Mat4> models;
     if (!w1ModelMatrices(state, model, models)) return;
-    const PoseKernels kernels(bestSimdLevel());
+    const PoseKernels kernels(benchSimdLevel());
+    state.SetLabel(std::string(toString(kernels.level())));
     std::vector<Mat4> palette(skin.joints.size());
     kernels.skinPalette(skin, {models.data(), kJoints}, palette);
 

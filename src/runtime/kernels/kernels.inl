@@ -406,14 +406,13 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
 #elif defined(__AVX2__)
 // Two result columns per register, [c0 | c1] and [c2 | c3], as in the palette.
 // The local elements of columns (0, 1) and (2, 3) of each row are stored
-// interleaved per joint, so one 8-byte read spread over the halves (vpermps from
-// memory) gives [L(row, 0) x4 | L(row, 1) x4]: six per joint, for any parent order.
+// interleaved per joint, so one 8-byte broadcast read spread by an in-lane permute
+// gives [L(row, 0) x4 | L(row, 1) x4]: six per joint, for any parent order.
 void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView local, std::uint32_t joints,
                         float* model) noexcept {
     // pairs[k][2 * lane + h]: k < 3: elements (k, k + 3) (columns 0 and 1 of row k);
-    // k >= 3: elements (k + 3, k + 6) (columns 2 and 3 of row k - 3). Padded for the
-    // 32-byte reads at the last lanes and to keep every row 64-byte aligned.
-    alignas(64) float pairs[6][2 * W + 16];  // row length kRow below
+    // k >= 3: elements (k + 3, k + 6) (columns 2 and 3 of row k - 3).
+    alignas(64) float pairs[6][2 * W];
     const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
     for (std::uint32_t base = 0; base < joints; base += W) {
         const float* at = local.c[0] + base;
@@ -447,7 +446,7 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
         const std::int32_t* par = parents + base;
         float* o = model + static_cast<std::size_t>(base) * 16;
         const float* pr = &pairs[0][0];
-        constexpr std::size_t kRow = 2 * W + 16;
+        constexpr std::size_t kRow = 2 * W;
         for (const std::int32_t* last = par + end; par != last; ++par, o += 16, pr += 2) {
             const std::int32_t p = *par;
             // A root is multiplied by the identity: one path, no branch to mispredict.
@@ -456,7 +455,12 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
             const __m256 p1 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm + 4));
             const __m256 p2 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm + 8));
             const __m256 p3 = _mm256_insertf128_ps(_mm256_setzero_ps(), _mm_loadu_ps(pm + 12), 1);
-            const auto e = [&](std::size_t k) { return _mm256_permutevar8x32_ps(_mm256_loadu_ps(pr + k * kRow), spread); };
+            // An 8-byte read: it lies inside one of the interleaving stores, so it is
+            // forwarded from it (a 32-byte read spans two and waits for them to retire).
+            const auto e = [&](std::size_t k) {
+                const __m256d pair = _mm256_broadcast_sd(reinterpret_cast<const double*>(pr + k * kRow));
+                return _mm256_permutevar_ps(_mm256_castpd_ps(pair), spread);
+            };
             const __m256 r01 = _mm256_fmadd_ps(p2, e(2), _mm256_fmadd_ps(p1, e(1), _mm256_mul_ps(p0, e(0))));
             const __m256 r23 = _mm256_fmadd_ps(p2, e(5), _mm256_fmadd_ps(p1, e(4), _mm256_fmadd_ps(p0, e(3), p3)));
             _mm256_storeu_ps(o, r01);
