@@ -638,7 +638,10 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
             return _mm512_add_ps(_mm512_add_ps(a, withinBlocks<kYzx>(a)), withinBlocks<kZxy>(a));
         };
         const __m512 det = sum3(_mm512_mul_ps(c0, r0)), len2 = sum3(_mm512_mul_ps(o, o));
-        const __m512 sign = _mm512_or_ps(_mm512_set1_ps(1.0f), _mm512_and_ps(det, _mm512_set1_ps(-0.0f)));
+        // -1 where det < 0, as the reference decides it (a sign bit alone would also
+        // flip det == -0).
+        const __m512 sign = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(det, _mm512_setzero_ps(), _CMP_LT_OQ),
+                                                 _mm512_set1_ps(1.0f), _mm512_set1_ps(-1.0f));
         const __m512 unit = _mm512_mul_ps(o, _mm512_div_ps(sign, S::sqrt(len2)));
         // A vertex whose normal collapses (len2 == 0, or NaN) keeps its input normal.
         const __mmask16 valid = _mm512_cmp_ps_mask(len2, _mm512_setzero_ps(), _CMP_GT_OQ);
@@ -675,6 +678,128 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
         finish(v, n, b[0], b[1], b[2], b[3]);
     }
 }
+#elif defined(__AVX2__)
+// The blended matrix of one vertex as two registers, [c0 | c1] and [c2 | c3].
+struct Blended2 {
+    __m256 c01, c23;
+};
+
+inline Blended2 blendedMatrix2(const float* palette, const std::uint16_t* jv, const float* wv,
+                               std::uint32_t influences) noexcept {
+    // Influences are summed in pairs so the dependent chain is short (the
+    // multiply-add latency, not the throughput, bounds a serial sum of four).
+    __m256 m01 = _mm256_setzero_ps(), m23 = _mm256_setzero_ps();
+    std::uint32_t i = 0;
+    if (influences == 4) {
+        // The common case with one load for the four indices and one for the four
+        // weights (spread from the register): the loop below spends a load on each.
+        std::uint64_t idx;
+        __builtin_memcpy(&idx, jv, sizeof idx);
+        const __m128 w4 = _mm_loadu_ps(wv);
+        const float* pa = palette + static_cast<std::size_t>(idx & 0xffff) * 16;
+        const float* pb = palette + static_cast<std::size_t>((idx >> 16) & 0xffff) * 16;
+        const float* pc = palette + static_cast<std::size_t>((idx >> 32) & 0xffff) * 16;
+        const float* pd = palette + static_cast<std::size_t>(idx >> 48) * 16;
+        const __m256 wa = _mm256_broadcastss_ps(w4);
+        const __m256 wb = _mm256_broadcastss_ps(_mm_movehdup_ps(w4));
+        const __m256 wc = _mm256_broadcastss_ps(_mm_movehl_ps(w4, w4));
+        const __m256 wd = _mm256_broadcastss_ps(_mm_shuffle_ps(w4, w4, 0xff));
+        m01 = _mm256_add_ps(_mm256_fmadd_ps(_mm256_loadu_ps(pb), wb, _mm256_mul_ps(_mm256_loadu_ps(pa), wa)),
+                            _mm256_fmadd_ps(_mm256_loadu_ps(pd), wd, _mm256_mul_ps(_mm256_loadu_ps(pc), wc)));
+        m23 = _mm256_add_ps(_mm256_fmadd_ps(_mm256_loadu_ps(pb + 8), wb, _mm256_mul_ps(_mm256_loadu_ps(pa + 8), wa)),
+                            _mm256_fmadd_ps(_mm256_loadu_ps(pd + 8), wd, _mm256_mul_ps(_mm256_loadu_ps(pc + 8), wc)));
+        i = 4;
+    }
+    for (; i + 2 <= influences; i += 2) {
+        const float* pa = palette + static_cast<std::size_t>(jv[i]) * 16;
+        const float* pb = palette + static_cast<std::size_t>(jv[i + 1]) * 16;
+        const __m256 wa = _mm256_broadcast_ss(wv + i), wb = _mm256_broadcast_ss(wv + i + 1);
+        m01 = _mm256_add_ps(m01, _mm256_fmadd_ps(_mm256_loadu_ps(pb), wb, _mm256_mul_ps(_mm256_loadu_ps(pa), wa)));
+        m23 = _mm256_add_ps(m23, _mm256_fmadd_ps(_mm256_loadu_ps(pb + 8), wb, _mm256_mul_ps(_mm256_loadu_ps(pa + 8), wa)));
+    }
+    if (i < influences) {
+        const float* pm = palette + static_cast<std::size_t>(jv[i]) * 16;
+        const __m256 w = _mm256_broadcast_ss(wv + i);
+        m01 = _mm256_fmadd_ps(_mm256_loadu_ps(pm), w, m01);
+        m23 = _mm256_fmadd_ps(_mm256_loadu_ps(pm + 8), w, m23);
+    }
+    return {m01, m23};
+}
+
+inline void store3(float* o, __m128 r) noexcept {
+    _mm_storel_pi(reinterpret_cast<__m64*>(o), r);
+    o[2] = _mm_cvtss_f32(_mm_movehl_ps(r, r));
+}
+
+// [a x4 | b x4] from two floats in memory.
+inline __m256 halves(const float* a, const float* b) noexcept {
+    return _mm256_blend_ps(_mm256_broadcast_ss(a), _mm256_broadcast_ss(b), 0xf0);
+}
+
+// Positions vertex by vertex; normals two vertices at a time, vertex A in the low
+// half of each register and B in the high one, so the cofactor matrix (three
+// cross products of the blended columns), the determinant's sign, the length, the
+// square root and the division are each one instruction for both.
+void skinKernel(const float* palette, const std::uint16_t* joints, const float* weights, std::uint32_t influences,
+                const float* positions, const float* normals, std::uint32_t count, float* outPositions,
+                float* outNormals) noexcept {
+    const bool doNormals = normals != nullptr && outNormals != nullptr;
+    const auto blendAt = [&](std::uint32_t v) {
+        const std::size_t at = static_cast<std::size_t>(v) * influences;
+        return blendedMatrix2(palette, joints + at, weights + at, influences);
+    };
+    const auto position = [&](std::uint32_t v, const Blended2& m) {
+        const float* p = positions + static_cast<std::size_t>(v) * 3;
+        // [c0 px + c2 pz | c1 py + c3], then the two halves added.
+        const __m256 pxy = _mm256_setr_m128(_mm_broadcast_ss(p), _mm_broadcast_ss(p + 1));
+        const __m256 pz1 = _mm256_setr_m128(_mm_broadcast_ss(p + 2), _mm_set1_ps(1.0f));
+        const __m256 h = _mm256_fmadd_ps(m.c01, pxy, _mm256_mul_ps(m.c23, pz1));
+        store3(outPositions + static_cast<std::size_t>(v) * 3,
+               _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1)));
+    };
+    // Vertices a and b (b == a for a last, unpaired vertex, stored once).
+    const auto normalPair = [&](std::uint32_t a, std::uint32_t b, const Blended2& ma, const Blended2& mb) {
+        const __m256 c0 = _mm256_permute2f128_ps(ma.c01, mb.c01, 0x20);
+        const __m256 c1 = _mm256_permute2f128_ps(ma.c01, mb.c01, 0x31);
+        const __m256 c2 = _mm256_permute2f128_ps(ma.c23, mb.c23, 0x20);
+        const auto yzx = [](__m256 x) { return _mm256_permute_ps(x, _MM_SHUFFLE(3, 0, 2, 1)); };
+        const auto zxy = [](__m256 x) { return _mm256_permute_ps(x, _MM_SHUFFLE(3, 1, 0, 2)); };
+        const auto cross = [&](__m256 x, __m256 y) { return yzx(_mm256_fmsub_ps(x, yzx(y), _mm256_mul_ps(yzx(x), y))); };
+        const __m256 r0 = cross(c1, c2), r1 = cross(c2, c0), r2 = cross(c0, c1);
+        const float* na = normals + static_cast<std::size_t>(a) * 3;
+        const float* nb = normals + static_cast<std::size_t>(b) * 3;
+        const __m256 nx = halves(na, nb), ny = halves(na + 1, nb + 1), nz = halves(na + 2, nb + 2);
+        const __m256 o = _mm256_fmadd_ps(r2, nz, _mm256_fmadd_ps(r1, ny, _mm256_mul_ps(r0, nx)));
+        // x + y + z of each vertex in lanes 0..2 of its half (lane 3 is ignored).
+        const auto sum3 = [&](__m256 x) { return _mm256_add_ps(_mm256_add_ps(x, yzx(x)), zxy(x)); };
+        const __m256 det = sum3(_mm256_mul_ps(c0, r0)), len2 = sum3(_mm256_mul_ps(o, o));
+        const __m256 one = _mm256_set1_ps(1.0f);
+        const __m256 sign = _mm256_blendv_ps(one, _mm256_set1_ps(-1.0f), _mm256_cmp_ps(det, _mm256_setzero_ps(), _CMP_LT_OQ));
+        const __m256 unit = _mm256_mul_ps(o, _mm256_div_ps(sign, _mm256_sqrt_ps(len2)));
+        // A vertex whose normal collapses (len2 == 0, or NaN) keeps its input normal.
+        const __m256 input = _mm256_blend_ps(_mm256_blend_ps(nx, ny, 0x22), nz, 0x44);
+        const __m256 chosen = _mm256_blendv_ps(input, unit, _mm256_cmp_ps(len2, _mm256_setzero_ps(), _CMP_GT_OQ));
+        store3(outNormals + static_cast<std::size_t>(a) * 3, _mm256_castps256_ps128(chosen));
+        if (b != a) store3(outNormals + static_cast<std::size_t>(b) * 3, _mm256_extractf128_ps(chosen, 1));
+    };
+    // One vertex per iteration (two blends in one iteration need more registers
+    // than there are); an even vertex's matrix waits for its odd partner.
+    if (!doNormals) {
+        for (std::uint32_t v = 0; v < count; ++v) position(v, blendAt(v));
+        return;
+    }
+    Blended2 even{};
+    for (std::uint32_t v = 0; v < count; ++v) {
+        const Blended2 m = blendAt(v);
+        position(v, m);
+        if ((v & 1u) == 0) {
+            even = m;
+        } else {
+            normalPair(v - 1, v, even, m);
+        }
+    }
+    if ((count & 1u) != 0) normalPair(count - 1, count - 1, even, even);
+}
 #else
 void skinKernel(const float* palette, const std::uint16_t* joints, const float* weights, std::uint32_t influences,
                 const float* positions, const float* normals, std::uint32_t count, float* outPositions,
@@ -684,80 +809,6 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
         const float* wv = weights + static_cast<std::size_t>(v) * influences;
         float* op = outPositions + static_cast<std::size_t>(v) * 3;
         const float* p = positions + static_cast<std::size_t>(v) * 3;
-#if defined(__AVX2__)
-        // The blended matrix as two registers, [c0 | c1] and [c2 | c3].
-        // Influences are summed in pairs so the dependent chain is short (the
-        // multiply-add latency, not the throughput, bounds a serial sum of four).
-        __m256 m01 = _mm256_setzero_ps(), m23 = _mm256_setzero_ps();
-        std::uint32_t i = 0;
-        if (influences == 4) {
-            // The common case with one load for the four indices and one for the four
-            // weights (spread from the register): the loop below spends a load on each.
-            std::uint64_t idx;
-            __builtin_memcpy(&idx, jv, sizeof idx);
-            const __m128 w4 = _mm_loadu_ps(wv);
-            const float* pa = palette + static_cast<std::size_t>(idx & 0xffff) * 16;
-            const float* pb = palette + static_cast<std::size_t>((idx >> 16) & 0xffff) * 16;
-            const float* pc = palette + static_cast<std::size_t>((idx >> 32) & 0xffff) * 16;
-            const float* pd = palette + static_cast<std::size_t>(idx >> 48) * 16;
-            const __m256 wa = _mm256_broadcastss_ps(w4);
-            const __m256 wb = _mm256_broadcastss_ps(_mm_movehdup_ps(w4));
-            const __m256 wc = _mm256_broadcastss_ps(_mm_movehl_ps(w4, w4));
-            const __m256 wd = _mm256_broadcastss_ps(_mm_shuffle_ps(w4, w4, 0xff));
-            m01 = _mm256_add_ps(_mm256_fmadd_ps(_mm256_loadu_ps(pb), wb, _mm256_mul_ps(_mm256_loadu_ps(pa), wa)),
-                                _mm256_fmadd_ps(_mm256_loadu_ps(pd), wd, _mm256_mul_ps(_mm256_loadu_ps(pc), wc)));
-            m23 = _mm256_add_ps(
-                _mm256_fmadd_ps(_mm256_loadu_ps(pb + 8), wb, _mm256_mul_ps(_mm256_loadu_ps(pa + 8), wa)),
-                _mm256_fmadd_ps(_mm256_loadu_ps(pd + 8), wd, _mm256_mul_ps(_mm256_loadu_ps(pc + 8), wc)));
-            i = 4;
-        }
-        for (; i + 2 <= influences; i += 2) {
-            const float* pa = palette + static_cast<std::size_t>(jv[i]) * 16;
-            const float* pb = palette + static_cast<std::size_t>(jv[i + 1]) * 16;
-            const __m256 wa = _mm256_broadcast_ss(wv + i), wb = _mm256_broadcast_ss(wv + i + 1);
-            m01 = _mm256_add_ps(m01, _mm256_fmadd_ps(_mm256_loadu_ps(pb), wb, _mm256_mul_ps(_mm256_loadu_ps(pa), wa)));
-            m23 = _mm256_add_ps(m23,
-                                _mm256_fmadd_ps(_mm256_loadu_ps(pb + 8), wb, _mm256_mul_ps(_mm256_loadu_ps(pa + 8), wa)));
-        }
-        if (i < influences) {
-            const float* pm = palette + static_cast<std::size_t>(jv[i]) * 16;
-            const __m256 w = _mm256_broadcast_ss(wv + i);
-            m01 = _mm256_fmadd_ps(_mm256_loadu_ps(pm), w, m01);
-            m23 = _mm256_fmadd_ps(_mm256_loadu_ps(pm + 8), w, m23);
-        }
-        // [c0 px + c2 pz | c1 py + c3], then the two halves added.
-        const __m256 pxy = _mm256_setr_m128(_mm_broadcast_ss(p), _mm_broadcast_ss(p + 1));
-        const __m256 pz1 = _mm256_setr_m128(_mm_broadcast_ss(p + 2), _mm_set1_ps(1.0f));
-        const __m256 halves = _mm256_fmadd_ps(m01, pxy, _mm256_mul_ps(m23, pz1));
-        const __m128 r = _mm_add_ps(_mm256_castps256_ps128(halves), _mm256_extractf128_ps(halves, 1));
-        _mm_storel_pi(reinterpret_cast<__m64*>(op), r);
-        op[2] = _mm_cvtss_f32(_mm_movehl_ps(r, r));
-        if (normals == nullptr || outNormals == nullptr) continue;
-        {
-            // The cofactor matrix (det * inverse-transpose) as three cross products of
-            // the blended columns, as the scalar path below computes it element by element.
-            const __m128 c0 = _mm256_castps256_ps128(m01), c1 = _mm256_extractf128_ps(m01, 1);
-            const __m128 c2 = _mm256_castps256_ps128(m23);
-            const auto yzx = [](__m128 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1)); };
-            const auto cross = [&](__m128 a, __m128 b) { return yzx(_mm_fmsub_ps(a, yzx(b), _mm_mul_ps(yzx(a), b))); };
-            const __m128 r0 = cross(c1, c2), r1 = cross(c2, c0), r2 = cross(c0, c1);
-            const float* n = normals + static_cast<std::size_t>(v) * 3;
-            const __m128 o = _mm_fmadd_ps(r2, _mm_broadcast_ss(n + 2),
-                                          _mm_fmadd_ps(r1, _mm_broadcast_ss(n + 1), _mm_mul_ps(r0, _mm_broadcast_ss(n))));
-            const float det = _mm_cvtss_f32(_mm_dp_ps(c0, r0, 0x71));
-            const float len2 = _mm_cvtss_f32(_mm_dp_ps(o, o, 0x71));
-            float* on = outNormals + static_cast<std::size_t>(v) * 3;
-            if (!(len2 > 0.0f)) {
-                on[0] = n[0];
-                on[1] = n[1];
-                on[2] = n[2];
-                continue;
-            }
-            const __m128 unit = _mm_mul_ps(o, _mm_set1_ps((det < 0.0f ? -1.0f : 1.0f) / __builtin_sqrtf(len2)));
-            _mm_storel_pi(reinterpret_cast<__m64*>(on), unit);
-            on[2] = _mm_cvtss_f32(_mm_movehl_ps(unit, unit));
-        }
-#else
         alignas(16) float m[16];
         V4 a0 = S::bcast4(0.0f), a1 = a0, a2 = a0, a3 = a0;
         for (std::uint32_t i = 0; i < influences; ++i) {
@@ -799,7 +850,6 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
         on[0] = ox * s;
         on[1] = oy * s;
         on[2] = oz * s;
-#endif
     }
 }
 
