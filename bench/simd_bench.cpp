@@ -3,7 +3,8 @@
 // same units: ns per joint = time / (instances x joints), ns per vertex. Every case
 // uses bestSimdLevel(), or the level named by the KINEMA_SIMD environment variable
 // (portable, sse4.2, avx2, avx512) where this CPU runs it; the level is the
-// benchmark's label. One thread unless its name says otherwise. One iteration is one PoseBatch::evaluate of every instance.
+// benchmark's label. One thread unless its name says otherwise. One iteration is one
+// PoseBatch::evaluate of every instance.
 //
 //   SimdW1a/<joints>          W1, 256 instances, +1/60 s per frame, sample + local->model
 //                             (the SIMD twin of W1/<joints>)

@@ -782,8 +782,9 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
         store3(outNormals + static_cast<std::size_t>(a) * 3, _mm256_castps256_ps128(chosen));
         if (b != a) store3(outNormals + static_cast<std::size_t>(b) * 3, _mm256_extractf128_ps(chosen, 1));
     };
-    // One vertex per iteration (two blends in one iteration need more registers
-    // than there are); an even vertex's matrix waits for its odd partner.
+    // One vertex per iteration (with two blends per iteration the loop ran out of
+    // registers and spilled: slower); an even vertex's matrix waits for its odd
+    // partner. Positions alone get their own loop for the same reason.
     if (!doNormals) {
         for (std::uint32_t v = 0; v < count; ++v) position(v, blendAt(v));
         return;
