@@ -575,6 +575,22 @@ inline __m512 blendedMatrix4(const float* palette, const std::uint16_t* jv, cons
     return _mm512_fmadd_ps(paletteAt(palette, jv[3]), _mm512_set1_ps(wv[3]), m);
 }
 
+// blendedMatrix4 for the main loop, shaped for the front end: the palette rows are
+// kept as separate loads so that each weight's broadcast folds into its
+// multiply-add, and `wv` is a plain register (see the caller), so that the folded
+// load is base + displacement and stays one micro-operation.
+inline __m512 blendedMatrix4Fused(const float* palette, const std::uint16_t* jv, const float* wv) noexcept {
+    const auto row = [&](int i) {
+        __m512 p = paletteAt(palette, jv[i]);
+        asm("" : "+v"(p));
+        return p;
+    };
+    __m512 m = _mm512_mul_ps(row(0), _mm512_set1_ps(wv[0]));
+    m = _mm512_fmadd_ps(row(1), _mm512_set1_ps(wv[1]), m);
+    m = _mm512_fmadd_ps(row(2), _mm512_set1_ps(wv[2]), m);
+    return _mm512_fmadd_ps(row(3), _mm512_set1_ps(wv[3]), m);
+}
+
 inline __m512 blendedMatrix(const float* palette, const std::uint16_t* jv, const float* wv,
                             std::uint32_t influences) noexcept {
     if (influences == 4) return blendedMatrix4(palette, jv, wv);
@@ -588,6 +604,12 @@ inline __m512 blendedMatrix(const float* palette, const std::uint16_t* jv, const
     return _mm512_add_ps(even, odd);
 }
 
+// Whether a skinning loop also transforms normals, as a type (one loop each).
+template <bool Normals>
+struct NormalsTag {
+    static constexpr bool value = Normals;
+};
+
 // Four vertices at a time: their blended matrices are transposed by 128-bit
 // blocks into Ck = [A.ck | B.ck | C.ck | D.ck], so the point transform is three
 // multiply-adds for all four and the normals' cross products and dot products
@@ -596,7 +618,6 @@ inline __m512 blendedMatrix(const float* palette, const std::uint16_t* jv, const
 void skinKernel(const float* palette, const std::uint16_t* joints, const float* weights, std::uint32_t influences,
                 const float* positions, const float* normals, std::uint32_t count, float* outPositions,
                 float* outNormals) noexcept {
-    const bool doNormals = normals != nullptr && outNormals != nullptr;
     // Lane l of a group register belongs to vertex l / 4; these spread component
     // k of each vertex over its four lanes (the translation column is added as is).
     const __m512i spreadX = _mm512_setr_epi32(0, 0, 0, 0, 3, 3, 3, 3, 6, 6, 6, 6, 9, 9, 9, 9);
@@ -607,7 +628,8 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
     const __m512i unpack = _mm512_setr_epi32(0, 1, 2, 0, 3, 4, 5, 0, 6, 7, 8, 0, 9, 10, 11, 0);
     constexpr int kYzx = _MM_SHUFFLE(3, 0, 2, 1), kZxy = _MM_SHUFFLE(3, 1, 0, 2);
     // Vertices v .. v + n - 1 (n <= 4) from their blended matrices.
-    const auto finish = [&](std::uint32_t v, std::uint32_t n, __m512 b0, __m512 b1, __m512 b2, __m512 b3) {
+    const auto finish = [&](auto normalsTag, std::uint32_t v, std::uint32_t n, __m512 b0, __m512 b1, __m512 b2,
+                            __m512 b3) {
         const __mmask16 lanes = static_cast<__mmask16>((1u << (3 * n)) - 1);
         const __m512 t0 = blocks<0x44>(b0, b1), t1 = blocks<0xEE>(b0, b1);
         const __m512 t2 = blocks<0x44>(b2, b3), t3 = blocks<0xEE>(b2, b3);
@@ -619,7 +641,7 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
             c2, permute16(spreadZ, p),
             _mm512_fmadd_ps(c1, permute16(spreadY, p), _mm512_fmadd_ps(c0, permute16(spreadX, p), c3)));
         _mm512_mask_storeu_ps(outPositions + static_cast<std::size_t>(v) * 3, lanes, permute16(pack, r));
-        if (!doNormals) return;
+        if constexpr (!decltype(normalsTag)::value) return;
 
         // Cofactor matrix (det * inverse-transpose) as three cross products of the
         // blended columns, as the scalar reference computes it element by element.
@@ -648,34 +670,49 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
         const __m512 chosen = _mm512_mask_blend_ps(valid, permute16(unpack, nv), unit);
         _mm512_mask_storeu_ps(outNormals + static_cast<std::size_t>(v) * 3, lanes, permute16(pack, chosen));
     };
-    std::uint32_t v = 0;
-    if (influences == 4 && count >= 4) {
-        // Software-pipelined by one group: the next group's blends are issued before
-        // this group's transpose and transform, whose inputs are then ready, so the
-        // scheduler is not filled with a long dependent chain per group.
-        const auto blend = [&](std::uint32_t g, __m512* b) {
-            const std::uint16_t* jv = joints + static_cast<std::size_t>(g) * 4;
-            const float* wv = weights + static_cast<std::size_t>(g) * 4;
-            for (int k = 0; k < 4; ++k) b[k] = blendedMatrix4(palette, jv + 4 * k, wv + 4 * k);
-        };
-        __m512 cur[4], next[4];
-        blend(0, cur);
-        for (; v + 8 <= count; v += 4) {
-            blend(v + 4, next);
-            finish(v, 4, cur[0], cur[1], cur[2], cur[3]);
-            for (int k = 0; k < 4; ++k) cur[k] = next[k];
+    // Positions alone and positions with normals are two loops: one loop for both
+    // keeps the normals' constants in registers the blends then lack.
+    const auto run = [&](auto normalsTag) {
+        std::uint32_t v = 0;
+        if (influences == 4 && count >= 4) {
+            // Software-pipelined by one group: the next group's blends are issued before
+            // this group's transpose and transform, whose inputs are then ready, so the
+            // scheduler is not filled with a long dependent chain per group.
+            // The group's indices and weights by pointers stepped once per group: the
+            // weights' folded loads are then base + displacement, one micro-operation
+            // each, and no index arithmetic is redone per group.
+            const std::uint16_t* jv = joints;
+            const float* wv = weights;
+            const auto blend = [&](__m512* b) {
+                for (int k = 0; k < 4; ++k) b[k] = blendedMatrix4Fused(palette, jv + 4 * k, wv + 4 * k);
+                jv += 16;
+                wv += 16;
+                asm("" : "+r"(wv), "+r"(jv));
+            };
+            __m512 cur[4], next[4];
+            blend(cur);
+            for (; v + 8 <= count; v += 4) {
+                blend(next);
+                finish(normalsTag, v, 4, cur[0], cur[1], cur[2], cur[3]);
+                for (int k = 0; k < 4; ++k) cur[k] = next[k];
+            }
+            finish(normalsTag, v, 4, cur[0], cur[1], cur[2], cur[3]);
+            v += 4;
         }
-        finish(v, 4, cur[0], cur[1], cur[2], cur[3]);
-        v += 4;
-    }
-    for (; v < count; v += 4) {
-        const std::uint32_t n = count - v < 4 ? count - v : 4;
-        __m512 b[4];
-        for (std::uint32_t k = 0; k < 4; ++k) {
-            const std::size_t at = static_cast<std::size_t>(v + k) * influences;
-            b[k] = k < n ? blendedMatrix(palette, joints + at, weights + at, influences) : _mm512_setzero_ps();
+        for (; v < count; v += 4) {
+            const std::uint32_t n = count - v < 4 ? count - v : 4;
+            __m512 b[4];
+            for (std::uint32_t k = 0; k < 4; ++k) {
+                const std::size_t at = static_cast<std::size_t>(v + k) * influences;
+                b[k] = k < n ? blendedMatrix(palette, joints + at, weights + at, influences) : _mm512_setzero_ps();
+            }
+            finish(normalsTag, v, n, b[0], b[1], b[2], b[3]);
         }
-        finish(v, n, b[0], b[1], b[2], b[3]);
+    };
+    if (normals != nullptr && outNormals != nullptr) {
+        run(NormalsTag<true>{});
+    } else {
+        run(NormalsTag<false>{});
     }
 }
 #elif defined(__AVX2__)
