@@ -376,6 +376,41 @@ TEST_P(SimdLevels, SkinningCoversEveryInfluenceCountAndTail) {
     }
 }
 
+// Skinning in place (outputs are the input arrays) gives what skinning into other
+// arrays gives: no kernel may write a vertex's neighbour before reading it.
+TEST_P(SimdLevels, SkinningInPlaceMatchesSkinningIntoOtherArrays) {
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<Mat4> palette(6);
+    for (Mat4& m : palette) m = toMatrix(test::randomTransforms(1, rng)[0]);
+    for (const std::uint32_t influences : {1u, 4u}) {
+        for (const std::size_t n : {1u, 2u, 5u, 8u, 37u}) {
+            MeshPrimitive prim;
+            prim.influencesPerVertex = influences;
+            for (std::size_t v = 0; v < n; ++v) {
+                prim.positions.push_back({u(rng), u(rng), u(rng)});
+                const Vec3 nv{u(rng), u(rng) + 2.5f, u(rng)};
+                prim.normals.push_back(nv * (1.0f / length(nv)));
+                for (std::uint32_t i = 0; i < influences; ++i) {
+                    prim.joints.push_back(static_cast<std::uint16_t>(rng() % palette.size()));
+                    prim.weights.push_back(1.0f / static_cast<float>(influences));
+                }
+            }
+            std::vector<Vec3> wantP(n), wantN(n);
+            ASSERT_TRUE(kernels.skinVertices(prim, palette, prim.positions, prim.normals, wantP, wantN));
+            std::vector<Vec3> p = prim.positions, nrm = prim.normals;
+            ASSERT_TRUE(kernels.skinVertices(prim, palette, p, nrm, p, nrm));
+            std::vector<Vec3> onlyP = prim.positions;
+            ASSERT_TRUE(kernels.skinVertices(prim, palette, onlyP, {}, onlyP, {}));
+            for (std::size_t v = 0; v < n; ++v) {
+                EXPECT_EQ(p[v], wantP[v]) << influences << " influences, vertex " << v << " of " << n;
+                EXPECT_EQ(nrm[v], wantN[v]) << influences << " influences, vertex " << v << " of " << n;
+                EXPECT_EQ(onlyP[v], wantP[v]) << influences << " influences, vertex " << v << " of " << n;
+            }
+        }
+    }
+}
+
 TEST_P(SimdLevels, BlendIsLerpAndShortestArcNlerp) {
     std::mt19937 rng(8);
     constexpr std::size_t n = 19;

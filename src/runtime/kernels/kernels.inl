@@ -525,22 +525,20 @@ void paletteKernel(const float* model, const std::uint32_t* joints, const float*
 #if defined(__AVX2__)
         // Two result columns per register: [c0 | c1] and [c2 | c3]. Each needs the
         // parent's columns twice ([P.ck | P.ck], one 128-bit broadcast) and the
-        // inverse bind's elements of row k of both columns spread over the halves.
+        // inverse bind's elements of row k of both columns spread over the halves:
+        // element k of each half of [B.c0 | B.c1], an in-lane permute (a cross-lane
+        // one costs two operations and several cycles more on AMD's cores).
         const __m256 p0 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm));
         const __m256 p1 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm + 4));
         const __m256 p2 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm + 8));
         const __m256 p3 = _mm256_insertf128_ps(_mm256_setzero_ps(), _mm_loadu_ps(pm + 12), 1);
         const __m256 b01 = _mm256_loadu_ps(b), b23 = _mm256_loadu_ps(b + 8);
-        const __m256i row0 = _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4);
-        const __m256i row1 = _mm256_setr_epi32(1, 1, 1, 1, 5, 5, 5, 5);
-        const __m256i row2 = _mm256_setr_epi32(2, 2, 2, 2, 6, 6, 6, 6);
         const __m256 r01 = _mm256_fmadd_ps(
-            p2, _mm256_permutevar8x32_ps(b01, row2),
-            _mm256_fmadd_ps(p1, _mm256_permutevar8x32_ps(b01, row1), _mm256_mul_ps(p0, _mm256_permutevar8x32_ps(b01, row0))));
+            p2, _mm256_permute_ps(b01, 0xAA),
+            _mm256_fmadd_ps(p1, _mm256_permute_ps(b01, 0x55), _mm256_mul_ps(p0, _mm256_permute_ps(b01, 0x00))));
         const __m256 r23 = _mm256_fmadd_ps(
-            p2, _mm256_permutevar8x32_ps(b23, row2),
-            _mm256_fmadd_ps(p1, _mm256_permutevar8x32_ps(b23, row1),
-                            _mm256_fmadd_ps(p0, _mm256_permutevar8x32_ps(b23, row0), p3)));
+            p2, _mm256_permute_ps(b23, 0xAA),
+            _mm256_fmadd_ps(p1, _mm256_permute_ps(b23, 0x55), _mm256_fmadd_ps(p0, _mm256_permute_ps(b23, 0x00), p3)));
         _mm256_storeu_ps(o, r01);
         _mm256_storeu_ps(o + 8, r23);
 #else
@@ -724,15 +722,12 @@ inline Blended2 blendedMatrix2(const float* palette, const std::uint16_t* jv, co
         // weights (spread from the register): the loop below spends a load on each.
         std::uint64_t idx;
         __builtin_memcpy(&idx, jv, sizeof idx);
-        const __m128 w4 = _mm_loadu_ps(wv);
         const float* pa = palette + static_cast<std::size_t>(idx & 0xffff) * 16;
         const float* pb = palette + static_cast<std::size_t>((idx >> 16) & 0xffff) * 16;
         const float* pc = palette + static_cast<std::size_t>((idx >> 32) & 0xffff) * 16;
         const float* pd = palette + static_cast<std::size_t>(idx >> 48) * 16;
-        const __m256 wa = _mm256_broadcastss_ps(w4);
-        const __m256 wb = _mm256_broadcastss_ps(_mm_movehdup_ps(w4));
-        const __m256 wc = _mm256_broadcastss_ps(_mm_movehl_ps(w4, w4));
-        const __m256 wd = _mm256_broadcastss_ps(_mm_shuffle_ps(w4, w4, 0xff));
+        const __m256 wa = _mm256_broadcast_ss(wv), wb = _mm256_broadcast_ss(wv + 1);
+        const __m256 wc = _mm256_broadcast_ss(wv + 2), wd = _mm256_broadcast_ss(wv + 3);
         m01 = _mm256_add_ps(_mm256_fmadd_ps(_mm256_loadu_ps(pb), wb, _mm256_mul_ps(_mm256_loadu_ps(pa), wa)),
                             _mm256_fmadd_ps(_mm256_loadu_ps(pd), wd, _mm256_mul_ps(_mm256_loadu_ps(pc), wc)));
         m23 = _mm256_add_ps(_mm256_fmadd_ps(_mm256_loadu_ps(pb + 8), wb, _mm256_mul_ps(_mm256_loadu_ps(pa + 8), wa)),
@@ -760,6 +755,20 @@ inline void store3(float* o, __m128 r) noexcept {
     o[2] = _mm_cvtss_f32(_mm_movehl_ps(r, r));
 }
 
+// Vertex v's three floats. Below `wide`, all four lanes are stored: the fourth lands
+// on the next vertex's x, which that vertex's store then writes (one store instead
+// of two, and stores are what AMD's Zen 3 has least of). `wide` is 0 where the
+// outputs overlap the inputs, whose next vertex would otherwise be overwritten
+// before it is read.
+inline void storeVertex(float* base, std::uint32_t v, std::uint32_t wide, __m128 r) noexcept {
+    float* o = base + static_cast<std::size_t>(v) * 3;
+    if (v + 1 < wide) {
+        _mm_storeu_ps(o, r);
+    } else {
+        store3(o, r);
+    }
+}
+
 // [a x4 | b x4] from two floats in memory.
 inline __m256 halves(const float* a, const float* b) noexcept {
     return _mm256_blend_ps(_mm256_broadcast_ss(a), _mm256_broadcast_ss(b), 0xf0);
@@ -773,19 +782,30 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
                 const float* positions, const float* normals, std::uint32_t count, float* outPositions,
                 float* outNormals) noexcept {
     const bool doNormals = normals != nullptr && outNormals != nullptr;
+    const auto disjoint = [count](const float* a, const float* b) {
+        if (a == nullptr || b == nullptr) return true;
+        const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+        const std::uintptr_t bytes = static_cast<std::uintptr_t>(count) * 3 * sizeof(float);
+        return x + bytes <= y || y + bytes <= x;
+    };
+    const bool separate = disjoint(outPositions, positions) && disjoint(outPositions, normals) &&
+                          (!doNormals || (disjoint(outNormals, positions) && disjoint(outNormals, normals)));
+    const std::uint32_t wide = separate ? count : 0;
+    const __m256i spreadPair = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
     const auto blendAt = [&](std::uint32_t v) {
         const std::size_t at = static_cast<std::size_t>(v) * influences;
         return blendedMatrix2(palette, joints + at, weights + at, influences);
     };
     const auto position = [&](std::uint32_t v, const Blended2& m) {
         const float* p = positions + static_cast<std::size_t>(v) * 3;
-        // [c0 px + c2 pz | c1 py + c3], then the two halves added.
-        // (Two 128-bit broadcasts joined, not halves(): 3.2 against 3.35 ns/vertex.)
-        const __m256 pxy = _mm256_setr_m128(_mm_broadcast_ss(p), _mm_broadcast_ss(p + 1));
-        const __m256 pz1 = _mm256_setr_m128(_mm_broadcast_ss(p + 2), _mm_set1_ps(1.0f));
+        // [c0 px + c2 pz | c1 py + c3], then the two halves added. [px x4 | py x4]
+        // is one 8-byte broadcast spread in-lane, [pz x4 | 1 x4] a broadcast and a
+        // blend: no lane-crossing operation.
+        const __m256 pxy = _mm256_permutevar_ps(
+            _mm256_castpd_ps(_mm256_broadcast_sd(reinterpret_cast<const double*>(p))), spreadPair);
+        const __m256 pz1 = _mm256_blend_ps(_mm256_broadcast_ss(p + 2), _mm256_set1_ps(1.0f), 0xf0);
         const __m256 h = _mm256_fmadd_ps(m.c01, pxy, _mm256_mul_ps(m.c23, pz1));
-        store3(outPositions + static_cast<std::size_t>(v) * 3,
-               _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1)));
+        storeVertex(outPositions, v, wide, _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1)));
     };
     // Vertices a and b (b == a for a last, unpaired vertex, stored once).
     const auto normalPair = [&](std::uint32_t a, std::uint32_t b, const Blended2& ma, const Blended2& mb) {
@@ -809,8 +829,8 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
         // A vertex whose normal collapses (len2 == 0, or NaN) keeps its input normal.
         const __m256 input = _mm256_blend_ps(_mm256_blend_ps(nx, ny, 0x22), nz, 0x44);
         const __m256 chosen = _mm256_blendv_ps(input, unit, _mm256_cmp_ps(len2, _mm256_setzero_ps(), _CMP_GT_OQ));
-        store3(outNormals + static_cast<std::size_t>(a) * 3, _mm256_castps256_ps128(chosen));
-        if (b != a) store3(outNormals + static_cast<std::size_t>(b) * 3, _mm256_extractf128_ps(chosen, 1));
+        storeVertex(outNormals, a, b != a ? wide : 0, _mm256_castps256_ps128(chosen));
+        if (b != a) storeVertex(outNormals, b, wide, _mm256_extractf128_ps(chosen, 1));
     };
     // One vertex per iteration (with two blends per iteration the loop ran out of
     // registers and spilled: slower); an even vertex's matrix waits for its odd
