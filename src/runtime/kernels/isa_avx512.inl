@@ -31,13 +31,6 @@ struct S {
     static F rsqrt(F a) noexcept { return _mm512_maskz_rsqrt14_ps(0xffff, a); }
     static F signOf(F a) noexcept { return _mm512_and_ps(a, _mm512_set1_ps(-0.0f)); }
     static F xorSign(F a, F sign) noexcept { return _mm512_xor_ps(a, sign); }
-    // dst[2l] = lo[l], dst[2l + 1] = hi[l] for every lane l.
-    static void interleaveStore(float* dst, F lo, F hi) noexcept {
-        const __m512i first = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
-        const __m512i second = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
-        _mm512_store_ps(dst, _mm512_permutex2var_ps(lo, first, hi));
-        _mm512_store_ps(dst + 16, _mm512_permutex2var_ps(lo, second, hi));
-    }
 
     static V4 load4(const float* p) noexcept { return _mm_loadu_ps(p); }
     static void store4(float* p, V4 a) noexcept { _mm_storeu_ps(p, a); }
