@@ -718,8 +718,10 @@ inline Blended2 blendedMatrix2(const float* palette, const std::uint16_t* jv, co
     __m256 m01 = _mm256_setzero_ps(), m23 = _mm256_setzero_ps();
     std::uint32_t i = 0;
     if (influences == 4) {
-        // The common case with one load for the four indices and one for the four
-        // weights (spread from the register): the loop below spends a load on each.
+        // The common case with one load for the four indices (the loop below spends a
+        // load on each). The weights are broadcast from memory: on Zen 3 that is a
+        // plain load, while spreading one load of all four takes lane-crossing
+        // shuffles, of which it runs one per cycle.
         std::uint64_t idx;
         __builtin_memcpy(&idx, jv, sizeof idx);
         const float* pa = palette + static_cast<std::size_t>(idx & 0xffff) * 16;
