@@ -803,8 +803,10 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
         // [c0 px + c2 pz | c1 py + c3], then the two halves added. [px x4 | py x4]
         // is one 8-byte broadcast spread in-lane, [pz x4 | 1 x4] a broadcast and a
         // blend: no lane-crossing operation.
-        const __m256 pxy = _mm256_permutevar_ps(
-            _mm256_castpd_ps(_mm256_broadcast_sd(reinterpret_cast<const double*>(p))), spreadPair);
+        // (Through memcpy: p is only 4-byte aligned, and the intrinsic reads a double.)
+        double xy;
+        __builtin_memcpy(&xy, p, sizeof xy);
+        const __m256 pxy = _mm256_permutevar_ps(_mm256_castpd_ps(_mm256_set1_pd(xy)), spreadPair);
         const __m256 pz1 = _mm256_blend_ps(_mm256_broadcast_ss(p + 2), _mm256_set1_ps(1.0f), 0xf0);
         const __m256 h = _mm256_fmadd_ps(m.c01, pxy, _mm256_mul_ps(m.c23, pz1));
         storeVertex(outPositions, v, wide, _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1)));
