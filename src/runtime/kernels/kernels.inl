@@ -404,6 +404,14 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
     }
 }
 #elif defined(__AVX2__)
+// [p[0] x4 | p[1] x4]: one 8-byte broadcast read (through memcpy: p may be only
+// 4-byte aligned, and the intrinsic reads a double) spread by an in-lane permute.
+inline __m256 pairSpread(const float* p) noexcept {
+    double pair;
+    __builtin_memcpy(&pair, p, sizeof pair);
+    return _mm256_permutevar_ps(_mm256_castpd_ps(_mm256_set1_pd(pair)), _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1));
+}
+
 // Two result columns per register, [c0 | c1] and [c2 | c3], as in the palette.
 // The local elements of columns (0, 1) and (2, 3) of each row are stored
 // interleaved per joint, so one 8-byte broadcast read spread by an in-lane permute
@@ -413,7 +421,6 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
     // pairs[k][2 * lane + h]: k < 3: elements (k, k + 3) (columns 0 and 1 of row k);
     // k >= 3: elements (k + 3, k + 6) (columns 2 and 3 of row k - 3).
     alignas(64) float pairs[6][2 * W];
-    const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
     for (std::uint32_t base = 0; base < joints; base += W) {
         const float* at = local.c[0] + base;
         const std::size_t st = local.lanes;
@@ -457,10 +464,7 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
             const __m256 p3 = _mm256_insertf128_ps(_mm256_setzero_ps(), _mm_loadu_ps(pm + 12), 1);
             // An 8-byte read: it lies inside one of the interleaving stores, so it is
             // forwarded from it (a 32-byte read spans two and waits for them to retire).
-            const auto e = [&](std::size_t k) {
-                const __m256d pair = _mm256_broadcast_sd(reinterpret_cast<const double*>(pr + k * kRow));
-                return _mm256_permutevar_ps(_mm256_castpd_ps(pair), spread);
-            };
+            const auto e = [&](std::size_t k) { return pairSpread(pr + k * kRow); };
             const __m256 r01 = _mm256_fmadd_ps(p2, e(2), _mm256_fmadd_ps(p1, e(1), _mm256_mul_ps(p0, e(0))));
             const __m256 r23 = _mm256_fmadd_ps(p2, e(5), _mm256_fmadd_ps(p1, e(4), _mm256_fmadd_ps(p0, e(3), p3)));
             _mm256_storeu_ps(o, r01);
@@ -793,7 +797,6 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
     const bool separate = disjoint(outPositions, positions) && disjoint(outPositions, normals) &&
                           (!doNormals || (disjoint(outNormals, positions) && disjoint(outNormals, normals)));
     const std::uint32_t wide = separate ? count : 0;
-    const __m256i spreadPair = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
     const auto blendAt = [&](std::uint32_t v) {
         const std::size_t at = static_cast<std::size_t>(v) * influences;
         return blendedMatrix2(palette, joints + at, weights + at, influences);
@@ -801,12 +804,8 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
     const auto position = [&](std::uint32_t v, const Blended2& m) {
         const float* p = positions + static_cast<std::size_t>(v) * 3;
         // [c0 px + c2 pz | c1 py + c3], then the two halves added. [px x4 | py x4]
-        // is one 8-byte broadcast spread in-lane, [pz x4 | 1 x4] a broadcast and a
-        // blend: no lane-crossing operation.
-        // (Through memcpy: p is only 4-byte aligned, and the intrinsic reads a double.)
-        double xy;
-        __builtin_memcpy(&xy, p, sizeof xy);
-        const __m256 pxy = _mm256_permutevar_ps(_mm256_castpd_ps(_mm256_set1_pd(xy)), spreadPair);
+        // and [pz x4 | 1 x4] (a broadcast and a blend) need no lane-crossing operation.
+        const __m256 pxy = pairSpread(p);
         const __m256 pz1 = _mm256_blend_ps(_mm256_broadcast_ss(p + 2), _mm256_set1_ps(1.0f), 0xf0);
         const __m256 h = _mm256_fmadd_ps(m.c01, pxy, _mm256_mul_ps(m.c23, pz1));
         storeVertex(outPositions, v, wide, _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1)));
