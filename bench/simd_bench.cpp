@@ -47,6 +47,9 @@ constexpr std::size_t kVertices = 10'000;
 // Small enough that the mesh and its outputs (about 110 KB with normals) stay in any
 // current core's L2: the kernel's own speed, without the memory system's.
 constexpr std::size_t kL2Vertices = 1'500;
+// Instances whose poses and model matrices (104 bytes per joint) stay in L2 at
+// 128 joints: the passes' own speed.
+constexpr std::size_t kL2Instances = 16;
 constexpr double kFrameStep = 1.0 / 60.0;
 
 void setPerJoint(benchmark::State& state, std::size_t instances, std::size_t joints) {
@@ -123,24 +126,24 @@ BENCHMARK(BM_SimdW1a)->Name("SimdW1a")->Arg(64)->Arg(128)->Unit(benchmark::kMicr
 // SimdW1a's two passes apart, straight on PoseKernels over 256 instances' own
 // poses: sampling alone (cursors, packed clip -> SoA pose, +1/60 s each time), and
 // local->model alone (SoA pose -> model matrices, of poses sampled once before).
-void runSimdW1aPass(benchmark::State& state, bool compose) {
+void runSimdW1aPass(benchmark::State& state, bool compose, std::size_t instances) {
     const Model* model = w1Model(state);
     if (model == nullptr) return;
     const PackedClip clip(model->clips.front());
     const std::size_t joints = model->skeleton.jointCount();
     const PoseKernels kernels(benchSimdLevel());
     state.SetLabel(std::string(toString(kernels.level())));
-    std::vector<SoaPose> poses(kInstances, SoaPose(joints, 0));
-    std::vector<PackedClipCursor> cursors(kInstances, PackedClipCursor(clip));
-    std::vector<float> times(kInstances);
-    std::vector<Mat4> matrices(kInstances * joints);
-    for (std::size_t i = 0; i < kInstances; ++i) {
-        times[i] = clip.duration() * static_cast<float>(i) / kInstances;
+    std::vector<SoaPose> poses(instances, SoaPose(joints, 0));
+    std::vector<PackedClipCursor> cursors(instances, PackedClipCursor(clip));
+    std::vector<float> times(instances);
+    std::vector<Mat4> matrices(instances * joints);
+    for (std::size_t i = 0; i < instances; ++i) {
+        times[i] = clip.duration() * static_cast<float>(i) / instances;
         kernels.sample(clip, times[i], cursors[i], poses[i]);
     }
     const auto parents = model->skeleton.parents();
     for (auto _ : state) {
-        for (std::size_t i = 0; i < kInstances; ++i) {
+        for (std::size_t i = 0; i < instances; ++i) {
             if (compose) {
                 kernels.localToModel(parents, poses[i], {matrices.data() + i * joints, joints});
                 continue;
@@ -151,12 +154,16 @@ void runSimdW1aPass(benchmark::State& state, bool compose) {
         }
         benchmark::ClobberMemory();
     }
-    setPerJoint(state, kInstances, joints);
+    setPerJoint(state, instances, joints);
 }
-void BM_SimdW1aSample(benchmark::State& state) { runSimdW1aPass(state, false); }
-void BM_SimdW1aLocalToModel(benchmark::State& state) { runSimdW1aPass(state, true); }
+void BM_SimdW1aSample(benchmark::State& state) { runSimdW1aPass(state, false, kInstances); }
+void BM_SimdW1aLocalToModel(benchmark::State& state) { runSimdW1aPass(state, true, kInstances); }
+void BM_SimdW1aLocalToModelL2(benchmark::State& state) { runSimdW1aPass(state, true, kL2Instances); }
+void BM_SimdW1aSampleL2(benchmark::State& state) { runSimdW1aPass(state, false, kL2Instances); }
 BENCHMARK(BM_SimdW1aSample)->Name("SimdW1aSample")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SimdW1aLocalToModel)->Name("SimdW1aLocalToModel")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SimdW1aSampleL2)->Name("SimdW1aSampleL2")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SimdW1aLocalToModelL2)->Name("SimdW1aLocalToModelL2")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
 void BM_SimdW1b(benchmark::State& state) {
     const Model* model = w1Model(state);

@@ -81,6 +81,36 @@ TEST(ClipTimeLoop, ResultIsAlwaysInZeroToDurationHalfOpen) {
     }
 }
 
+// The definition: fmod, wrapped into [0, d), rounded to float, a round-up to d
+// taken as 0. clipTime skips fmod where it can; it must agree to the bit.
+float loopedByFmod(double time, float duration) {
+    double r = std::fmod(time, static_cast<double>(duration));
+    if (r < 0.0) r += duration;
+    const float f = static_cast<float>(r);
+    return (f >= duration || f < 0.0f) ? 0.0f : f;
+}
+
+TEST(ClipTimeLoop, AgreesWithFmodBitForBitOverManyLaps) {
+    std::mt19937 rng(4021);
+    std::uniform_real_distribution<float> dur(0.01f, 10.0f);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::uniform_int_distribution<long long> laps(0, 2'000'000'000LL);
+    for (int n = 0; n < 200000; ++n) {
+        const float d = dur(rng);
+        const double k = static_cast<double>(laps(rng) >> (n % 31));  // 0 laps up to 2e9 (beyond 2^29)
+        double t = 0.0;
+        switch (n % 4) {
+            case 0: t = (k + unit(rng)) * d; break;
+            case 1: t = k * d; break;                                    // whole laps (rounded)
+            case 2: t = std::nextafter(k * static_cast<double>(d), 0.0); break;  // just below one
+            default: t = -(k + unit(rng)) * d; break;                   // negative: fmod's path
+        }
+        const float got = clipTime(t, d, LoopMode::Loop), want = loopedByFmod(t, d);
+        ASSERT_EQ(std::signbit(got), std::signbit(want)) << "time " << t << " duration " << d;
+        ASSERT_EQ(got, want) << "time " << t << " duration " << d;
+    }
+}
+
 TEST(ClipTimeClamp, NegativeTimeClampsToZero) {
     EXPECT_EQ(clipTime(-0.5, kTwoSeconds, LoopMode::Clamp), 0.0f);
     EXPECT_EQ(clipTime(-1e9, kTwoSeconds, LoopMode::Clamp), 0.0f);

@@ -13,8 +13,10 @@ constexpr unsigned W = S::W;
 constexpr unsigned kPathTranslation = 0, kPathRotation = 1, kPathScale = 2, kPathWeights = 3;
 constexpr unsigned kStep = 0, kLinear = 1, kCubic = 2;
 
+// Summed as a tree: the sampler is bound by the latency of its longest chain
+// (slerp holds three of these), not by how many operations it issues.
 inline F dot4(const F* a, const F* b) noexcept {
-    return S::fmadd(a[3], b[3], S::fmadd(a[2], b[2], S::fmadd(a[1], b[1], S::mul(a[0], b[0]))));
+    return S::add(S::fmadd(a[1], b[1], S::mul(a[0], b[0])), S::fmadd(a[3], b[3], S::mul(a[2], b[2])));
 }
 
 // 1 / sqrt(x) to about 1 ulp: the hardware estimate (where there is one) and one
@@ -40,21 +42,31 @@ struct SlerpSeries {
     F c[kSlerpTerms];
 };
 
+// 1 / (i (2i + 1)) for i = 1..7: the series is set up once per rotation block, and
+// fourteen double divisions were a measurable share of a 64-joint pose.
+constexpr double kSeriesDivisor[kSlerpTerms] = {0.0,       1.0 / 3.0,  1.0 / 10.0, 1.0 / 21.0,
+                                                1.0 / 36.0, 1.0 / 55.0, 1.0 / 78.0, 1.0 / 105.0};
+
 inline SlerpSeries slerpSeries(float t) noexcept {
     SlerpSeries s;
     double c = t;
     s.c[0] = S::set1(t);
     for (int i = 1; i < kSlerpTerms; ++i) {
-        c *= (static_cast<double>(t) * t - static_cast<double>(i) * i) / (static_cast<double>(i) * (2 * i + 1));
+        c *= (static_cast<double>(t) * t - static_cast<double>(i) * i) * kSeriesDivisor[i];
         s.c[i] = S::set1(static_cast<float>(c));
     }
     return s;
 }
 
+// Estrin's scheme: 11 cycles of dependent latency where Horner's takes seven
+// multiply-adds in a row (28 on current cores), for three more multiplies.
+static_assert(kSlerpTerms == 8, "evalSeries is written for eight terms");
 inline F evalSeries(const SlerpSeries& s, F y) noexcept {
-    F r = s.c[kSlerpTerms - 1];
-    for (int i = kSlerpTerms - 2; i >= 0; --i) r = S::fmadd(r, y, s.c[i]);
-    return r;
+    const F y2 = S::mul(y, y);
+    const F y4 = S::mul(y2, y2);
+    const F p01 = S::fmadd(s.c[1], y, s.c[0]), p23 = S::fmadd(s.c[3], y, s.c[2]);
+    const F p45 = S::fmadd(s.c[5], y, s.c[4]), p67 = S::fmadd(s.c[7], y, s.c[6]);
+    return S::fmadd(S::fmadd(p67, y2, p45), y4, S::fmadd(p23, y2, p01));
 }
 
 // Shortest-arc slerp of unit quaternions a -> b at fraction u, the same u for all
@@ -73,23 +85,44 @@ inline HalfArcSlerp halfArcSlerp(float u) noexcept {
     return {first, slerpSeries(1.0f - t), slerpSeries(t)};
 }
 
-inline void slerp(const F* a, const F* bIn, const HalfArcSlerp& h, F* out) noexcept {
-    const F sign = S::signOf(dot4(a, bIn));
-    F b[4], m[4];
-    for (int c = 0; c < 4; ++c) {
-        b[c] = S::xorSign(bIn[c], sign);
-        m[c] = S::add(a[c], b[c]);
+// N independent registers of lanes at once, each step written for all N before
+// the next: the chain from the keys to the result is long (about 80 cycles), and
+// interleaving puts N chains into the core's window where one would fill it.
+template <unsigned N>
+inline void slerp(const F (&a)[N][4], const F (&bIn)[N][4], const HalfArcSlerp& h, F (&out)[N][4]) noexcept {
+    F b[N][4], m[N][4], scale[N], y[N];
+    for (unsigned k = 0; k < N; ++k) {
+        const F sign = S::signOf(dot4(a[k], bIn[k]));
+        for (int c = 0; c < 4; ++c) {
+            b[k][c] = S::xorSign(bIn[k][c], sign);
+            m[k][c] = S::add(a[k][c], b[k][c]);
+        }
     }
-    // |a + b| = 2 cos(w / 2): the midpoint, and the cosine of the half angle.
-    const F len2 = dot4(m, m);
-    const F inv = invSqrt(len2);
-    for (int c = 0; c < 4; ++c) m[c] = S::mul(m[c], inv);
-    const F y = S::fmadd(S::mul(len2, inv), S::set1(0.5f), S::set1(-1.0f));
-    const F wp = evalSeries(h.wp, y), wq = evalSeries(h.wq, y);
-    const F* p = h.firstHalf ? a : m;
-    const F* q = h.firstHalf ? m : b;
-    for (int c = 0; c < 4; ++c) out[c] = S::fmadd(wp, p[c], S::mul(wq, q[c]));
-    normalize4(out);
+    // |a + b| = 2 cos(w / 2): the midpoint's scale, and the cosine of the half angle.
+    for (unsigned k = 0; k < N; ++k) {
+        const F len2 = dot4(m[k], m[k]);
+        scale[k] = invSqrt(len2);
+        y[k] = S::fmadd(S::mul(len2, scale[k]), S::set1(0.5f), S::set1(-1.0f));
+    }
+    for (unsigned k = 0; k < N; ++k) {
+        // The midpoint's scale folds into its weight: m is used unnormalised.
+        const F wp = evalSeries(h.wp, y[k]), wq = evalSeries(h.wq, y[k]);
+        if (h.firstHalf) {
+            const F wm = S::mul(wq, scale[k]);
+            for (int c = 0; c < 4; ++c) out[k][c] = S::fmadd(wp, a[k][c], S::mul(wm, m[k][c]));
+        } else {
+            const F wm = S::mul(wp, scale[k]);
+            for (int c = 0; c < 4; ++c) out[k][c] = S::fmadd(wm, m[k][c], S::mul(wq, b[k][c]));
+        }
+    }
+    // |out|^2 = 1 + e with |e| of a few 1e-6 at most (unit keys, Clip::create's
+    // tolerance, and the series' 1e-7), so 1 / sqrt(1 + e) = 1 - e / 2 to within
+    // 3 e^2 / 8 (below 1e-11): one multiply-add instead of an estimate and a
+    // Newton step on the chain's critical path.
+    for (unsigned k = 0; k < N; ++k) {
+        const F rescale = S::fmadd(dot4(out[k], out[k]), S::set1(-0.5f), S::set1(1.5f));
+        for (int c = 0; c < 4; ++c) out[k][c] = S::mul(out[k][c], rescale);
+    }
 }
 
 // Where a block's lanes go: one output array per component, and the lane -> target map.
@@ -115,26 +148,45 @@ BlockOutput<C> blockOutput(const detail::PackedBlock& block, const detail::Sampl
 // Runs `lanesOf(chunk, v)` for every register of lanes and stores the C results:
 // whole registers of consecutive targets straight into the pose (pointers set up
 // once per block), the rest lane by lane through the target map.
-template <unsigned C, class LanesOf>
+// `lanesOf` may also take N registers at once (N chunks from `ch`): then whole
+// groups of N are done that way first.
+template <unsigned C, unsigned N = 1, class LanesOf>
 inline void forEachChunk(const BlockOutput<C>& out, LanesOf&& lanesOf) noexcept {
+    // A one-register `lanesOf` takes F*; a grouped one F (&)[K][C] for K = 1 or N.
+    const auto call = [&](unsigned at, auto& v) {
+        if constexpr (N == 1) {
+            lanesOf(at, v[0]);
+        } else {
+            lanesOf(at, v);
+        }
+    };
     const unsigned direct = out.contiguous ? out.lanes / W * W : 0;
     unsigned ch = 0;
     if (direct != 0) {
         float* d[C];
         for (unsigned c = 0; c < C; ++c) d[c] = out.dst[c] + out.targets[0];
+        if constexpr (N > 1) {
+            for (; ch + N * W <= direct; ch += N * W) {
+                F v[N][C];
+                call(ch, v);
+                for (unsigned k = 0; k < N; ++k) {
+                    for (unsigned c = 0; c < C; ++c) S::storeu(d[c] + ch + k * W, v[k][c]);
+                }
+            }
+        }
         for (; ch < direct; ch += W) {
-            F v[C];
-            lanesOf(ch, v);
-            for (unsigned c = 0; c < C; ++c) S::storeu(d[c] + ch, v[c]);
+            F v[1][C];
+            call(ch, v);
+            for (unsigned c = 0; c < C; ++c) S::storeu(d[c] + ch, v[0][c]);
         }
     }
     for (; ch < out.lanes; ch += W) {
-        F v[C];
-        lanesOf(ch, v);
+        F v[1][C];
+        call(ch, v);
         const unsigned valid = out.lanes - ch < W ? out.lanes - ch : W;
         alignas(64) float tmp[W];
         for (unsigned c = 0; c < C; ++c) {
-            S::store(tmp, v[c]);
+            S::store(tmp, v[0][c]);
             for (unsigned l = 0; l < valid; ++l) out.dst[c][out.targets[ch + l]] = tmp[l];
         }
     }
@@ -199,11 +251,14 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
     }
     if constexpr (C == 4) {
         const HalfArcSlerp h = halfArcSlerp(u);
-        forEachChunk(out, [&](unsigned ch, F* v) {
-            F a[4], b[4];
-            for (unsigned c = 0; c < 4; ++c) {
-                a[c] = S::load(r0[c] + ch);
-                b[c] = S::load(r1[c] + ch);
+        forEachChunk<4, 2>(out, [&](unsigned ch, auto& v) {
+            constexpr unsigned kGroup = sizeof(v) / sizeof(v[0]);
+            F a[kGroup][4], b[kGroup][4];
+            for (unsigned k = 0; k < kGroup; ++k) {
+                for (unsigned c = 0; c < 4; ++c) {
+                    a[k][c] = S::load(r0[c] + ch + k * W);
+                    b[k][c] = S::load(r1[c] + ch + k * W);
+                }
             }
             slerp(a, b, h, v);
         });
