@@ -24,6 +24,7 @@ struct S {
     static M cmplt(F a, F b) noexcept { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
     static M cmpeq(F a, F b) noexcept { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
     static F select(M m, F a, F b) noexcept { return _mm256_blendv_ps(b, a, m); }
+    static bool allLanes(M m) noexcept { return _mm256_movemask_ps(m) == 0xFF; }
     static F abs(F a) noexcept { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a); }
 
     static F rsqrt(F a) noexcept { return _mm256_rsqrt_ps(a); }

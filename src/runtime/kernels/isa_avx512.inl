@@ -26,6 +26,7 @@ struct S {
     static M cmplt(F a, F b) noexcept { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
     static M cmpeq(F a, F b) noexcept { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
     static F select(M m, F a, F b) noexcept { return _mm512_mask_blend_ps(m, b, a); }
+    static bool allLanes(M m) noexcept { return m == 0xFFFF; }
     static F abs(F a) noexcept { return _mm512_abs_ps(a); }
 
     static F rsqrt(F a) noexcept { return _mm512_maskz_rsqrt14_ps(0xffff, a); }

@@ -54,6 +54,12 @@ struct S {
         }
         return r;
     }
+    static bool allLanes(M m) noexcept {
+        for (unsigned i = 0; i < 4; ++i) {
+            if (__builtin_bit_cast(unsigned, m.v[i]) == 0u) return false;
+        }
+        return true;
+    }
     static F abs(F a) noexcept {
         F r;
         for (unsigned i = 0; i < 4; ++i)

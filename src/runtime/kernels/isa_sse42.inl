@@ -24,6 +24,7 @@ struct S {
     static M cmplt(F a, F b) noexcept { return _mm_cmplt_ps(a, b); }
     static M cmpeq(F a, F b) noexcept { return _mm_cmpeq_ps(a, b); }
     static F select(M m, F a, F b) noexcept { return _mm_blendv_ps(b, a, m); }
+    static bool allLanes(M m) noexcept { return _mm_movemask_ps(m) == 0xF; }
     static F abs(F a) noexcept { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
 
     static F rsqrt(F a) noexcept { return _mm_rsqrt_ps(a); }

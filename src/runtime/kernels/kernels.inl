@@ -125,6 +125,33 @@ inline void slerp(const F (&a)[N][4], const F (&bIn)[N][4], const HalfArcSlerp& 
     }
 }
 
+// Corrected nlerp for nearby keys. normalize(a + s (b - a)) lies at angle
+// atan(s sin w / (1 - s (1 - cos w))) from a, which is s w - w^3 s (1 - s)(1 - 2s) / 6
+// + O(w^5); so s = u + (1 - cos w) u (1 - u)(1 - 2u) / 3 puts it at u w to within
+// 0.00223 w^5 (computed). Where every lane's keys satisfy cos w > 0.984 (w < 0.179
+// rad, a 20.5 degree turn per key interval: any baked clip but the fastest spins)
+// that is below 4.1e-7, and this costs about half the series slerp's operations with
+// half its chain.
+constexpr float kNlerpMinCos = 0.984f;
+
+struct NlerpFraction {
+    F u;     // the fraction
+    F bend;  // u (1 - u)(1 - 2u) / 3
+};
+
+inline NlerpFraction nlerpFraction(float u) noexcept {
+    return {S::set1(u), S::set1(u * (1.0f - u) * (1.0f - 2.0f * u) / 3.0f)};
+}
+
+// `d` is dot(a, b) per lane.
+inline void correctedNlerp(const F* a, const F* bIn, F d, const NlerpFraction& f, F* out) noexcept {
+    const F sign = S::signOf(d);
+    const F cosw = S::xorSign(d, sign);
+    const F s = S::fmadd(S::sub(S::set1(1.0f), cosw), f.bend, f.u);
+    for (int c = 0; c < 4; ++c) out[c] = S::fmadd(S::sub(S::xorSign(bIn[c], sign), a[c]), s, a[c]);
+    normalize4(out);
+}
+
 // Where a block's lanes go: one output array per component, and the lane -> target map.
 template <unsigned C>
 struct BlockOutput {
@@ -251,16 +278,24 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
     }
     if constexpr (C == 4) {
         const HalfArcSlerp h = halfArcSlerp(u);
+        const NlerpFraction nf = nlerpFraction(u);
         forEachChunk<4, 2>(out, [&](unsigned ch, auto& v) {
             constexpr unsigned kGroup = sizeof(v) / sizeof(v[0]);
-            F a[kGroup][4], b[kGroup][4];
+            F a[kGroup][4], b[kGroup][4], d[kGroup];
+            bool near = true;
             for (unsigned k = 0; k < kGroup; ++k) {
                 for (unsigned c = 0; c < 4; ++c) {
                     a[k][c] = S::load(r0[c] + ch + k * W);
                     b[k][c] = S::load(r1[c] + ch + k * W);
                 }
+                d[k] = dot4(a[k], b[k]);
+                near = near && S::allLanes(S::cmplt(S::set1(kNlerpMinCos), S::abs(d[k])));
             }
-            slerp(a, b, h, v);
+            if (near) {
+                for (unsigned k = 0; k < kGroup; ++k) correctedNlerp(a[k], b[k], d[k], nf, v[k]);
+            } else {
+                slerp(a, b, h, v);
+            }
         });
         return;
     }
@@ -468,14 +503,21 @@ inline __m256 pairSpread(const float* p) noexcept {
 }
 
 // Two result columns per register, [c0 | c1] and [c2 | c3], as in the palette.
-// The local elements of columns (0, 1) and (2, 3) of each row are stored
-// interleaved per joint, so one 8-byte broadcast read spread by an in-lane permute
-// gives [L(row, 0) x4 | L(row, 1) x4]: six per joint, for any parent order.
+// Each pair of local elements (X, Y) = (L(row, 0), L(row, 1)) or (L(row, 2), t_row)
+// is stored as [X of lanes 0-3 | Y of lanes 0-3] [X of lanes 4-7 | Y of lanes 4-7]:
+// for joint l the 32 bytes at half l / 4 hold X in the low 128 bits and Y in the high
+// ones, both at position l % 4, so one in-lane permute by an immediate, reading
+// memory, gives [X x4 | Y x4]: one instruction per pair, where a broadcast read and
+// a permute took two, and the read is exactly one of the stores (forwarded).
 void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView local, std::uint32_t joints,
                         float* model) noexcept {
-    // pairs[k][2 * lane + h]: k < 3: elements (k, k + 3) (columns 0 and 1 of row k);
-    // k >= 3: elements (k + 3, k + 6) (columns 2 and 3 of row k - 3).
+    // pairs[k]: k < 3: elements (k, k + 3) (columns 0 and 1 of row k); k >= 3:
+    // elements (k + 3, k + 6) (column 2 and the translation of row k - 3).
     alignas(64) float pairs[6][2 * W];
+    const auto halvesStore = [](float* dst, __m256 x, __m256 y) {
+        _mm256_store_ps(dst, _mm256_permute2f128_ps(x, y, 0x20));
+        _mm256_store_ps(dst + 8, _mm256_permute2f128_ps(x, y, 0x31));
+    };
     for (std::uint32_t base = 0; base < joints; base += W) {
         const float* at = local.c[0] + base;
         const std::size_t st = local.lanes;
@@ -486,44 +528,47 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
             const F w = S::load(at + 6 * st), sx = S::load(at + 7 * st), sy = S::load(at + 8 * st);
             const F x2 = S::add(x, x), y2 = S::add(y, y), z2 = S::add(z, z), one = S::set1(1.0f);
             const F xy = S::mul(x, y2), wz = S::mul(w, z2);
-            S::interleaveStore(pairs[0], S::mul(S::sub(one, S::add(S::mul(y, y2), S::mul(z, z2))), sx),
+            halvesStore(pairs[0], S::mul(S::sub(one, S::add(S::mul(y, y2), S::mul(z, z2))), sx),
                                S::mul(S::sub(xy, wz), sy));
-            S::interleaveStore(pairs[1], S::mul(S::add(xy, wz), sx),
+            halvesStore(pairs[1], S::mul(S::add(xy, wz), sx),
                                S::mul(S::sub(one, S::add(S::mul(x, x2), S::mul(z, z2))), sy));
             const F xz = S::mul(x, z2), wy = S::mul(w, y2), yz = S::mul(y, z2), wx = S::mul(w, x2);
-            S::interleaveStore(pairs[2], S::mul(S::sub(xz, wy), sx), S::mul(S::add(yz, wx), sy));
+            halvesStore(pairs[2], S::mul(S::sub(xz, wy), sx), S::mul(S::add(yz, wx), sy));
         }
         {
             // Column 2 and the translation.
             const F x = S::load(at + 3 * st), y = S::load(at + 4 * st), z = S::load(at + 5 * st);
             const F w = S::load(at + 6 * st), sz = S::load(at + 9 * st);
             const F x2 = S::add(x, x), y2 = S::add(y, y), z2 = S::add(z, z), one = S::set1(1.0f);
-            S::interleaveStore(pairs[3], S::mul(S::add(S::mul(x, z2), S::mul(w, y2)), sz), S::load(at));
-            S::interleaveStore(pairs[4], S::mul(S::sub(S::mul(y, z2), S::mul(w, x2)), sz), S::load(at + st));
-            S::interleaveStore(pairs[5], S::mul(S::sub(one, S::add(S::mul(x, x2), S::mul(y, y2))), sz), S::load(at + 2 * st));
+            halvesStore(pairs[3], S::mul(S::add(S::mul(x, z2), S::mul(w, y2)), sz), S::load(at));
+            halvesStore(pairs[4], S::mul(S::sub(S::mul(y, z2), S::mul(w, x2)), sz), S::load(at + st));
+            halvesStore(pairs[5], S::mul(S::sub(one, S::add(S::mul(x, x2), S::mul(y, y2))), sz), S::load(at + 2 * st));
         }
         const std::uint32_t end = joints - base < W ? joints - base : W;
-        // Pointer steps rather than indices: the loop body is ~20 vector
-        // instructions, so scalar bookkeeping would otherwise be a third of it.
         const std::int32_t* par = parents + base;
         float* o = model + static_cast<std::size_t>(base) * 16;
-        const float* pr = &pairs[0][0];
-        constexpr std::size_t kRow = 2 * W;
-        for (const std::int32_t* last = par + end; par != last; ++par, o += 16, pr += 2) {
-            const std::int32_t p = *par;
+        // Joint l of the block; I = l % 4 picks the permute's immediate.
+        const auto joint = [&]<int I>(std::integral_constant<int, I>, std::uint32_t l) {
+            const std::int32_t p = par[l];
             // A root is multiplied by the identity: one path, no branch to mispredict.
             const float* pm = p < 0 ? kIdentity : model + static_cast<std::ptrdiff_t>(p) * 16;
             const __m256 p0 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm));
             const __m256 p1 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm + 4));
             const __m256 p2 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm + 8));
             const __m256 p3 = _mm256_insertf128_ps(_mm256_setzero_ps(), _mm_loadu_ps(pm + 12), 1);
-            // An 8-byte read: it lies inside one of the interleaving stores, so it is
-            // forwarded from it (a 32-byte read spans two and waits for them to retire).
-            const auto e = [&](std::size_t k) { return pairSpread(pr + k * kRow); };
+            const float* half = &pairs[0][0] + (l & 4u) * 2;
+            const auto e = [&](std::size_t k) { return _mm256_permute_ps(_mm256_load_ps(half + k * 2 * W), I * 0x55); };
             const __m256 r01 = _mm256_fmadd_ps(p2, e(2), _mm256_fmadd_ps(p1, e(1), _mm256_mul_ps(p0, e(0))));
             const __m256 r23 = _mm256_fmadd_ps(p2, e(5), _mm256_fmadd_ps(p1, e(4), _mm256_fmadd_ps(p0, e(3), p3)));
-            _mm256_storeu_ps(o, r01);
-            _mm256_storeu_ps(o + 8, r23);
+            float* out = o + static_cast<std::size_t>(l) * 16;
+            _mm256_storeu_ps(out, r01);
+            _mm256_storeu_ps(out + 8, r23);
+        };
+        for (std::uint32_t l = 0; l < end; l += 4) {
+            joint(std::integral_constant<int, 0>{}, l);
+            if (l + 1 < end) joint(std::integral_constant<int, 1>{}, l + 1);
+            if (l + 2 < end) joint(std::integral_constant<int, 2>{}, l + 2);
+            if (l + 3 < end) joint(std::integral_constant<int, 3>{}, l + 3);
         }
     }
 }

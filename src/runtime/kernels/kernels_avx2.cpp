@@ -2,6 +2,7 @@
 // this file its own target flags).
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <immintrin.h>
 
 #include "kinema/runtime/detail/kernel_abi.hpp"
