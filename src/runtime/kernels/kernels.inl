@@ -180,7 +180,7 @@ BlockOutput<C> blockOutput(const detail::PackedBlock& block, const detail::Sampl
 template <unsigned C, unsigned N = 1, class LanesOf>
 inline void forEachChunk(const BlockOutput<C>& out, LanesOf&& lanesOf) noexcept {
     // A one-register `lanesOf` takes F*; a grouped one F (&)[K][C] for K = 1 or N.
-    const auto call = [&](unsigned at, auto& v) {
+    const auto call = [&](unsigned at, auto& v) __attribute__((always_inline)) {
         if constexpr (N == 1) {
             lanesOf(at, v[0]);
         } else {
@@ -277,9 +277,14 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
         return;
     }
     if constexpr (C == 4) {
-        const HalfArcSlerp h = halfArcSlerp(u);
+        // The series are set up only when a register of lanes needs them: clips
+        // baked at common rates take the corrected nlerp everywhere, and the set-up
+        // (two chains of seven double multiplies, sixteen broadcasts) sits on each
+        // pose's critical path.
+        HalfArcSlerp h;
+        bool haveSeries = false;
         const NlerpFraction nf = nlerpFraction(u);
-        forEachChunk<4, 2>(out, [&](unsigned ch, auto& v) {
+        forEachChunk<4, 2>(out, [&](unsigned ch, auto& v) __attribute__((always_inline)) {
             constexpr unsigned kGroup = sizeof(v) / sizeof(v[0]);
             F a[kGroup][4], b[kGroup][4], d[kGroup];
             bool near = true;
@@ -294,6 +299,10 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
             if (near) {
                 for (unsigned k = 0; k < kGroup; ++k) correctedNlerp(a[k], b[k], d[k], nf, v[k]);
             } else {
+                if (!haveSeries) {
+                    h = halfArcSlerp(u);
+                    haveSeries = true;
+                }
                 slerp(a, b, h, v);
             }
         });
