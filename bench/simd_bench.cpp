@@ -17,6 +17,8 @@
 //   SimdCesiumMan/<instances> CesiumMan's clip, sample + local->model + palette
 //   SimdW1aSample/<joints>, SimdW1aLocalToModel/<joints>  SimdW1a's two passes apart,
 //                             straight on PoseKernels
+//   SimdW1aSampleL2/<joints>, SimdW1aLocalToModelL2/<joints>  the same on 16 instances,
+//                             whose poses and matrices stay in L2
 //   SimdPalette/<joints>      PoseKernels::skinPalette for 256 W1 poses (twin of Palette)
 //   SimdPaletteHotModel/<joints> the same 256 palettes from one pose's model matrices
 //                             (cache-hot, as in PoseBatch's palette pass)

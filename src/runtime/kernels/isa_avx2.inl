@@ -30,12 +30,6 @@ struct S {
     static F rsqrt(F a) noexcept { return _mm256_rsqrt_ps(a); }
     static F signOf(F a) noexcept { return _mm256_and_ps(a, _mm256_set1_ps(-0.0f)); }
     static F xorSign(F a, F sign) noexcept { return _mm256_xor_ps(a, sign); }
-    // dst[2l] = lo[l], dst[2l + 1] = hi[l] for every lane l.
-    static void interleaveStore(float* dst, F lo, F hi) noexcept {
-        const F a = _mm256_unpacklo_ps(lo, hi), b = _mm256_unpackhi_ps(lo, hi);
-        _mm256_store_ps(dst, _mm256_permute2f128_ps(a, b, 0x20));
-        _mm256_store_ps(dst + 8, _mm256_permute2f128_ps(a, b, 0x31));
-    }
 
     static V4 load4(const float* p) noexcept { return _mm_loadu_ps(p); }
     static void store4(float* p, V4 a) noexcept { _mm_storeu_ps(p, a); }
