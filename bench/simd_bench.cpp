@@ -125,7 +125,7 @@ void BM_SimdW1a(benchmark::State& state) {
 }
 BENCHMARK(BM_SimdW1a)->Name("SimdW1a")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
-// SimdW1a's two passes apart, straight on PoseKernels over 256 instances' own
+// SimdW1a's two passes apart, straight on PoseKernels over `instances` instances' own
 // poses: sampling alone (cursors, packed clip -> SoA pose, +1/60 s each time), and
 // local->model alone (SoA pose -> model matrices, of poses sampled once before).
 void runSimdW1aPass(benchmark::State& state, bool compose, std::size_t instances) {

@@ -176,12 +176,38 @@ TEST_P(SimdLevels, ExactKeyTimesReturnTheStoredValueBitForBit) {
     }
 }
 
+// One LINEAR rotation track per (a, b) pair, keys at 0 and 1, sampled at 999
+// fractions: the worst component error against the long double geodesic.
+long double worstSlerpError(const PoseKernels& kernels, const std::vector<std::pair<Quat, Quat>>& pairs) {
+    std::vector<Track> tracks;
+    for (std::uint32_t j = 0; j < pairs.size(); ++j) {
+        const auto& [a, b] = pairs[j];
+        tracks.push_back(test::makeTrack(j, TrackPath::Rotation, Interpolation::Linear, {0.0f, 1.0f},
+                                         {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w}));
+    }
+    auto clip = Clip::create("slerp", std::move(tracks));
+    EXPECT_TRUE(clip.ok());
+    if (!clip.ok()) return 1.0L;
+    const PackedClip packed(clip.value());
+    PackedClipCursor cursor(packed);
+    SoaPose pose(pairs.size(), 0);
+    long double worst = 0;
+    for (int i = 1; i < 1000; ++i) {
+        const float u = static_cast<float>(i) / 1000.0f;
+        EXPECT_TRUE(kernels.sample(packed, u, cursor, pose));
+        for (std::size_t j = 0; j < pairs.size(); ++j) {
+            worst = std::max(worst, kref::signAlignedError(pose.joint(j).rotation,
+                                                           kref::slerpL(pairs[j].first, pairs[j].second, u)));
+        }
+    }
+    return worst;
+}
+
 TEST_P(SimdLevels, SlerpStaysWithin1e6OfTheGeodesicOverTheWholeSphere) {
     // One rotation track per lane: random pairs, nearly equal pairs, nearly opposite
     // pairs (the shortest arc flips them), sampled at many fractions.
     std::mt19937 rng(2024);
     constexpr std::size_t kLanes = 48;
-    std::vector<Track> tracks;
     std::vector<std::pair<Quat, Quat>> pairs;
     std::normal_distribution<float> tiny(0.0f, 1e-4f);
     for (std::uint32_t j = 0; j < kLanes; ++j) {
@@ -190,24 +216,8 @@ TEST_P(SimdLevels, SlerpStaysWithin1e6OfTheGeodesicOverTheWholeSphere) {
         if (j % 3 == 2) b = normalize(Quat{-a.x + tiny(rng), -a.y + tiny(rng), -a.z + tiny(rng), -a.w + tiny(rng)});
         if (j == 0) b = a;
         pairs.push_back({a, b});
-        tracks.push_back(test::makeTrack(j, TrackPath::Rotation, Interpolation::Linear, {0.0f, 1.0f},
-                                   {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w}));
     }
-    auto clip = Clip::create("slerp", std::move(tracks));
-    ASSERT_TRUE(clip.ok());
-    const PackedClip packed(clip.value());
-    PackedClipCursor cursor(packed);
-    SoaPose pose(kLanes, 0);
-    long double worst = 0;
-    for (int i = 1; i < 1000; ++i) {
-        const float u = static_cast<float>(i) / 1000.0f;
-        ASSERT_TRUE(kernels.sample(packed, u, cursor, pose));
-        for (std::size_t j = 0; j < kLanes; ++j) {
-            const Quat& a = pairs[j].first;
-            const Quat& b = pairs[j].second;
-            worst = std::max(worst, kref::signAlignedError(pose.joint(j).rotation, kref::slerpL(a, b, u)));
-        }
-    }
+    const long double worst = worstSlerpError(kernels, pairs);
     EXPECT_LE(worst, 1e-6L) << "worst component error " << static_cast<double>(worst);
 }
 
@@ -217,7 +227,6 @@ TEST_P(SimdLevels, SlerpOfNearbyKeysStaysWithin1e6OfTheGeodesic) {
     std::mt19937 rng(77);
     std::uniform_real_distribution<float> unit(0.0f, 1.0f);
     constexpr std::size_t kLanes = 48;
-    std::vector<Track> tracks;
     std::vector<std::pair<Quat, Quat>> pairs;
     for (std::uint32_t j = 0; j < kLanes; ++j) {
         const Quat a = kref::randomUnitQuat(rng), r = kref::randomUnitQuat(rng);
@@ -226,26 +235,10 @@ TEST_P(SimdLevels, SlerpOfNearbyKeysStaysWithin1e6OfTheGeodesic) {
         const Quat n = normalize(Quat{r.x - ra * a.x, r.y - ra * a.y, r.z - ra * a.z, r.w - ra * a.w});
         const float w = j < 8 ? 0.1788f - 0.0001f * static_cast<float>(j) : 0.1788f * unit(rng);
         const float c = std::cos(w), sn = std::sin(w), flip = j % 2 == 0 ? 1.0f : -1.0f;
-        const Quat b = normalize(Quat{flip * (c * a.x + sn * n.x), flip * (c * a.y + sn * n.y),
-                                      flip * (c * a.z + sn * n.z), flip * (c * a.w + sn * n.w)});
-        pairs.push_back({a, b});
-        tracks.push_back(test::makeTrack(j, TrackPath::Rotation, Interpolation::Linear, {0.0f, 1.0f},
-                                         {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w}));
+        pairs.push_back({a, normalize(Quat{flip * (c * a.x + sn * n.x), flip * (c * a.y + sn * n.y),
+                                           flip * (c * a.z + sn * n.z), flip * (c * a.w + sn * n.w)})});
     }
-    auto clip = Clip::create("near", std::move(tracks));
-    ASSERT_TRUE(clip.ok());
-    const PackedClip packed(clip.value());
-    PackedClipCursor cursor(packed);
-    SoaPose pose(kLanes, 0);
-    long double worst = 0;
-    for (int i = 1; i < 1000; ++i) {
-        const float u = static_cast<float>(i) / 1000.0f;
-        ASSERT_TRUE(kernels.sample(packed, u, cursor, pose));
-        for (std::size_t j = 0; j < kLanes; ++j) {
-            worst = std::max(worst, kref::signAlignedError(pose.joint(j).rotation,
-                                                           kref::slerpL(pairs[j].first, pairs[j].second, u)));
-        }
-    }
+    const long double worst = worstSlerpError(kernels, pairs);
     EXPECT_LE(worst, 1e-6L) << "worst component error " << static_cast<double>(worst);
 }
 
