@@ -169,8 +169,14 @@ void PoseBatch::evaluateOne(std::size_t i, const BatchInput& input) noexcept {
         PackedClipCursor& cursor = inst.cursors[l];
         if (!cursor.isBoundTo(clip)) cursor.bind(clip);  // allocates only for a clip with more timelines
         const float t = clipTime(layer.time, clip.duration(), layer.loop);
+        const bool covers = clip.coversPose(joints_, weights);
+        if (l != 0 && layer.mode != LayerMode::Additive && covers) {
+            // An override layer over the whole pose: sampled straight over it.
+            kernels_.sampleOver(clip, t, cursor, layer.weight, layer.mask, inst.pose);
+            continue;
+        }
         SoaPose& target = l == 0 ? inst.pose : inst.layer;
-        if (!clip.coversPose(joints_, weights)) target.assign(rest_);
+        if (!covers) target.assign(rest_);
         kernels_.sample(clip, t, cursor, target);
         if (l == 0) continue;
         if (layer.mode == LayerMode::Additive) {

@@ -41,6 +41,18 @@ PoseKernels::PoseKernels(SimdLevel level) noexcept
     : level_(isSupported(level) ? level : bestSimdLevel()), table_(tableFor(level_)) {}
 
 bool PoseKernels::sample(const PackedClip& clip, float time, PackedClipCursor& cursor, SoaPose& pose) const noexcept {
+    return sampleInto(clip, time, cursor, pose, false, 0.0f, nullptr);
+}
+
+bool PoseKernels::sampleOver(const PackedClip& clip, float time, PackedClipCursor& cursor, float weight,
+                             const JointMask* mask, SoaPose& pose) const noexcept {
+    if (!clip.coversPose(pose.jointCount(), pose.weights().size())) return false;
+    if (mask != nullptr && mask->jointCount() != pose.jointCount()) return false;
+    return sampleInto(clip, time, cursor, pose, true, weight, mask != nullptr ? mask->lanes() : nullptr);
+}
+
+bool PoseKernels::sampleInto(const PackedClip& clip, float time, PackedClipCursor& cursor, SoaPose& pose,
+                             bool over, float overWeight, const float* overMask) const noexcept {
     if (!cursor.isBoundTo(clip) || pose.jointCount() < clip.jointsNeeded() ||
         pose.weights().size() < clip.weightsNeeded()) {
         return false;
@@ -66,7 +78,9 @@ bool PoseKernels::sample(const PackedClip& clip, float time, PackedClipCursor& c
     }
     detail::SampleArgs args{clip.blocks().data(),  static_cast<std::uint32_t>(clip.blocks().size()),
                             clip.values().data(),  clip.targets().data(),
-                            points.data(),         view(pose)};
+                            points.data(),         view(pose),
+                            over ? 1u : 0u, overWeight,
+                            overMask};
     table_->sample(args);
     return true;
 }

@@ -14,6 +14,7 @@
 
 #include "kinema/asset/clip.hpp"
 #include "kinema/asset/skeleton.hpp"
+#include "kinema/runtime/joint_mask.hpp"
 #include "kinema/runtime/packed_clip.hpp"
 #include "kinema/runtime/pose.hpp"
 #include "kinema/runtime/pose_kernels.hpp"
@@ -44,8 +45,9 @@ std::string levelName(const ::testing::TestParamInfo<SimdLevel>& info) {
 // A clip over `joints` joints mixing everything the packer groups by: two shared
 // timelines (even and uneven), one private timeline per some tracks, a one-key
 // track, every interpolation, morph weights (3 per joint for joints 0 and 5), and
-// some joints left unanimated on some paths.
-Clip mixedClip(std::size_t joints, std::uint32_t seed) {
+// some joints left unanimated on some paths (unless `everyPath`: then the clip
+// covers every joint, and 6 weights, for sampleOver).
+Clip mixedClip(std::size_t joints, std::uint32_t seed, bool everyPath = false) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> v(-2.0f, 2.0f);
     std::uniform_real_distribution<float> gap(0.01f, 0.6f);
@@ -79,18 +81,24 @@ Clip mixedClip(std::size_t joints, std::uint32_t seed) {
             for (int k = 0; k < 5; ++k, t += gap(rng)) times.push_back(t);
         }
         const std::size_t keys = times.size(), f = cubic ? 3 : 1;
-        if (j % 4 != 1) tracks.push_back(test::makeTrack(j, TrackPath::Translation, interp, times, values(keys * 3 * f)));
+        if (everyPath || j % 4 != 1) {
+            tracks.push_back(test::makeTrack(j, TrackPath::Translation, interp, times, values(keys * 3 * f)));
+        }
         tracks.push_back(test::makeTrack(j, TrackPath::Rotation, interp, times, rotations(keys, cubic)));
-        if (j % 6 != 5) tracks.push_back(test::makeTrack(j, TrackPath::Scale, interp, times, values(keys * 3 * f)));
+        if (everyPath || j % 6 != 5) {
+            tracks.push_back(test::makeTrack(j, TrackPath::Scale, interp, times, values(keys * 3 * f)));
+        }
         if (j == 0 || j == 5) {
             tracks.push_back(
                 test::makeTrack(j, TrackPath::Weights, interp, times, values(keys * 3 * f), 3, j == 0 ? 0u : 3u));
         }
     }
-    tracks.push_back(test::makeTrack(static_cast<std::uint32_t>(joints - 1), TrackPath::Translation, Interpolation::Linear,
-                               {0.7f}, {1.0f, 2.0f, 3.0f}));
+    if (!everyPath) {
+        tracks.push_back(test::makeTrack(static_cast<std::uint32_t>(joints - 1), TrackPath::Translation,
+                                         Interpolation::Linear, {0.7f}, {1.0f, 2.0f, 3.0f}));
+    }
     // The last joint's translation track above replaces one the loop may have made.
-    if (joints % 4 != 2) {
+    if (!everyPath && joints % 4 != 2) {
         tracks.erase(std::find_if(tracks.begin(), tracks.end(), [&](const Track& t) {
             return t.target == joints - 1 && t.path == TrackPath::Translation && t.times.size() > 1;
         }));
@@ -471,6 +479,101 @@ TEST_P(SimdLevels, BlendIsLerpAndShortestArcNlerp) {
     SoaPose c(la, wa);
     ASSERT_TRUE(kernels.blend(c, b, 1.0f, c));
     EXPECT_NEAR(c.joint(3).translation.x, lb[3].translation.x, 1e-6f);
+}
+
+bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// Every path of every joint and 6 weights on one LINEAR timeline, as baked clips
+// are: whole registers of consecutive joints (the sampler's direct stores).
+Clip sharedTimelineClip(std::size_t joints, std::uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> v(-2.0f, 2.0f);
+    const std::vector<float> times{0.0f, 0.4f, 0.8f, 1.2f, 1.6f, 2.0f};
+    const auto values = [&](std::size_t n) {
+        std::vector<float> out(n);
+        for (float& f : out) f = v(rng);
+        return out;
+    };
+    std::vector<Track> tracks;
+    for (std::uint32_t j = 0; j < joints; ++j) {
+        std::vector<float> rotations;
+        for (std::size_t k = 0; k < times.size(); ++k) {
+            const Quat q = kref::randomUnitQuat(rng);
+            rotations.insert(rotations.end(), {q.x, q.y, q.z, q.w});
+        }
+        tracks.push_back(test::makeTrack(j, TrackPath::Translation, Interpolation::Linear, times, values(18)));
+        tracks.push_back(test::makeTrack(j, TrackPath::Rotation, Interpolation::Linear, times, rotations));
+        tracks.push_back(test::makeTrack(j, TrackPath::Scale, Interpolation::Linear, times, values(18)));
+    }
+    tracks.push_back(test::makeTrack(0, TrackPath::Weights, Interpolation::Linear, times, values(36), 6, 0));
+    auto clip = Clip::create("shared", std::move(tracks));
+    EXPECT_TRUE(clip.ok()) << clip.message();
+    return std::move(clip).value();
+}
+
+// sampleOver against its definition: sample() into a second pose, then blend();
+// blend and sampling are each checked against closed forms and the scalar sampler
+// above. Every interpolation, contiguous and scattered lanes (two shared timelines
+// and private ones), morph weights, with and without a mask, forward and seeking.
+TEST_P(SimdLevels, SamplingOverAPoseIsSamplingThenBlendingBitForBit) {
+    for (const std::size_t joints : {6u, 17u, 40u, 64u}) {
+        for (const bool shared : {false, true}) {
+            const Clip clip = shared ? sharedTimelineClip(joints, 3u + static_cast<std::uint32_t>(joints))
+                                     : mixedClip(joints, 21u + static_cast<std::uint32_t>(joints), true);
+            const PackedClip packed(clip);
+            ASSERT_TRUE(packed.coversPose(joints, 6));
+            PackedClipCursor fused(packed), apart(packed);
+            std::mt19937 rng(5);
+            std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+            JointMask mask(joints);
+            for (std::size_t j = 0; j < joints; ++j) mask.set(j, j % 4 == 0 ? 0.0f : unit(rng));
+            std::vector<float> times;
+            for (float t = -0.3f; t < 2.7f; t += 1.0f / 30.0f) times.push_back(t);
+            for (const Track& t : clip.tracks()) times.insert(times.end(), t.times.begin(), t.times.end());
+            std::uniform_real_distribution<float> any(-0.2f, 2.6f);
+            for (int i = 0; i < 100; ++i) times.push_back(any(rng));
+            std::vector<float> baseWeights(6);
+            for (std::size_t k = 0; k < times.size(); ++k) {
+                for (float& w : baseWeights) w = unit(rng);
+                const SoaPose base(test::randomTransforms(joints, rng), baseWeights);
+                const float weight = k % 5 == 0 ? 1.0f : k % 5 == 1 ? 0.0f : unit(rng);
+                const JointMask* m = k % 2 == 0 ? &mask : nullptr;
+                SoaPose sampled(joints, 6), want = base, got = base;
+                ASSERT_TRUE(kernels.sample(packed, times[k], apart, sampled));
+                ASSERT_TRUE(m != nullptr ? kernels.blend(want, sampled, weight, *m, want)
+                                         : kernels.blend(want, sampled, weight, want));
+                ASSERT_TRUE(kernels.sampleOver(packed, times[k], fused, weight, m, got));
+                for (std::size_t c = 0; c < kSoaComponents; ++c) {
+                    const auto comp = static_cast<SoaComponent>(c);
+                    for (std::size_t j = 0; j < joints; ++j) {
+                        ASSERT_TRUE(sameBits(got.component(comp)[j], want.component(comp)[j]))
+                            << joints << " joints, t " << times[k] << ", component " << c << ", joint " << j << ": "
+                            << got.component(comp)[j] << " against " << want.component(comp)[j];
+                    }
+                }
+                for (std::size_t i = 0; i < 6; ++i) {
+                    ASSERT_TRUE(sameBits(got.weights()[i], want.weights()[i])) << "t " << times[k] << ", weight " << i;
+                }
+            }
+        }
+    }
+}
+
+TEST_P(SimdLevels, SamplingOverAPoseTheClipDoesNotCoverIsRefusedWithoutWriting) {
+    const PackedClip partial(mixedClip(9, 4));
+    const PackedClip full(mixedClip(9, 4, true));
+    PackedClipCursor cursor(partial), fullCursor(full);
+    std::mt19937 rng(2);
+    const SoaPose before(test::randomTransforms(9, rng), std::vector<float>(6, 0.5f));
+    SoaPose pose = before, fewerWeights(test::randomTransforms(9, rng), std::vector<float>(3, 0.5f));
+    EXPECT_FALSE(kernels.sampleOver(partial, 0.5f, cursor, 0.5f, nullptr, pose));
+    EXPECT_FALSE(kernels.sampleOver(full, 0.5f, fullCursor, 0.5f, nullptr, fewerWeights));
+    const JointMask wrong(8);
+    EXPECT_FALSE(kernels.sampleOver(full, 0.5f, fullCursor, 0.5f, &wrong, pose));
+    for (std::size_t j = 0; j < 9; ++j) {
+        EXPECT_TRUE(sameBits(pose.joint(j).translation.x, before.joint(j).translation.x));
+        EXPECT_TRUE(sameBits(pose.joint(j).rotation.w, before.joint(j).rotation.w));
+    }
 }
 
 TEST_P(SimdLevels, MismatchedSizesAreRefusedWithoutWriting) {

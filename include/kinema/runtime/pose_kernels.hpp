@@ -34,6 +34,13 @@ public:
     // values (start from the rest pose). Same boundary rules as sampleClip().
     bool sample(const PackedClip& clip, float time, PackedClipCursor& cursor, SoaPose& pose) const noexcept;
 
+    // pose = blend(pose, clip sampled at `time`, weight[, mask]) in one pass, bit for
+    // bit what sample() into a second pose and blend() give, without that pose (an
+    // override layer). The clip must cover `pose` exactly (coversPose: no rest
+    // values under it) and a mask must have pose's joint count; else false.
+    bool sampleOver(const PackedClip& clip, float time, PackedClipCursor& cursor, float weight, const JointMask* mask,
+                    SoaPose& pose) const noexcept;
+
     // out = a blended toward b by t in [0, 1]: translation, scale and weights lerp,
     // rotation the normalised shortest-arc lerp (nlerp). `out` may be `a` or `b`.
     bool blend(const SoaPose& a, const SoaPose& b, float t, SoaPose& out) const noexcept;
@@ -69,6 +76,10 @@ public:
                       std::span<Vec3> outNormals) const noexcept;
 
 private:
+    // sample() (over false) and sampleOver().
+    bool sampleInto(const PackedClip& clip, float time, PackedClipCursor& cursor, SoaPose& pose, bool over,
+                    float overWeight, const float* overMask) const noexcept;
+
     SimdLevel level_;
     const detail::KernelTable* table_;
 };

@@ -31,6 +31,29 @@ inline void normalize4(F* q) noexcept {
     for (int c = 0; c < 4; ++c) q[c] = S::mul(q[c], inv);
 }
 
+// a blended toward b by t: lerp for translation and scale, the normalised
+// shortest-arc lerp (b becomes the result) for rotations, and lerpWeight for morph
+// weights. blend2Kernel and the sampler's blend-over path both use these, so
+// sampling over a pose gives the bits of sampling and blending apart.
+inline F lerpOver(F a, F b, F t) noexcept { return S::fmadd(S::sub(b, a), t, a); }
+
+inline void nlerpOver(const F* a, F* b, F t) noexcept {
+    const F sign = S::signOf(dot4(a, b));
+    for (int c = 0; c < 4; ++c) b[c] = S::fmadd(S::sub(S::xorSign(b[c], sign), a[c]), t, a[c]);
+    normalize4(b);
+}
+
+template <unsigned C>
+inline void blendOver(const F* a, F* b, F t) noexcept {
+    if constexpr (C == 4) {
+        nlerpOver(a, b, t);
+    } else {
+        for (unsigned c = 0; c < C; ++c) b[c] = lerpOver(a[c], b[c], t);
+    }
+}
+
+inline float lerpWeight(float a, float b, float t) noexcept { return a + (b - a) * t; }
+
 // sin(t w) / sin(w) as a power series in y = cos(w) - 1. The ratio satisfies
 // Chebyshev's equation (1 - x^2) f'' - 3 x f' + (t^2 - 1) f = 0 in x = cos(w);
 // expanding about x = 1 gives c0 = t, c(i) = c(i-1) (t^2 - i^2) / (i (2i + 1)).
@@ -153,12 +176,17 @@ inline void correctedNlerp(const F* a, const F* bIn, F d, const NlerpFraction& f
 }
 
 // Where a block's lanes go: one output array per component, and the lane -> target map.
+// With blending over (SampleArgs::over) also the weight, and the per-joint mask
+// (null for morph weights, which blend by the weight alone, or without a mask).
 template <unsigned C>
 struct BlockOutput {
     float* dst[C];
     const std::uint32_t* targets;
     unsigned lanes;
     bool contiguous;
+    F weight;
+    float weightScalar;
+    const float* mask;
 };
 
 template <unsigned C>
@@ -169,15 +197,19 @@ BlockOutput<C> blockOutput(const detail::PackedBlock& block, const detail::Sampl
     o.targets = args.targets + block.targetOffset;
     o.lanes = block.lanes;
     o.contiguous = block.contiguous != 0;
+    o.weight = S::set1(args.overWeight);
+    o.weightScalar = args.overWeight;
+    o.mask = block.path == kPathWeights ? nullptr : args.overMask;
     return o;
 }
 
 // Runs `lanesOf(chunk, v)` for every register of lanes and stores the C results:
 // whole registers of consecutive targets straight into the pose (pointers set up
-// once per block), the rest lane by lane through the target map.
+// once per block), the rest lane by lane through the target map. With `Over` the
+// results are blended over the pose's values instead (blendOver, lerpWeight).
 // `lanesOf` may also take N registers at once (N chunks from `ch`): then whole
 // groups of N are done that way first.
-template <unsigned C, unsigned N = 1, class LanesOf>
+template <unsigned C, unsigned N = 1, bool Over = false, class LanesOf>
 inline void forEachChunk(const BlockOutput<C>& out, LanesOf&& lanesOf) noexcept {
     // A one-register `lanesOf` takes F*; a grouped one F (&)[K][C] for K = 1 or N.
     const auto call = [&](unsigned at, auto& v) __attribute__((always_inline)) {
@@ -185,6 +217,22 @@ inline void forEachChunk(const BlockOutput<C>& out, LanesOf&& lanesOf) noexcept 
             lanesOf(at, v[0]);
         } else {
             lanesOf(at, v);
+        }
+    };
+    // Register v of the lanes from `at` of a contiguous block, whose pose values start at d.
+    const auto put = [&](float* const* d, unsigned at, F* v) __attribute__((always_inline)) {
+        if constexpr (Over && C == 1) {
+            alignas(64) float tmp[W];
+            S::store(tmp, v[0]);
+            for (unsigned l = 0; l < W; ++l) d[0][at + l] = lerpWeight(d[0][at + l], tmp[l], out.weightScalar);
+        } else {
+            if constexpr (Over) {
+                F prev[C];
+                for (unsigned c = 0; c < C; ++c) prev[c] = S::loadu(d[c] + at);
+                const F t = out.mask != nullptr ? S::mul(out.weight, S::loadu(out.mask + out.targets[0] + at)) : out.weight;
+                blendOver<C>(prev, v, t);
+            }
+            for (unsigned c = 0; c < C; ++c) S::storeu(d[c] + at, v[c]);
         }
     };
     const unsigned direct = out.contiguous ? out.lanes / W * W : 0;
@@ -196,31 +244,51 @@ inline void forEachChunk(const BlockOutput<C>& out, LanesOf&& lanesOf) noexcept 
             for (; ch + N * W <= direct; ch += N * W) {
                 F v[N][C];
                 call(ch, v);
-                for (unsigned k = 0; k < N; ++k) {
-                    for (unsigned c = 0; c < C; ++c) S::storeu(d[c] + ch + k * W, v[k][c]);
-                }
+                for (unsigned k = 0; k < N; ++k) put(d, ch + k * W, v[k]);
             }
         }
         for (; ch < direct; ch += W) {
             F v[1][C];
             call(ch, v);
-            for (unsigned c = 0; c < C; ++c) S::storeu(d[c] + ch, v[0][c]);
+            put(d, ch, v[0]);
         }
     }
     for (; ch < out.lanes; ch += W) {
         F v[1][C];
         call(ch, v);
         const unsigned valid = out.lanes - ch < W ? out.lanes - ch : W;
-        alignas(64) float tmp[W];
+        alignas(64) float tmp[C][W];
+        for (unsigned c = 0; c < C; ++c) S::store(tmp[c], v[0][c]);
+        if constexpr (Over && C == 1) {
+            for (unsigned l = 0; l < valid; ++l) {
+                float& x = out.dst[0][out.targets[ch + l]];
+                x = lerpWeight(x, tmp[0][l], out.weightScalar);
+            }
+            continue;
+        } else if constexpr (Over) {
+            // The pose's values (and mask) of the valid lanes gathered into registers;
+            // the others repeat the sampled values, so they stay finite.
+            alignas(64) float prev[C][W];
+            alignas(64) float m[W];
+            for (unsigned l = 0; l < W; ++l) {
+                const bool in = l < valid;
+                for (unsigned c = 0; c < C; ++c) prev[c][l] = in ? out.dst[c][out.targets[ch + l]] : tmp[c][l];
+                m[l] = in && out.mask != nullptr ? out.mask[out.targets[ch + l]] : 0.0f;
+            }
+            F a[C];
+            for (unsigned c = 0; c < C; ++c) a[c] = S::load(prev[c]);
+            const F t = out.mask != nullptr ? S::mul(out.weight, S::load(m)) : out.weight;
+            blendOver<C>(a, v[0], t);
+            for (unsigned c = 0; c < C; ++c) S::store(tmp[c], v[0][c]);
+        }
         for (unsigned c = 0; c < C; ++c) {
-            S::store(tmp, v[0][c]);
-            for (unsigned l = 0; l < valid; ++l) out.dst[c][out.targets[ch + l]] = tmp[l];
+            for (unsigned l = 0; l < valid; ++l) out.dst[c][out.targets[ch + l]] = tmp[c][l];
         }
     }
 }
 
 // One block with C components per lane.
-template <unsigned C>
+template <unsigned C, bool Over>
 void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& args) noexcept {
     const BlockOutput<C> out = blockOutput<C>(block, args);
     const detail::TimelinePoint point = args.points[block.timeline];
@@ -232,7 +300,7 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
         // Per key: in-tangents, values, out-tangents, each C rows of `lanes`.
         const float* v0 = key0 + C * lanes;
         if (u == 0.0f) {
-            forEachChunk(out, [&](unsigned ch, F* v) {
+            forEachChunk<C, 1, Over>(out, [&](unsigned ch, F* v) {
                 for (unsigned c = 0; c < C; ++c) v[c] = S::load(v0 + c * lanes + ch);
             });
             return;
@@ -245,7 +313,7 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
         const F h10 = S::set1((u3 - 2.0f * u2 + u) * td);
         const F h01 = S::set1(-2.0f * u3 + 3.0f * u2);
         const F h11 = S::set1((u3 - u2) * td);
-        forEachChunk(out, [&](unsigned ch, F* v) {
+        forEachChunk<C, 1, Over>(out, [&](unsigned ch, F* v) {
             F start[C];
             for (unsigned c = 0; c < C; ++c) {
                 const unsigned o = c * lanes + ch;
@@ -271,7 +339,7 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
         r1[c] = key1 + c * lanes;
     }
     if (block.interpolation == kStep || u == 0.0f) {
-        forEachChunk(out, [&](unsigned ch, F* v) {
+        forEachChunk<C, 1, Over>(out, [&](unsigned ch, F* v) {
             for (unsigned c = 0; c < C; ++c) v[c] = S::load(r0[c] + ch);
         });
         return;
@@ -284,7 +352,7 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
         HalfArcSlerp h;
         bool haveSeries = false;
         const NlerpFraction nf = nlerpFraction(u);
-        forEachChunk<4, 2>(out, [&](unsigned ch, auto& v) __attribute__((always_inline)) {
+        forEachChunk<4, 2, Over>(out, [&](unsigned ch, auto& v) __attribute__((always_inline)) {
             constexpr unsigned kGroup = sizeof(v) / sizeof(v[0]);
             F a[kGroup][4], b[kGroup][4], d[kGroup];
             bool near = true;
@@ -309,7 +377,7 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
         return;
     }
     const F fu = S::set1(u);
-    forEachChunk(out, [&](unsigned ch, F* v) {
+    forEachChunk<C, 1, Over>(out, [&](unsigned ch, F* v) {
         for (unsigned c = 0; c < C; ++c) {
             const F a = S::load(r0[c] + ch);
             v[c] = S::fmadd(S::sub(S::load(r1[c] + ch), a), fu, a);
@@ -317,14 +385,23 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
     });
 }
 
-void sampleKernel(const detail::SampleArgs& args) noexcept {
+template <bool Over>
+void sampleBlocks(const detail::SampleArgs& args) noexcept {
     for (std::uint32_t bi = 0; bi < args.blockCount; ++bi) {
         const detail::PackedBlock& block = args.blocks[bi];
         switch (block.components) {
-            case 1: sampleBlock<1>(block, args); break;
-            case 3: sampleBlock<3>(block, args); break;
-            default: sampleBlock<4>(block, args); break;
+            case 1: sampleBlock<1, Over>(block, args); break;
+            case 3: sampleBlock<3, Over>(block, args); break;
+            default: sampleBlock<4, Over>(block, args); break;
         }
+    }
+}
+
+void sampleKernel(const detail::SampleArgs& args) noexcept {
+    if (args.over != 0) {
+        sampleBlocks<true>(args);
+    } else {
+        sampleBlocks<false>(args);
     }
 }
 
@@ -335,20 +412,17 @@ void blend2Kernel(detail::SoaPoseConstView a, detail::SoaPoseConstView b, float 
     for (std::uint32_t ch = 0; ch < lanes; ch += W) {
         const F ft = mask != nullptr ? S::mul(uniform, S::load(mask + ch)) : uniform;
         for (const unsigned c : kLerped) {
-            const F x = S::load(a.c[c] + ch);
-            S::store(out.c[c] + ch, S::fmadd(S::sub(S::load(b.c[c] + ch), x), ft, x));
+            S::store(out.c[c] + ch, lerpOver(S::load(a.c[c] + ch), S::load(b.c[c] + ch), ft));
         }
-        F qa[4], qb[4], r[4];
+        F qa[4], r[4];
         for (unsigned c = 0; c < 4; ++c) {
             qa[c] = S::load(a.c[3 + c] + ch);
-            qb[c] = S::load(b.c[3 + c] + ch);
+            r[c] = S::load(b.c[3 + c] + ch);
         }
-        const F sign = S::signOf(dot4(qa, qb));
-        for (unsigned c = 0; c < 4; ++c) r[c] = S::fmadd(S::sub(S::xorSign(qb[c], sign), qa[c]), ft, qa[c]);
-        normalize4(r);
+        nlerpOver(qa, r, ft);
         for (unsigned c = 0; c < 4; ++c) S::store(out.c[3 + c] + ch, r[c]);
     }
-    for (std::uint32_t i = 0; i < weightCount; ++i) out.weights[i] = a.weights[i] + (b.weights[i] - a.weights[i]) * t;
+    for (std::uint32_t i = 0; i < weightCount; ++i) out.weights[i] = lerpWeight(a.weights[i], b.weights[i], t);
 }
 
 // Hamilton product a * b of quaternions stored x, y, z, w.

@@ -55,6 +55,12 @@ struct SampleArgs {
     const std::uint32_t* targets;
     const TimelinePoint* points;  // one per timeline
     SoaPoseView out;
+    // Non-zero: the sampled values are not written but blended over what `out`
+    // holds, exactly as blend2(out, sampled, overWeight, overMask, out) would give
+    // (the sampled pose never exists in memory).
+    std::uint32_t over;
+    float overWeight;
+    const float* overMask;
 };
 
 struct KernelTable {
