@@ -22,6 +22,8 @@
 //   SimdPalette/<joints>      PoseKernels::skinPalette for 256 W1 poses (twin of Palette)
 //   SimdPaletteHotModel/<joints> the same 256 palettes from one pose's model matrices
 //                             (cache-hot, as in PoseBatch's palette pass)
+//   SimdPaletteL2/<joints>    SimdPalette on 16 instances, whose matrices and palettes
+//                             stay in L2
 //   SimdSkinVertices/normals:<0|1>  PoseKernels::skinVertices on the synthetic
 //                             10,000-vertex mesh (twin of SkinVertices)
 //   SimdSkinVerticesL2/normals:<0|1>  the same on 1,500 vertices, which stay in L2
@@ -288,14 +290,15 @@ bool w1ModelMatrices(benchmark::State& state, const Model& model, std::vector<Ma
 // (SimdPalette: 256 poses' matrices stream through the caches), or from one pose's
 // matrices, which stay in L1 (SimdPaletteHotModel: the access pattern of PoseBatch,
 // whose palette pass reads the matrices local->model has just written). The outputs
-// stream in both.
-void runSimdPalette(benchmark::State& state, bool hotModel) {
+// stream in both; SimdPaletteL2 is SimdPalette on 16 instances, whose matrices and
+// palettes stay in L2.
+void runSimdPalette(benchmark::State& state, bool hotModel, std::size_t instances) {
     const Model* model = w1Model(state);
     if (model == nullptr) return;
     const Skin& skin = model->skins.front();
     const std::size_t joints = model->skeleton.jointCount();
     const std::size_t n = skin.joints.size();
-    std::vector<Mat4> models, palettes(kInstances * n);
+    std::vector<Mat4> models, palettes(instances * n);
     if (!w1ModelMatrices(state, *model, models)) return;
     const PoseKernels kernels(benchSimdLevel());
     state.SetLabel(std::string(toString(kernels.level())));
@@ -304,20 +307,22 @@ void runSimdPalette(benchmark::State& state, bool hotModel) {
         return;
     }
     for (auto _ : state) {
-        for (std::size_t i = 0; i < kInstances; ++i) {
+        for (std::size_t i = 0; i < instances; ++i) {
             const std::size_t from = hotModel ? 0 : i;
             kernels.skinPalette(skin, {models.data() + from * joints, joints}, {palettes.data() + i * n, n});
         }
         benchmark::ClobberMemory();
     }
-    state.counters["per_joint"] = benchmark::Counter(static_cast<double>(kInstances * n),
+    state.counters["per_joint"] = benchmark::Counter(static_cast<double>(instances * n),
                                                      benchmark::Counter::kIsIterationInvariantRate |
                                                          benchmark::Counter::kInvert);
 }
-void BM_SimdPalette(benchmark::State& state) { runSimdPalette(state, false); }
-void BM_SimdPaletteHotModel(benchmark::State& state) { runSimdPalette(state, true); }
+void BM_SimdPalette(benchmark::State& state) { runSimdPalette(state, false, kInstances); }
+void BM_SimdPaletteHotModel(benchmark::State& state) { runSimdPalette(state, true, kInstances); }
+void BM_SimdPaletteL2(benchmark::State& state) { runSimdPalette(state, false, kL2Instances); }
 BENCHMARK(BM_SimdPalette)->Name("SimdPalette")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SimdPaletteHotModel)->Name("SimdPaletteHotModel")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SimdPaletteL2)->Name("SimdPaletteL2")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
 void runSimdSkinVertices(benchmark::State& state, std::size_t vertices) {
     constexpr std::size_t kJoints = 64;
