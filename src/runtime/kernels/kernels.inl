@@ -631,7 +631,7 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
         const std::int32_t* par = parents + base;
         float* o = model + static_cast<std::size_t>(base) * 16;
         // Joint l of the block; I = l % 4 picks the permute's immediate.
-        const auto joint = [&]<int I>(std::integral_constant<int, I>, std::uint32_t l) {
+        const auto joint = [&]<int I>(std::integral_constant<int, I>, std::uint32_t l) __attribute__((always_inline)) {
             const std::int32_t p = par[l];
             // A root is multiplied by the identity: one path, no branch to mispredict.
             const float* pm = p < 0 ? kIdentity : model + static_cast<std::ptrdiff_t>(p) * 16;
@@ -647,6 +647,14 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
             _mm256_storeu_ps(out, r01);
             _mm256_storeu_ps(out + 8, r23);
         };
+        if (end == W) {
+            // A whole block with every joint's offsets known when compiled: no bound
+            // checks, no offset arithmetic.
+            [&]<int... L>(std::integer_sequence<int, L...>) __attribute__((always_inline)) {
+                (joint(std::integral_constant<int, L % 4>{}, L), ...);
+            }(std::make_integer_sequence<int, static_cast<int>(W)>{});
+            continue;
+        }
         for (std::uint32_t l = 0; l < end; l += 4) {
             joint(std::integral_constant<int, 0>{}, l);
             if (l + 1 < end) joint(std::integral_constant<int, 1>{}, l + 1);

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 #include <immintrin.h>
 
 #include "kinema/runtime/detail/kernel_abi.hpp"
