@@ -629,11 +629,11 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
         const std::uint32_t end = joints - base < W ? joints - base : W;
         const std::int32_t* par = parents + base;
         float* o = model + static_cast<std::size_t>(base) * 16;
-        // Joint l of the block, its six [X x4 | Y x4] from e(k).
-        const auto joint = [&](std::uint32_t l, auto&& e) __attribute__((always_inline)) {
+        // Joint l of the block, its six [X x4 | Y x4] from e(k). A root is multiplied
+        // by the identity; `MayBeRoot` false skips that test in a block without roots.
+        const auto joint = [&]<bool MayBeRoot = true>(std::uint32_t l, auto&& e) __attribute__((always_inline)) {
             const std::int32_t p = par[l];
-            // A root is multiplied by the identity: one path, no branch to mispredict.
-            const float* pm = p < 0 ? kIdentity : model + static_cast<std::ptrdiff_t>(p) * 16;
+            const float* pm = MayBeRoot && p < 0 ? kIdentity : model + static_cast<std::ptrdiff_t>(p) * 16;
             const __m256 p0 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm));
             const __m256 p1 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm + 4));
             const __m256 p2 = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(pm + 8));
@@ -646,12 +646,22 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
         };
         if (end == W) {
             // No bound checks and no offset arithmetic: every l is a constant.
-            [&]<int... L>(std::integer_sequence<int, L...>) __attribute__((always_inline)) {
-                (joint(L, [&](std::size_t k) __attribute__((always_inline)) {
+            const auto block = [&]<bool MayBeRoot, int... L>(std::integer_sequence<int, L...>)
+                                   __attribute__((always_inline)) {
+                (joint.template operator()<MayBeRoot>(L, [&](std::size_t k) __attribute__((always_inline)) {
                      return _mm256_permute_ps(half[k][L / 4], (L % 4) * 0x55);
                  }),
                  ...);
-            }(std::make_integer_sequence<int, static_cast<int>(W)>{});
+            };
+            // Roots (parent -1) are rare past the first block: the sign bits of the
+            // block's eight parents tell.
+            const bool anyRoot = _mm256_movemask_ps(_mm256_castsi256_ps(
+                                     _mm256_loadu_si256(reinterpret_cast<const __m256i*>(par)))) != 0;
+            if (anyRoot) {
+                block.template operator()<true>(std::make_integer_sequence<int, static_cast<int>(W)>{});
+            } else {
+                block.template operator()<false>(std::make_integer_sequence<int, static_cast<int>(W)>{});
+            }
             continue;
         }
         alignas(64) float pairs[6][2 * W];
