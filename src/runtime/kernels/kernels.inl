@@ -1016,19 +1016,9 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
     const auto position = [&](std::uint32_t v, const Blended2& m) {
         const float* p = positions + static_cast<std::size_t>(v) * 3;
         // [c0 px + c2 pz | c1 py + c3], then the two halves added. [px x4 | py x4]
-        // and [pz x4 | 1 x4] need no lane-crossing operation. Below the last vertex
-        // both come from one 16-byte read (its fourth float is the next vertex's x),
-        // in-lane permutes and a blend: loads, not shuffles, bound this loop.
-        __m256 pxy, pz1;
-        if (v + 1 < count) {
-            const __m256 p4 = _mm256_blend_ps(_mm256_broadcast_ps(reinterpret_cast<const __m128*>(p)),
-                                              _mm256_set1_ps(1.0f), 0x88);
-            pxy = _mm256_permutevar_ps(p4, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1));
-            pz1 = _mm256_permutevar_ps(p4, _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3));
-        } else {
-            pxy = pairSpread(p);
-            pz1 = _mm256_blend_ps(_mm256_broadcast_ss(p + 2), _mm256_set1_ps(1.0f), 0xf0);
-        }
+        // and [pz x4 | 1 x4] (a broadcast and a blend) need no lane-crossing operation.
+        const __m256 pxy = pairSpread(p);
+        const __m256 pz1 = _mm256_blend_ps(_mm256_broadcast_ss(p + 2), _mm256_set1_ps(1.0f), 0xf0);
         const __m256 h = _mm256_fmadd_ps(m.c01, pxy, _mm256_mul_ps(m.c23, pz1));
         storeVertex(outPositions, v, wide, _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1)));
     };
