@@ -781,13 +781,22 @@ inline __m512 paletteAt(const float* palette, std::size_t joint) noexcept {
 // The blended matrix, sum of w_i palette[j_i], of one vertex as one register
 // [c0 | c1 | c2 | c3]. Four influences, the common case, are summed in the
 // reference's order (a serial chain: the kernel below overlaps groups, so its
-// latency is hidden). Shaped for the front end, which bounds the skinning loop: the
-// palette rows are kept as separate loads so that each weight's broadcast folds
-// into its multiply-add; where `wv` is a plain register (the main loop steps it),
-// that folded load is base + displacement and stays one micro-operation.
+// latency is hidden). Shaped for the load ports, which bound the skinning loop on
+// Zen 4 (one 512-bit load per cycle, and a 512-bit broadcast counts as one): the
+// four indices are one 64-bit load whose fields become byte offsets by a shift and
+// a mask each (integer work, of which there are four pipes to spare), instead of
+// four 16-bit loads; the palette rows are kept as separate loads so that each
+// weight's broadcast folds into its multiply-add; where `wv` is a plain register
+// (the main loop steps it), that folded load is base + displacement and stays one
+// micro-operation.
 inline __m512 blendedMatrix4(const float* palette, const std::uint16_t* jv, const float* wv) noexcept {
+    std::uint64_t indices;
+    __builtin_memcpy(&indices, jv, sizeof indices);
+    const char* rows = reinterpret_cast<const char*>(palette);
+    constexpr std::uint64_t kRowOffset = 0xffffull << 6;  // a 16-bit joint index times 64 bytes
     const auto row = [&](int i) {
-        __m512 p = paletteAt(palette, jv[i]);
+        const std::uint64_t offset = i == 0 ? (indices << 6) & kRowOffset : (indices >> (16 * i - 6)) & kRowOffset;
+        __m512 p = _mm512_loadu_ps(reinterpret_cast<const float*>(rows + offset));
         asm("" : "+v"(p));
         return p;
     };
