@@ -2,7 +2,8 @@
 // beside their scalar counterparts in sampling_bench.cpp and skinning_bench.cpp;
 // same units: ns per joint = time / (instances x joints), ns per vertex. Every case
 // uses bestSimdLevel(), or the level named by the KINEMA_SIMD environment variable
-// (portable, sse4.2, avx2, avx512) where this CPU runs it; the level is the
+// (portable, sse4.2, avx2, avx512) where this CPU runs it, with the per-CPU kernel
+// choice (KernelMix::Tuned) unless KINEMA_KERNELS=uniform; PoseKernels::name() is the
 // benchmark's label. One thread unless its name says otherwise. One iteration is one
 // PoseBatch::evaluate of every instance.
 //
@@ -33,6 +34,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench_common.hpp"
@@ -82,10 +84,17 @@ SimdLevel benchSimdLevel() {
     return level && isSupported(*level) ? *level : bestSimdLevel();
 }
 
+// KINEMA_KERNELS=uniform runs every pass with the level's own kernels (KernelMix).
+KernelMix benchKernelMix() {
+    const char* name = std::getenv("KINEMA_KERNELS");
+    return name != nullptr && std::string_view(name) == "uniform" ? KernelMix::Uniform : KernelMix::Tuned;
+}
+
 BatchOptions options(std::size_t threads, const Skin* skin = nullptr) {
     BatchOptions o;
     o.threads = threads;
     o.simd = benchSimdLevel();
+    o.kernels = benchKernelMix();
     o.skin = skin;
     return o;
 }
@@ -99,7 +108,7 @@ bool prime(benchmark::State& state, PoseBatch& batch, std::span<const BatchInput
         state.SkipWithError(error.c_str());
         return false;
     }
-    state.SetLabel(std::string(toString(batch.kernels().level())));
+    state.SetLabel(std::string(batch.kernels().name()));
     return true;
 }
 
@@ -135,8 +144,8 @@ void runSimdW1aPass(benchmark::State& state, bool compose, std::size_t instances
     if (model == nullptr) return;
     const PackedClip clip(model->clips.front());
     const std::size_t joints = model->skeleton.jointCount();
-    const PoseKernels kernels(benchSimdLevel());
-    state.SetLabel(std::string(toString(kernels.level())));
+    const PoseKernels kernels(benchSimdLevel(), benchKernelMix());
+    state.SetLabel(std::string(kernels.name()));
     std::vector<SoaPose> poses(instances, SoaPose(joints, 0));
     std::vector<PackedClipCursor> cursors(instances, PackedClipCursor(clip));
     std::vector<float> times(instances);
@@ -300,8 +309,8 @@ void runSimdPalette(benchmark::State& state, bool hotModel, std::size_t instance
     const std::size_t n = skin.joints.size();
     std::vector<Mat4> models, palettes(instances * n);
     if (!w1ModelMatrices(state, *model, models)) return;
-    const PoseKernels kernels(benchSimdLevel());
-    state.SetLabel(std::string(toString(kernels.level())));
+    const PoseKernels kernels(benchSimdLevel(), benchKernelMix());
+    state.SetLabel(std::string(kernels.name()));
     if (!kernels.skinPalette(skin, {models.data(), joints}, {palettes.data(), n})) {
         state.SkipWithError("PoseKernels::skinPalette rejected its buffers");
         return;
@@ -335,8 +344,8 @@ void runSimdSkinVertices(benchmark::State& state, std::size_t vertices) {
     const Skin& skin = model.skins.front();
     std::vector<Mat4> models;
     if (!w1ModelMatrices(state, model, models)) return;
-    const PoseKernels kernels(benchSimdLevel());
-    state.SetLabel(std::string(toString(kernels.level())));
+    const PoseKernels kernels(benchSimdLevel(), benchKernelMix());
+    state.SetLabel(std::string(kernels.name()));
     std::vector<Mat4> palette(skin.joints.size());
     kernels.skinPalette(skin, {models.data(), kJoints}, palette);
 

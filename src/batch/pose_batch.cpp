@@ -25,7 +25,7 @@ PoseBatch::PoseBatch(const Skeleton& skeleton, std::span<const float> restWeight
       skin_(options.modelMatrices ? options.skin : nullptr),
       modelMatrices_(options.modelMatrices),
       grain_(options.grainSize == 0 ? 1 : options.grainSize),
-      kernels_(options.simd),
+      kernels_(options.simd, options.kernels),
       arena_(std::make_unique<Arena>()) {
     instances_.reserve(instances);
     for (std::size_t i = 0; i < instances; ++i) {

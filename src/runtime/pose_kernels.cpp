@@ -6,7 +6,7 @@ namespace kinema {
 
 namespace {
 
-const detail::KernelTable* tableFor(SimdLevel level) noexcept {
+const detail::KernelTable* levelTable(SimdLevel level) noexcept {
     switch (level) {
 #ifdef KINEMA_HAS_X86_KERNELS
         case SimdLevel::Sse42: return &detail::kSse42Kernels;
@@ -37,8 +37,25 @@ detail::SoaPoseConstView view(const SoaPose& p) noexcept {
 
 PoseKernels::PoseKernels() noexcept : PoseKernels(bestSimdLevel()) {}
 
-PoseKernels::PoseKernels(SimdLevel level) noexcept
-    : level_(isSupported(level) ? level : bestSimdLevel()), table_(tableFor(level_)) {}
+PoseKernels::PoseKernels(SimdLevel level, KernelMix mix) noexcept
+    : level_(isSupported(level) ? level : bestSimdLevel()), table_(*levelTable(level_)) {
+#ifdef KINEMA_HAS_X86_KERNELS
+    if (level_ == SimdLevel::Avx512 && mix == KernelMix::Tuned && splitsWideVectors()) {
+        // docs/SIMD.md, "Kernels per CPU": the 256-bit kernels of these two passes
+        // load and shuffle 128- and 256-bit pieces, which such a CPU runs at twice
+        // the rate of the 512-bit kernels' whole-register ones.
+        table_.localToModel = detail::kAvx2Kernels.localToModel;
+        table_.palette = detail::kAvx2Kernels.palette;
+        mixed_ = true;
+    }
+#else
+    (void)mix;
+#endif
+}
+
+std::string_view PoseKernels::name() const noexcept {
+    return mixed_ ? std::string_view("avx512 (local->model, palette: avx2)") : toString(level_);
+}
 
 bool PoseKernels::sample(const PackedClip& clip, float time, PackedClipCursor& cursor, SoaPose& pose) const noexcept {
     return sampleInto(clip, time, cursor, pose, false, 0.0f, nullptr);
@@ -81,7 +98,7 @@ bool PoseKernels::sampleInto(const PackedClip& clip, float time, PackedClipCurso
                             points.data(),         view(pose),
                             over ? 1u : 0u, overWeight,
                             overMask};
-    table_->sample(args);
+    table_.sample(args);
     return true;
 }
 
@@ -90,7 +107,7 @@ bool PoseKernels::blend(const SoaPose& a, const SoaPose& b, float t, SoaPose& ou
         a.weights().size() != out.weights().size() || b.weights().size() != out.weights().size()) {
         return false;
     }
-    table_->blend2(view(a), view(b), t, nullptr, view(out), static_cast<std::uint32_t>(out.laneCount()),
+    table_.blend2(view(a), view(b), t, nullptr, view(out), static_cast<std::uint32_t>(out.laneCount()),
                    static_cast<std::uint32_t>(out.weights().size()));
     return true;
 }
@@ -102,7 +119,7 @@ bool PoseKernels::blend(const SoaPose& a, const SoaPose& b, float t, const Joint
         mask.jointCount() != out.jointCount()) {
         return false;
     }
-    table_->blend2(view(a), view(b), t, mask.lanes(), view(out), static_cast<std::uint32_t>(out.laneCount()),
+    table_.blend2(view(a), view(b), t, mask.lanes(), view(out), static_cast<std::uint32_t>(out.laneCount()),
                    static_cast<std::uint32_t>(out.weights().size()));
     return true;
 }
@@ -114,7 +131,7 @@ bool PoseKernels::add(const SoaPose& base, const SoaPose& pose, const SoaPose& r
         if (p->jointCount() != n || p->weights().size() != w) return false;
     }
     if (mask != nullptr && mask->jointCount() != n) return false;
-    table_->add(view(base), view(pose), view(reference), t, mask != nullptr ? mask->lanes() : nullptr, view(out),
+    table_.add(view(base), view(pose), view(reference), t, mask != nullptr ? mask->lanes() : nullptr, view(out),
                 static_cast<std::uint32_t>(out.laneCount()), static_cast<std::uint32_t>(w));
     return true;
 }
@@ -123,7 +140,7 @@ bool PoseKernels::localToModel(std::span<const std::int32_t> parents, const SoaP
                                std::span<Mat4> model) const noexcept {
     if (parents.size() != local.jointCount() || model.size() < local.jointCount()) return false;
     if (local.jointCount() == 0) return true;
-    table_->localToModel(parents.data(), view(local), static_cast<std::uint32_t>(local.jointCount()),
+    table_.localToModel(parents.data(), view(local), static_cast<std::uint32_t>(local.jointCount()),
                          model.data()->m.data());
     return true;
 }
@@ -133,7 +150,7 @@ bool PoseKernels::skinPalette(const Skin& skin, std::span<const Mat4> model, std
     if (palette.size() < n || skin.inverseBindMatrices.size() < n) return false;
     if (n == 0) return true;
     if (model.empty()) return false;
-    table_->palette(model.data()->m.data(), skin.joints.data(), skin.inverseBindMatrices.data()->m.data(),
+    table_.palette(model.data()->m.data(), skin.joints.data(), skin.inverseBindMatrices.data()->m.data(),
                     static_cast<std::uint32_t>(n), palette.data()->m.data());
     return true;
 }
@@ -150,7 +167,7 @@ bool PoseKernels::skinVertices(const MeshPrimitive& primitive, std::span<const M
     }
     if (n == 0) return true;
     static_assert(sizeof(Vec3) == 3 * sizeof(float), "Vec3 is three packed floats");
-    table_->skin(palette.data()->m.data(), primitive.joints.data(), primitive.weights.data(),
+    table_.skin(palette.data()->m.data(), primitive.joints.data(), primitive.weights.data(),
                  static_cast<std::uint32_t>(k), &positions.data()->x, doNormals ? &normals.data()->x : nullptr,
                  static_cast<std::uint32_t>(n), &outPositions.data()->x, doNormals ? &outNormals.data()->x : nullptr);
     return true;

@@ -2,6 +2,10 @@
 
 #include "kinema/runtime/detail/kernel_abi.hpp"
 
+#ifdef KINEMA_HAS_X86_KERNELS
+#include <cpuid.h>
+#endif
+
 namespace kinema {
 
 std::string_view toString(SimdLevel level) noexcept {
@@ -43,6 +47,24 @@ SimdLevel bestSimdLevel() noexcept {
         if (isSupported(l)) return l;
     }
     return SimdLevel::Portable;
+}
+
+bool splitsWideVectors() noexcept {
+#ifdef KINEMA_HAS_X86_KERNELS
+    if (!isSupported(SimdLevel::Avx512)) return false;
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (__get_cpuid(0, &a, &b, &c, &d) == 0) return false;
+    // "AuthenticAMD", as cpuid leaf 0 spells it in ebx, edx, ecx.
+    if (b != 0x68747541u || d != 0x69746e65u || c != 0x444d4163u) return false;
+    if (__get_cpuid(1, &a, &b, &c, &d) == 0) return false;
+    unsigned family = (a >> 8) & 0xfu;
+    if (family == 0xfu) family += (a >> 20) & 0xffu;
+    // Family 19h is Zen 3 and Zen 4; only Zen 4 has AVX-512, and it runs it in
+    // halves. Zen 5 (1Ah) has full-width 512-bit units.
+    return family == 0x19u;
+#else
+    return false;
+#endif
 }
 
 }  // namespace kinema

@@ -2,11 +2,13 @@
 // and the SIMD levels this CPU runs.
 #pragma once
 
+#include <ostream>
 #include <random>
 #include <vector>
 
 #include "kinema/asset/clip.hpp"
 #include "kinema/math/transform.hpp"
+#include "kinema/runtime/pose_kernels.hpp"
 #include "kinema/runtime/simd.hpp"
 #include "math/reference.hpp"
 
@@ -42,6 +44,27 @@ inline std::vector<SimdLevel> supportedSimdLevels() {
     for (const SimdLevel l : {SimdLevel::Portable, SimdLevel::Sse42, SimdLevel::Avx2, SimdLevel::Avx512}) {
         if (isSupported(l)) out.push_back(l);
     }
+    return out;
+}
+
+// A level and how its passes pick kernels (simd.hpp).
+struct KernelConfig {
+    SimdLevel level;
+    KernelMix mix;
+};
+
+// For test names and failure messages: "avx512" or "avx512, uniform".
+inline void PrintTo(const KernelConfig& c, std::ostream* os) {
+    *os << toString(c.level) << (c.mix == KernelMix::Uniform ? ", uniform" : "");
+}
+
+// Every supported level as PoseKernels picks it by default, plus avx512 with its
+// own kernels on every pass where that differs (a CPU that splitsWideVectors()),
+// so that the 512-bit local->model and palette kernels are tested there too.
+inline std::vector<KernelConfig> supportedKernelConfigs() {
+    std::vector<KernelConfig> out;
+    for (const SimdLevel l : supportedSimdLevels()) out.push_back({l, KernelMix::Tuned});
+    if (PoseKernels(SimdLevel::Avx512, KernelMix::Tuned).mixed()) out.push_back({SimdLevel::Avx512, KernelMix::Uniform});
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -30,15 +31,15 @@ namespace {
 using namespace kinema;
 
 
-class SimdLevels : public ::testing::TestWithParam<SimdLevel> {
+class SimdLevels : public ::testing::TestWithParam<test::KernelConfig> {
 protected:
-    PoseKernels kernels{GetParam()};
+    PoseKernels kernels{GetParam().level, GetParam().mix};
 };
 
-std::string levelName(const ::testing::TestParamInfo<SimdLevel>& info) {
-    std::string s(toString(info.param));
+std::string levelName(const ::testing::TestParamInfo<test::KernelConfig>& info) {
+    std::string s(toString(info.param.level));
     s.erase(std::remove(s.begin(), s.end(), '.'), s.end());
-    return s;
+    return info.param.mix == KernelMix::Uniform ? s + "Uniform" : s;
 }
 
 
@@ -595,7 +596,7 @@ TEST_P(SimdLevels, MismatchedSizesAreRefusedWithoutWriting) {
     EXPECT_FALSE(kernels.localToModel(parents, ok, model));
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, SimdLevels, ::testing::ValuesIn(test::supportedSimdLevels()), levelName);
+INSTANTIATE_TEST_SUITE_P(Kernels, SimdLevels, ::testing::ValuesIn(test::supportedKernelConfigs()), levelName);
 
 TEST(SimdDispatch, LevelsParseAndTheBestIsSupported) {
     for (const SimdLevel l : {SimdLevel::Portable, SimdLevel::Sse42, SimdLevel::Avx2, SimdLevel::Avx512}) {
@@ -611,6 +612,43 @@ TEST(SimdDispatch, LevelsParseAndTheBestIsSupported) {
                         std::string(toString(l)).c_str());
             EXPECT_EQ(PoseKernels(l).level(), bestSimdLevel());
         }
+    }
+}
+
+// splitsWideVectors() reads cpuid; the kernel's /proc/cpuinfo says the same thing
+// another way (vendor, family in decimal, flags), so it is the reference here.
+TEST(SimdDispatch, WideVectorsAreSplitExactlyOnZen4AndOnlyThereAreKernelsMixed) {
+    std::ifstream info("/proc/cpuinfo");
+    if (!info) {
+        std::printf("[ SKIPPED  ] /proc/cpuinfo is not readable: splitsWideVectors() is not checked\n");
+        GTEST_SKIP();
+    }
+    std::string line, vendor, family, flags;
+    const auto field = [&](const char* name, std::string& out) {
+        if (out.empty() && line.rfind(name, 0) == 0 && line.find(':') != std::string::npos) {
+            out = line.substr(line.find(':') + 1);
+            out.erase(0, out.find_first_not_of(' '));
+        }
+    };
+    while (std::getline(info, line)) {
+        field("vendor_id", vendor);
+        field("cpu family", family);
+        field("flags", flags);
+    }
+    const bool avx512f = (" " + flags + " ").find(" avx512f ") != std::string::npos;
+    const bool zen4 = vendor == "AuthenticAMD" && family == "25" && avx512f;
+    std::printf("[ INFO     ] vendor %s, family %s, avx512f %d: %s\n", vendor.c_str(), family.c_str(), avx512f ? 1 : 0,
+                zen4 ? "Zen 4, 512-bit operations in halves" : "no split wide vectors");
+    EXPECT_EQ(splitsWideVectors(), zen4 && isSupported(SimdLevel::Avx512));
+
+    for (const SimdLevel l : {SimdLevel::Portable, SimdLevel::Sse42, SimdLevel::Avx2, SimdLevel::Avx512}) {
+        if (!isSupported(l)) continue;
+        const PoseKernels tuned(l, KernelMix::Tuned), uniform(l, KernelMix::Uniform);
+        EXPECT_FALSE(uniform.mixed());
+        EXPECT_EQ(uniform.name(), toString(l));
+        EXPECT_EQ(tuned.mixed(), l == SimdLevel::Avx512 && splitsWideVectors());
+        EXPECT_EQ(tuned.name(), tuned.mixed() ? "avx512 (local->model, palette: avx2)" : toString(l));
+        EXPECT_EQ(tuned.level(), l);
     }
 }
 

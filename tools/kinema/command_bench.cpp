@@ -59,6 +59,8 @@ void consume(float v) { gChecksum = gChecksum + static_cast<double>(v); }
 
 struct Settings {
     SimdLevel simd = SimdLevel::Portable;
+    KernelMix mix = KernelMix::Tuned;
+    std::string kernels;  // PoseKernels::name() of (simd, mix)
     std::size_t threads = 1;  // for w1e
     int repetitions = 5;
     double minTime = 0.2;
@@ -125,6 +127,7 @@ BatchOptions batchOptions(const Settings& s, std::size_t threads, const Skin* sk
     BatchOptions o;
     o.threads = threads;
     o.simd = s.simd;
+    o.kernels = s.mix;
     o.modelMatrices = true;
     o.skin = skin;
     return o;
@@ -208,7 +211,7 @@ std::vector<Row> skinW1(const Settings& s, std::size_t joints) {
         const auto m = batch.model(i);
         std::copy(m.begin(), m.end(), models.begin() + static_cast<std::ptrdiff_t>(i * joints));
     }
-    const PoseKernels kernels(s.simd);
+    const PoseKernels kernels(s.simd, s.mix);
     std::vector<Row> rows;
 
     // "palette" streams 256 instances' model matrices from memory; "palette, model
@@ -294,9 +297,9 @@ std::string fixed(std::optional<double> v, int decimals) {
 }
 
 void printHeader(const Settings& s, std::size_t hardwareThreads) {
-    std::printf("kinema bench: SIMD %.*s; threads: 1 (w1e: %zu; hardware: %zu); median of %d repetition%s of >= %g s\n",
-                int(toString(s.simd).size()), toString(s.simd).data(), s.threads, hardwareThreads, s.repetitions,
-                s.repetitions == 1 ? "" : "s", s.minTime);
+    std::printf("kinema bench: SIMD %s; threads: 1 (w1e: %zu; hardware: %zu); median of %d repetition%s of >= %g s\n",
+                s.kernels.c_str(), s.threads, hardwareThreads, s.repetitions, s.repetitions == 1 ? "" : "s",
+                s.minTime);
     std::printf("%-8s %-22s %6s %9s %7s %10s %10s %13s %9s %7s\n", "workload", "pass", "joints", "instances", "threads",
                 "ns/joint", "ns/vertex", "instances/s", "bytes/key", "scaling");
 }
@@ -330,6 +333,7 @@ void printJson(const std::vector<Row>& rows, const Settings& s) {
         if (r.scaling) w.key("scaling").value(*r.scaling);
         w.key("ns_per_evaluation").value(r.nsPerEvaluation);
         w.key("simd").value(toString(s.simd));
+        w.key("kernels").value(s.kernels);
         w.key("repetitions").value(s.repetitions);
         w.key("min_time_s").value(s.minTime);
         w.endObject();
@@ -384,6 +388,8 @@ int runBench(const BenchOptions& options) {
         }
         s.simd = *level;
     }
+    s.mix = options.uniformKernels ? KernelMix::Uniform : KernelMix::Tuned;
+    s.kernels = std::string(PoseKernels(s.simd, s.mix).name());
     const auto hardwareThreads = static_cast<std::size_t>(std::max(1, tbb::info::default_concurrency()));
     s.threads = options.threads == 0 ? hardwareThreads : options.threads;
     s.repetitions = options.repetitions;

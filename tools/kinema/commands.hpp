@@ -40,6 +40,7 @@ struct BenchOptions {
     std::size_t threads = 0;             // threads of w1e; 0: the hardware's
     bool json = false;
     std::string simd;                    // empty: the best level this CPU runs
+    bool uniformKernels = false;         // every pass at the level's own kernels (KernelMix::Uniform)
     int repetitions = 5;
     double minTime = 0.2;                // seconds per repetition, at least
     std::string assets;                  // empty: $KINEMA_ASSETS, else ../shared/assets/gltf

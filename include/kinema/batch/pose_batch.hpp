@@ -99,6 +99,7 @@ struct BatchEvent {
 struct BatchOptions {
     std::size_t threads = 0;          // 0: as many as oneTBB's default arena has
     SimdLevel simd = bestSimdLevel();
+    KernelMix kernels = KernelMix::Tuned;  // per-pass kernel choice (simd.hpp)
     bool modelMatrices = true;        // compose local -> model (needed for palettes)
     const Skin* skin = nullptr;       // build this skin's palette per instance (needs modelMatrices)
     std::size_t grainSize = 4;        // instances per task

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <span>
+#include <string_view>
 
 #include "kinema/asset/model.hpp"
 #include "kinema/math/mat4.hpp"
@@ -24,10 +25,18 @@ class PoseKernels {
 public:
     // The kernels of bestSimdLevel().
     PoseKernels() noexcept;
-    // The kernels of `level`, or of bestSimdLevel() when `level` is not supported here.
-    explicit PoseKernels(SimdLevel level) noexcept;
+    // The kernels of `level`, or of bestSimdLevel() when `level` is not supported
+    // here; `mix` says whether a pass may take another level's kernel where that was
+    // measured faster on this CPU (simd.hpp).
+    explicit PoseKernels(SimdLevel level, KernelMix mix = KernelMix::Tuned) noexcept;
 
     SimdLevel level() const noexcept { return level_; }
+    // True when some pass runs another level's kernel (KernelMix::Tuned on a CPU
+    // that splitsWideVectors()).
+    bool mixed() const noexcept { return mixed_; }
+    // The level's name, with the passes that run other kernels: "avx512" or
+    // "avx512 (local->model, palette: avx2)".
+    std::string_view name() const noexcept;
 
     // Samples every track of `clip` at `time` (on the clip's timeline: apply
     // clipTime() first) into `pose`. Joints and weights no track animates keep their
@@ -81,7 +90,8 @@ private:
                     float overWeight, const float* overMask) const noexcept;
 
     SimdLevel level_;
-    const detail::KernelTable* table_;
+    bool mixed_ = false;
+    detail::KernelTable table_;
 };
 
 }  // namespace kinema

@@ -26,4 +26,16 @@ bool isSupported(SimdLevel level) noexcept;
 // The widest supported level.
 SimdLevel bestSimdLevel() noexcept;
 
+// True on a CPU with AVX-512 that executes each 512-bit operation as two 256-bit
+// halves (AMD family 19h, Zen 4): there 512-bit loads and shuffles run at half the
+// rate of 256-bit ones, and some passes are faster with the avx2 kernels.
+bool splitsWideVectors() noexcept;
+
+// Which kernel each pass runs at a level. `Tuned`: at avx512 on a CPU that
+// splitsWideVectors(), local->model and palettes use the avx2 kernels, measured
+// faster there (docs/SIMD.md, "Kernels per CPU"); sampling, blending and skinning
+// keep the 512-bit ones. `Uniform`: every pass runs the level's own kernels. On any
+// other level or CPU the two are the same.
+enum class KernelMix : std::uint8_t { Tuned, Uniform };
+
 }  // namespace kinema
