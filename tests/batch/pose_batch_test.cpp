@@ -13,6 +13,7 @@
 #include "kinema/batch/pose_batch.hpp"
 #include "kinema/math/quat.hpp"
 #include "kinema/runtime/pose.hpp"
+#include "kinema/runtime/pose_kernels.hpp"
 #include "kinema/runtime/sample.hpp"
 #include "batch/fixture.hpp"
 
@@ -58,32 +59,43 @@ TEST(PoseBatch, ResultsAreBitForBitTheSameForAnyThreadCount) {
     }
 }
 
+// With either kernel mix (they differ on a CPU that splitsWideVectors(): the batch
+// then runs the avx2 local->model and palette under avx512, or not).
 TEST(PoseBatch, MatchesTheScalarReferencePath) {
-    const BatchFixture f(23);
-    constexpr std::size_t kInstances = 9;
-    BatchOptions o;
-    o.skin = &f.skin;
-    PoseBatch batch(f.skeleton, {}, kInstances, o);
-    std::vector<Transform> local(f.skeleton.jointCount());
-    std::vector<Mat4> model(local.size()), palette(f.skin.joints.size());
-    for (int frame = 0; frame < 30; ++frame) {
-        const auto in = inputsAt(f, kInstances, 0.1 + frame / 30.0, false);
-        ASSERT_EQ(batch.evaluate(in), "");
-        for (std::size_t i = 0; i < kInstances; ++i) {
-            std::copy(f.skeleton.restPose().begin(), f.skeleton.restPose().end(), local.begin());
-            const float t = clipTime(in[i].layers[0].time, f.clipA.duration(), LoopMode::Loop);
-            ASSERT_TRUE(sampleClip(f.clipA, t, local, {}));
-            localToModel(f.skeleton.parents(), local, model);
-            buildSkinPalette(f.skin, model, palette);
-            for (std::size_t j = 0; j < model.size(); ++j) {
-                for (int e = 0; e < 16; ++e) {
-                    ASSERT_NEAR(batch.model(i)[j].m[e], model[j].m[e], 3e-5f * std::max(1.0f, std::fabs(model[j].m[e])))
-                        << "instance " << i << " joint " << j << " element " << e;
+    for (const KernelMix mix : {KernelMix::Tuned, KernelMix::Uniform}) {
+        const BatchFixture f(23);
+        constexpr std::size_t kInstances = 9;
+        BatchOptions o;
+        o.skin = &f.skin;
+        o.kernels = mix;
+        PoseBatch batch(f.skeleton, {}, kInstances, o);
+        const PoseKernels alone(o.simd, mix);
+        ASSERT_EQ(batch.kernels().mixed(), alone.mixed());
+        ASSERT_EQ(batch.kernels().name(), alone.name());
+        if (mix == KernelMix::Uniform) {
+            ASSERT_FALSE(batch.kernels().mixed());
+        }
+        std::vector<Transform> local(f.skeleton.jointCount());
+        std::vector<Mat4> model(local.size()), palette(f.skin.joints.size());
+        for (int frame = 0; frame < 30; ++frame) {
+            const auto in = inputsAt(f, kInstances, 0.1 + frame / 30.0, false);
+            ASSERT_EQ(batch.evaluate(in), "");
+            for (std::size_t i = 0; i < kInstances; ++i) {
+                std::copy(f.skeleton.restPose().begin(), f.skeleton.restPose().end(), local.begin());
+                const float t = clipTime(in[i].layers[0].time, f.clipA.duration(), LoopMode::Loop);
+                ASSERT_TRUE(sampleClip(f.clipA, t, local, {}));
+                localToModel(f.skeleton.parents(), local, model);
+                buildSkinPalette(f.skin, model, palette);
+                for (std::size_t j = 0; j < model.size(); ++j) {
+                    for (int e = 0; e < 16; ++e) {
+                        ASSERT_NEAR(batch.model(i)[j].m[e], model[j].m[e], 3e-5f * std::max(1.0f, std::fabs(model[j].m[e])))
+                            << "instance " << i << " joint " << j << " element " << e;
+                    }
                 }
-            }
-            for (std::size_t j = 0; j < palette.size(); ++j) {
-                for (int e = 0; e < 16; ++e) {
-                    ASSERT_NEAR(batch.palette(i)[j].m[e], palette[j].m[e], 3e-5f * std::max(1.0f, std::fabs(palette[j].m[e])));
+                for (std::size_t j = 0; j < palette.size(); ++j) {
+                    for (int e = 0; e < 16; ++e) {
+                        ASSERT_NEAR(batch.palette(i)[j].m[e], palette[j].m[e], 3e-5f * std::max(1.0f, std::fabs(palette[j].m[e])));
+                    }
                 }
             }
         }
