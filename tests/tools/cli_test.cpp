@@ -243,6 +243,30 @@ TEST(Cli, BenchJsonHasTheRequiredKeys) {
     }
 }
 
+// The JSON says which kernels ran: with --uniform-kernels the level's own (its
+// name), else either that or, on a CPU where the mix differs, the mixed name.
+TEST(Cli, BenchJsonNamesTheKernelsAndUniformKernelsAreTheLevelsOwn) {
+    for (const bool uniform : {false, true}) {
+        const CliRun r = runKinema(std::string("bench --workload w1a --repetitions 1 --min-time 0 --json") +
+                                   (uniform ? " --uniform-kernels" : ""));
+        ASSERT_EQ(r.exitCode, 0) << r.err;
+        simdjson::dom::parser parser;
+        simdjson::dom::element doc;
+        ASSERT_FALSE(parser.parse(r.out).get(doc)) << r.out;
+        for (simdjson::dom::element e : doc.get_array()) {
+            std::string_view simd, kernels;
+            ASSERT_FALSE(e["simd"].get_string().get(simd)) << r.out;
+            ASSERT_FALSE(e["kernels"].get_string().get(kernels)) << r.out;
+            if (uniform) {
+                EXPECT_EQ(kernels, simd);
+            } else {
+                EXPECT_TRUE(kernels == simd || (simd == "avx512" && kernels == "avx512 (local->model, palette: avx2)"))
+                    << kernels;
+            }
+        }
+    }
+}
+
 TEST(Cli, BenchRejectsUnknownWorkload) {
     const CliRun r = runKinema("bench --workload w1a,nosuch --repetitions 1 --min-time 0");
     EXPECT_NE(r.exitCode, 0);
@@ -259,8 +283,8 @@ TEST(Cli, BenchRejectsUnknownSimdLevel) {
 TEST(Cli, BenchHelpNamesTheWorkloads) {
     const CliRun r = runKinema("bench --help");
     EXPECT_EQ(r.exitCode, 0);
-    for (const char* text : {"--workload", "--threads", "--json", "--simd", "--repetitions", "--min-time", "--assets",
-                             "w1a", "w2"}) {
+    for (const char* text : {"--workload", "--threads", "--json", "--simd", "--uniform-kernels", "--repetitions",
+                             "--min-time", "--assets", "w1a", "w2"}) {
         EXPECT_NE(r.out.find(text), std::string::npos) << text;
     }
 }
