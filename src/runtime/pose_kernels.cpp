@@ -108,7 +108,7 @@ bool PoseKernels::blend(const SoaPose& a, const SoaPose& b, float t, SoaPose& ou
         return false;
     }
     table_.blend2(view(a), view(b), t, nullptr, view(out), static_cast<std::uint32_t>(out.laneCount()),
-                   static_cast<std::uint32_t>(out.weights().size()));
+                  static_cast<std::uint32_t>(out.weights().size()));
     return true;
 }
 
@@ -120,7 +120,7 @@ bool PoseKernels::blend(const SoaPose& a, const SoaPose& b, float t, const Joint
         return false;
     }
     table_.blend2(view(a), view(b), t, mask.lanes(), view(out), static_cast<std::uint32_t>(out.laneCount()),
-                   static_cast<std::uint32_t>(out.weights().size()));
+                  static_cast<std::uint32_t>(out.weights().size()));
     return true;
 }
 
@@ -132,7 +132,7 @@ bool PoseKernels::add(const SoaPose& base, const SoaPose& pose, const SoaPose& r
     }
     if (mask != nullptr && mask->jointCount() != n) return false;
     table_.add(view(base), view(pose), view(reference), t, mask != nullptr ? mask->lanes() : nullptr, view(out),
-                static_cast<std::uint32_t>(out.laneCount()), static_cast<std::uint32_t>(w));
+               static_cast<std::uint32_t>(out.laneCount()), static_cast<std::uint32_t>(w));
     return true;
 }
 
@@ -141,7 +141,7 @@ bool PoseKernels::localToModel(std::span<const std::int32_t> parents, const SoaP
     if (parents.size() != local.jointCount() || model.size() < local.jointCount()) return false;
     if (local.jointCount() == 0) return true;
     table_.localToModel(parents.data(), view(local), static_cast<std::uint32_t>(local.jointCount()),
-                         model.data()->m.data());
+                        model.data()->m.data());
     return true;
 }
 
@@ -151,7 +151,7 @@ bool PoseKernels::skinPalette(const Skin& skin, std::span<const Mat4> model, std
     if (n == 0) return true;
     if (model.empty()) return false;
     table_.palette(model.data()->m.data(), skin.joints.data(), skin.inverseBindMatrices.data()->m.data(),
-                    static_cast<std::uint32_t>(n), palette.data()->m.data());
+                   static_cast<std::uint32_t>(n), palette.data()->m.data());
     return true;
 }
 
@@ -168,8 +168,8 @@ bool PoseKernels::skinVertices(const MeshPrimitive& primitive, std::span<const M
     if (n == 0) return true;
     static_assert(sizeof(Vec3) == 3 * sizeof(float), "Vec3 is three packed floats");
     table_.skin(palette.data()->m.data(), primitive.joints.data(), primitive.weights.data(),
-                 static_cast<std::uint32_t>(k), &positions.data()->x, doNormals ? &normals.data()->x : nullptr,
-                 static_cast<std::uint32_t>(n), &outPositions.data()->x, doNormals ? &outNormals.data()->x : nullptr);
+                static_cast<std::uint32_t>(k), &positions.data()->x, doNormals ? &normals.data()->x : nullptr,
+                static_cast<std::uint32_t>(n), &outPositions.data()->x, doNormals ? &outNormals.data()->x : nullptr);
     return true;
 }
 

@@ -27,7 +27,9 @@ public:
     PoseKernels() noexcept;
     // The kernels of `level`, or of bestSimdLevel() when `level` is not supported
     // here; `mix` says whether a pass may take another level's kernel where that was
-    // measured faster on this CPU (simd.hpp).
+    // measured faster on this CPU (simd.hpp). Construction reads the CPU's
+    // identification (cpuid, which traps to the hypervisor in a VM): make one and
+    // keep it, as PoseBatch does; copies are cheap.
     explicit PoseKernels(SimdLevel level, KernelMix mix = KernelMix::Tuned) noexcept;
 
     SimdLevel level() const noexcept { return level_; }

@@ -1068,9 +1068,10 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
         storeVertex(outNormals, a, b != a ? wide : 0, _mm256_castps256_ps128(chosen));
         if (b != a) storeVertex(outNormals, b, wide, _mm256_extractf128_ps(chosen, 1));
     };
-    // One vertex per iteration (with two blends per iteration the loop ran out of
-    // registers and spilled: slower); an even vertex's matrix waits for its odd
-    // partner. Positions alone get their own loop for the same reason.
+    // Other influence counts: one vertex per iteration (with two blends of the
+    // general kind per iteration the loop ran out of registers and spilled); an even
+    // vertex's matrix waits for its odd partner. Positions alone get their own
+    // loops, so the normals' constants do not take registers from them.
     if (!doNormals) {
         std::uint32_t v = 0;
         if (influences == 4) {
