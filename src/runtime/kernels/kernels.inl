@@ -773,6 +773,24 @@ void paletteKernel(const float* model, const std::uint32_t* joints, const float*
 
 #endif
 
+// A four-influence vertex's joint indices, read as one 64-bit word (one load
+// instead of four), and the byte offset of influence i's palette matrix (64 bytes
+// each) within it: a shift and a mask, integer work the skinning loops have pipes
+// to spare for.
+struct FourJoints {
+    std::uint64_t indices;
+    std::uint64_t rowOffset(int i) const noexcept {
+        constexpr std::uint64_t kRowOffset = 0xffffull << 6;  // a 16-bit joint index times 64 bytes
+        return i == 0 ? (indices << 6) & kRowOffset : (indices >> (16 * i - 6)) & kRowOffset;
+    }
+};
+
+inline FourJoints fourJoints(const std::uint16_t* jv) noexcept {
+    FourJoints j;
+    __builtin_memcpy(&j.indices, jv, sizeof j.indices);
+    return j;
+}
+
 #if defined(__AVX512F__)
 inline __m512 paletteAt(const float* palette, std::size_t joint) noexcept {
     return _mm512_loadu_ps(palette + joint * 16);
@@ -783,20 +801,15 @@ inline __m512 paletteAt(const float* palette, std::size_t joint) noexcept {
 // reference's order (a serial chain: the kernel below overlaps groups, so its
 // latency is hidden). Shaped for the load ports, which bound the skinning loop on
 // Zen 4 (one 512-bit load per cycle, and a 512-bit broadcast counts as one): the
-// four indices are one 64-bit load whose fields become byte offsets by a shift and
-// a mask each (integer work, of which there are four pipes to spare), instead of
-// four 16-bit loads; the palette rows are kept as separate loads so that each
-// weight's broadcast folds into its multiply-add; where `wv` is a plain register
-// (the main loop steps it), that folded load is base + displacement and stays one
-// micro-operation.
+// indices are one load (FourJoints); the palette rows are kept as separate loads
+// so that each weight's broadcast folds into its multiply-add; where `wv` is a
+// plain register (the main loop steps it), that folded load is base +
+// displacement and stays one micro-operation.
 inline __m512 blendedMatrix4(const float* palette, const std::uint16_t* jv, const float* wv) noexcept {
-    std::uint64_t indices;
-    __builtin_memcpy(&indices, jv, sizeof indices);
+    const FourJoints j = fourJoints(jv);
     const char* rows = reinterpret_cast<const char*>(palette);
-    constexpr std::uint64_t kRowOffset = 0xffffull << 6;  // a 16-bit joint index times 64 bytes
     const auto row = [&](int i) {
-        const std::uint64_t offset = i == 0 ? (indices << 6) & kRowOffset : (indices >> (16 * i - 6)) & kRowOffset;
-        __m512 p = _mm512_loadu_ps(reinterpret_cast<const float*>(rows + offset));
+        __m512 p = _mm512_loadu_ps(reinterpret_cast<const float*>(rows + j.rowOffset(i)));
         asm("" : "+v"(p));
         return p;
     };
@@ -937,19 +950,15 @@ struct Blended2 {
 };
 
 // Four influences, the common case: the blended matrix with each palette row
-// addressed as base + byte offset (the four offsets from one 64-bit load of the
-// indices by a shift and a mask each), summed as a serial chain (the loops overlap
-// vertices, so its latency is hidden). Fewer instructions than the pairs and
-// per-row pointers of other counts (below): the positions loop is bound by how many
-// the front end issues (about 50 per vertex before, at six per cycle on Zen 3 and
-// Zen 4), not by its loads or multiply-adds.
+// addressed as base + byte offset (FourJoints), summed as a serial chain (the
+// loops overlap vertices, so its latency is hidden). Fewer instructions than the
+// pairs and per-row pointers of other counts (below): the positions loop is bound
+// by how many the front end issues (about 50 per vertex before, at six per cycle
+// on Zen 3 and Zen 4), not by its loads or multiply-adds.
 inline Blended2 blendedMatrix4(const float* palette, const std::uint16_t* jv, const float* wv) noexcept {
-    std::uint64_t indices;
-    __builtin_memcpy(&indices, jv, sizeof indices);
+    const FourJoints j = fourJoints(jv);
     const char* rows = reinterpret_cast<const char*>(palette);
-    constexpr std::uint64_t kRowOffset = 0xffffull << 6;  // a 16-bit joint index times 64 bytes
-    const std::uint64_t o0 = (indices << 6) & kRowOffset, o1 = (indices >> 10) & kRowOffset;
-    const std::uint64_t o2 = (indices >> 26) & kRowOffset, o3 = (indices >> 42) & kRowOffset;
+    const std::uint64_t o0 = j.rowOffset(0), o1 = j.rowOffset(1), o2 = j.rowOffset(2), o3 = j.rowOffset(3);
     const auto c01 = [&](std::uint64_t o) { return _mm256_loadu_ps(reinterpret_cast<const float*>(rows + o)); };
     const auto c23 = [&](std::uint64_t o) { return _mm256_loadu_ps(reinterpret_cast<const float*>(rows + o + 32)); };
     const __m256 w0 = _mm256_broadcast_ss(wv), w1 = _mm256_broadcast_ss(wv + 1);
