@@ -31,10 +31,14 @@ bool isSupported(SimdLevel level) noexcept {
 #ifdef KINEMA_HAS_X86_KERNELS
         // __builtin_cpu_supports also checks that the OS saves the wider registers.
         case SimdLevel::Sse42: return __builtin_cpu_supports("sse4.2");
-        case SimdLevel::Avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+        // The avx2 and avx512 kernels are also built with BMI2 (every CPU with AVX2
+        // that x86-64-v3 describes has it; the check keeps one without it safe).
+        case SimdLevel::Avx2:
+            return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2");
         case SimdLevel::Avx512:
             return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-                   __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw");
+                   __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+                   __builtin_cpu_supports("bmi2");
 #else
         default: return false;
 #endif

@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <initializer_list>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -615,15 +617,18 @@ TEST(SimdDispatch, LevelsParseAndTheBestIsSupported) {
     }
 }
 
-// splitsWideVectors() reads cpuid; the kernel's /proc/cpuinfo says the same thing
-// another way (vendor, family in decimal, flags), so it is the reference here.
-TEST(SimdDispatch, WideVectorsAreSplitExactlyOnZen4AndOnlyThereAreKernelsMixed) {
+// What the kernel's /proc/cpuinfo says about the first CPU: the reference for the
+// run-time checks below, which read cpuid (and the OS's register saving) instead.
+struct CpuInfo {
+    std::string vendor, family, flags;
+    bool has(const std::string& flag) const { return (" " + flags + " ").find(" " + flag + " ") != std::string::npos; }
+};
+
+std::optional<CpuInfo> readCpuInfo() {
     std::ifstream info("/proc/cpuinfo");
-    if (!info) {
-        std::printf("[ SKIPPED  ] /proc/cpuinfo is not readable: splitsWideVectors() is not checked\n");
-        GTEST_SKIP();
-    }
-    std::string line, vendor, family, flags;
+    if (!info) return std::nullopt;
+    CpuInfo cpu;
+    std::string line;
     const auto field = [&](const char* name, std::string& out) {
         if (out.empty() && line.rfind(name, 0) == 0 && line.find(':') != std::string::npos) {
             out = line.substr(line.find(':') + 1);
@@ -631,11 +636,43 @@ TEST(SimdDispatch, WideVectorsAreSplitExactlyOnZen4AndOnlyThereAreKernelsMixed) 
         }
     };
     while (std::getline(info, line)) {
-        field("vendor_id", vendor);
-        field("cpu family", family);
-        field("flags", flags);
+        field("vendor_id", cpu.vendor);
+        field("cpu family", cpu.family);
+        field("flags", cpu.flags);
     }
-    const bool avx512f = (" " + flags + " ").find(" avx512f ") != std::string::npos;
+    return cpu;
+}
+
+// Each level's kernels are built with that level's instruction sets plus BMI2
+// (src/CMakeLists.txt); a level is offered exactly where the CPU has all of them.
+TEST(SimdDispatch, LevelsAreSupportedExactlyWhereTheCpuHasTheirInstructionSets) {
+    const std::optional<CpuInfo> cpu = readCpuInfo();
+    if (!cpu || cpu->flags.empty()) {
+        std::printf("[ SKIPPED  ] /proc/cpuinfo has no flags here: the levels' checks are not compared\n");
+        GTEST_SKIP();
+    }
+    const auto all = [&](std::initializer_list<const char*> flags) {
+        for (const char* f : flags) {
+            if (!cpu->has(f)) return false;
+        }
+        return true;
+    };
+    EXPECT_EQ(isSupported(SimdLevel::Sse42), all({"sse4_2"}));
+    EXPECT_EQ(isSupported(SimdLevel::Avx2), all({"avx2", "fma", "bmi2"}));
+    EXPECT_EQ(isSupported(SimdLevel::Avx512), all({"avx512f", "avx512vl", "avx512dq", "avx512bw", "bmi2"}));
+}
+
+// splitsWideVectors() reads cpuid; the kernel's /proc/cpuinfo says the same thing
+// another way (vendor, family in decimal, flags), so it is the reference here.
+TEST(SimdDispatch, WideVectorsAreSplitExactlyOnZen4AndOnlyThereAreKernelsMixed) {
+    const std::optional<CpuInfo> cpu = readCpuInfo();
+    if (!cpu) {
+        std::printf("[ SKIPPED  ] /proc/cpuinfo is not readable: splitsWideVectors() is not checked\n");
+        GTEST_SKIP();
+    }
+    const std::string& vendor = cpu->vendor;
+    const std::string& family = cpu->family;
+    const bool avx512f = cpu->has("avx512f");
     const bool zen4 = vendor == "AuthenticAMD" && family == "25" && avx512f;
     std::printf("[ INFO     ] vendor %s, family %s, avx512f %d: %s\n", vendor.c_str(), family.c_str(), avx512f ? 1 : 0,
                 zen4 ? "Zen 4, 512-bit operations in halves" : "no split wide vectors");
