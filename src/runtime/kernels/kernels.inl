@@ -783,7 +783,10 @@ struct FourJoints {
     std::uint64_t indices;
     std::uint64_t rowOffset(int i) const noexcept {
         constexpr std::uint64_t kRowOffset = 0xffffull << 6;  // a 16-bit joint index times 64 bytes
-        return std::rotr(indices, i == 0 ? 58 : 16 * i - 6) & kRowOffset;
+        // A rotate right written out (std::rotr is a template the kernel files must not
+        // instantiate, see docs/SIMD.md); compilers turn the idiom into one rotate.
+        const int r = i == 0 ? 58 : 16 * i - 6;
+        return ((indices >> r) | (indices << (64 - r))) & kRowOffset;
     }
 };
 

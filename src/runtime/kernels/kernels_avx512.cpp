@@ -1,6 +1,5 @@
 // The kernels for the avx512 instruction set (see isa_avx512.inl; the build gives
 // this file its own target flags).
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
