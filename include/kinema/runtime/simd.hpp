@@ -20,7 +20,8 @@ std::string_view toString(SimdLevel level) noexcept;
 std::optional<SimdLevel> parseSimdLevel(std::string_view name) noexcept;
 
 // True when this build has the kernels for `level` and the CPU runs them
-// (AVX2 also needs FMA; AVX-512 means F + VL + DQ + BW and OS support for the state).
+// (AVX2 also needs FMA and BMI2; AVX-512 means F + VL + DQ + BW, with BMI2, and OS support for
+// the state).
 bool isSupported(SimdLevel level) noexcept;
 
 // The widest supported level.
