@@ -31,8 +31,9 @@ bool isSupported(SimdLevel level) noexcept {
 #ifdef KINEMA_HAS_X86_KERNELS
         // __builtin_cpu_supports also checks that the OS saves the wider registers.
         case SimdLevel::Sse42: return __builtin_cpu_supports("sse4.2");
-        // The avx2 and avx512 kernels are also built with BMI2 (every CPU with AVX2
-        // that x86-64-v3 describes has it; the check keeps one without it safe).
+        // The avx2 and avx512 kernels are also built with BMI2: x86-64-v3, the AVX2
+        // level of the x86-64 psABI, includes it, and the check keeps a CPU (or a
+        // virtual machine) that hides it on the sse4.2 kernels.
         case SimdLevel::Avx2:
             return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2");
         case SimdLevel::Avx512:
