@@ -7,7 +7,10 @@ packages=(
   cmake ninja-build g++ clang lld libclang-rt-14-dev pkg-config
   libsimdjson-dev libcli11-dev libtbb-dev libstb-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  qemu-user
 )
+# qemu-user runs the test programs on emulated x86-64-v2 and AVX2-only CPU models
+# (tests/emulated): the binaries must run there, picking the level the model has.
 
 # Node.js and npm run the three.js / glTF-Validator test oracles (tests/oracle).
 # Any Node.js >= 18 will do; a machine that already has one (e.g. from NodeSource)

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <initializer_list>
@@ -619,14 +620,22 @@ TEST(SimdDispatch, LevelsParseAndTheBestIsSupported) {
 
 // What the kernel's /proc/cpuinfo says about the first CPU: the reference for the
 // run-time checks below, which read cpuid (and the OS's register saving) instead.
+// Under an emulator (tests/emulated) /proc/cpuinfo still describes the host, so
+// KINEMA_TEST_CPUINFO names a file in the same format describing the emulated model.
 struct CpuInfo {
     std::string vendor, family, flags;
     bool has(const std::string& flag) const { return (" " + flags + " ").find(" " + flag + " ") != std::string::npos; }
 };
 
 std::optional<CpuInfo> readCpuInfo() {
-    std::ifstream info("/proc/cpuinfo");
-    if (!info) return std::nullopt;
+    const char* path = std::getenv("KINEMA_TEST_CPUINFO");
+    const bool emulated = path != nullptr && *path != '\0';
+    std::ifstream info(emulated ? path : "/proc/cpuinfo");
+    if (!info) {
+        // A missing description of an emulated CPU is a broken test set-up, not a skip.
+        if (emulated) ADD_FAILURE() << "KINEMA_TEST_CPUINFO names " << path << ", which cannot be read";
+        return std::nullopt;
+    }
     CpuInfo cpu;
     std::string line;
     const auto field = [&](const char* name, std::string& out) {
