@@ -6,9 +6,8 @@
 set -uo pipefail
 qemu=$1 cpu=$2 level=$3 kinema=$4 assets=$5
 run="$(dirname "${BASH_SOURCE[0]}")/run.sh"
-bash "$run" "$qemu" "$cpu" true >/dev/null
-status=$?
-[[ $status -eq 77 ]] && { bash "$run" "$qemu" "$cpu" true; exit 77; }
+skipped=$(bash "$run" "$qemu" "$cpu" true)
+[[ $? -eq 77 ]] && { echo "$skipped"; exit 77; }
 fail() { echo "FAILED on $cpu: $*"; exit 1; }
 
 out=$(bash "$run" "$qemu" "$cpu" "$kinema" demo) || fail "kinema demo exited with $?"
