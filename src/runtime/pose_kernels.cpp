@@ -40,22 +40,33 @@ PoseKernels::PoseKernels() noexcept : PoseKernels(bestSimdLevel()) {}
 PoseKernels::PoseKernels(SimdLevel level, KernelMix mix) noexcept
     : level_(isSupported(level) ? level : bestSimdLevel()), table_(*levelTable(level_)) {
 #ifdef KINEMA_HAS_X86_KERNELS
-    if (level_ == SimdLevel::Avx512 && mix == KernelMix::Tuned && splitsWideVectors()) {
-        // docs/SIMD.md, "Kernels per CPU": the 256-bit kernels of these two passes
-        // load and shuffle 128- and 256-bit pieces, which such a CPU runs at twice
-        // the rate of the 512-bit kernels' whole-register ones.
-        table_.localToModel = detail::kAvx2Kernels.localToModel;
-        table_.palette = detail::kAvx2Kernels.palette;
-        mixed_ = true;
+    if (level_ == SimdLevel::Avx512 && mix == KernelMix::Tuned) {
+        switch (wideVectorCost()) {
+            case WideVectorCost::Native: break;
+            case WideVectorCost::SplitHalves:
+                // docs/SIMD.md, "Kernels per CPU": the 256-bit kernels of these two
+                // passes load and shuffle 128- and 256-bit pieces, which such a CPU
+                // runs at twice the rate of the 512-bit kernels' whole-register ones.
+                table_.localToModel = detail::kAvx2Kernels.localToModel;
+                table_.palette = detail::kAvx2Kernels.palette;
+                name_ = "avx512 (local->model, palette: avx2)";
+                break;
+            case WideVectorCost::Downclocked:
+                // The 512-bit kernels do no more per cycle than the 256-bit ones where
+                // they are bound by the one 512-bit shuffle port, and the clock drops
+                // while they run; only skinning, bound by loads, gains from the width.
+                table_ = detail::kAvx2Kernels;
+                table_.skin = detail::kAvx512Kernels.skin;
+                name_ = "avx512 (skinning; other passes: avx2)";
+                break;
+        }
     }
 #else
     (void)mix;
 #endif
 }
 
-std::string_view PoseKernels::name() const noexcept {
-    return mixed_ ? std::string_view("avx512 (local->model, palette: avx2)") : toString(level_);
-}
+std::string_view PoseKernels::name() const noexcept { return name_.empty() ? toString(level_) : name_; }
 
 bool PoseKernels::sample(const PackedClip& clip, float time, PackedClipCursor& cursor, SoaPose& pose) const noexcept {
     return sampleInto(clip, time, cursor, pose, false, 0.0f, nullptr);

@@ -54,22 +54,39 @@ SimdLevel bestSimdLevel() noexcept {
     return SimdLevel::Portable;
 }
 
-bool splitsWideVectors() noexcept {
+std::string_view toString(WideVectorCost cost) noexcept {
+    switch (cost) {
+        case WideVectorCost::Native: return "native";
+        case WideVectorCost::SplitHalves: return "split halves";
+        case WideVectorCost::Downclocked: return "downclocked";
+    }
+    return "unknown";
+}
+
+WideVectorCost wideVectorCost() noexcept {
 #ifdef KINEMA_HAS_X86_KERNELS
-    if (!isSupported(SimdLevel::Avx512)) return false;
+    if (!isSupported(SimdLevel::Avx512)) return WideVectorCost::Native;
     unsigned a = 0, b = 0, c = 0, d = 0;
-    if (__get_cpuid(0, &a, &b, &c, &d) == 0) return false;
-    // "AuthenticAMD", as cpuid leaf 0 spells it in ebx, edx, ecx.
-    if (b != 0x68747541u || d != 0x69746e65u || c != 0x444d4163u) return false;
-    if (__get_cpuid(1, &a, &b, &c, &d) == 0) return false;
-    unsigned family = (a >> 8) & 0xfu;
-    if (family == 0xfu) family += (a >> 20) & 0xffu;
-    // Family 19h is Zen 3 and Zen 4; only Zen 4 has AVX-512, and it runs it in
-    // halves. Zen 5 (1Ah) has full-width 512-bit units.
-    return family == 0x19u;
-#else
-    return false;
+    if (__get_cpuid(0, &a, &b, &c, &d) == 0) return WideVectorCost::Native;
+    // The vendor string as cpuid leaf 0 spells it in ebx, edx, ecx.
+    const bool amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;    // "AuthenticAMD"
+    const bool intel = b == 0x756e6547u && d == 0x49656e69u && c == 0x6c65746eu;  // "GenuineIntel"
+    if (__get_cpuid(1, &a, &b, &c, &d) == 0) return WideVectorCost::Native;
+    const unsigned baseFamily = (a >> 8) & 0xfu;
+    const unsigned family = baseFamily == 0xfu ? baseFamily + ((a >> 20) & 0xffu) : baseFamily;
+    const unsigned model =
+        baseFamily == 0x6u || baseFamily == 0xfu ? (((a >> 16) & 0xfu) << 4) | ((a >> 4) & 0xfu) : (a >> 4) & 0xfu;
+    // Family 19h is Zen 3 and Zen 4; only Zen 4 has AVX-512. Zen 5 (1Ah) has
+    // full-width 512-bit units.
+    if (amd && family == 0x19u) return WideVectorCost::SplitHalves;
+    // Ice Lake server (106, 108) and client (125, 126). Measured on model 106 only
+    // (docs/SIMD.md); Skylake-X and Cascade Lake (85), which also lower the clock,
+    // were never measured and keep the 512-bit kernels.
+    if (intel && family == 0x6u && (model == 106u || model == 108u || model == 125u || model == 126u)) {
+        return WideVectorCost::Downclocked;
+    }
 #endif
+    return WideVectorCost::Native;
 }
 
 }  // namespace kinema

@@ -59,8 +59,8 @@ TEST(PoseBatch, ResultsAreBitForBitTheSameForAnyThreadCount) {
     }
 }
 
-// With either kernel mix (they differ on a CPU that splitsWideVectors(): the batch
-// then runs the avx2 local->model and palette under avx512, or not).
+// With either kernel mix (they differ on a CPU whose wideVectorCost() is not Native:
+// the batch then runs some avx2 kernels under avx512, or not).
 TEST(PoseBatch, MatchesTheScalarReferencePath) {
     for (const KernelMix mix : {KernelMix::Tuned, KernelMix::Uniform}) {
         const BatchFixture f(23);

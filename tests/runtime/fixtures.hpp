@@ -59,8 +59,8 @@ inline void PrintTo(const KernelConfig& c, std::ostream* os) {
 }
 
 // Every supported level as PoseKernels picks it by default, plus avx512 with its
-// own kernels on every pass where that differs (a CPU that splitsWideVectors()),
-// so that the 512-bit local->model and palette kernels are tested there too.
+// own kernels on every pass where that differs (a CPU whose wideVectorCost() is not
+// Native), so that the 512-bit kernels the mix replaces are tested there too.
 inline std::vector<KernelConfig> supportedKernelConfigs() {
     std::vector<KernelConfig> out;
     for (const SimdLevel l : supportedSimdLevels()) out.push_back({l, KernelMix::Tuned});

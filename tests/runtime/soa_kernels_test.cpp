@@ -14,6 +14,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kinema/asset/clip.hpp"
@@ -623,7 +624,7 @@ TEST(SimdDispatch, LevelsParseAndTheBestIsSupported) {
 // Under an emulator (tests/emulated) /proc/cpuinfo still describes the host, so
 // KINEMA_TEST_CPUINFO names a file in the same format describing the emulated model.
 struct CpuInfo {
-    std::string vendor, family, flags;
+    std::string vendor, family, model, flags;
     bool has(const std::string& flag) const { return (" " + flags + " ").find(" " + flag + " ") != std::string::npos; }
 };
 
@@ -638,15 +639,19 @@ std::optional<CpuInfo> readCpuInfo() {
     }
     CpuInfo cpu;
     std::string line;
-    const auto field = [&](const char* name, std::string& out) {
-        if (out.empty() && line.rfind(name, 0) == 0 && line.find(':') != std::string::npos) {
-            out = line.substr(line.find(':') + 1);
-            out.erase(0, out.find_first_not_of(' '));
-        }
+    // The key is what precedes the colon, less trailing blanks ("model" is not "model name").
+    const auto field = [&](std::string_view name, std::string& out) {
+        const std::size_t colon = line.find(':');
+        if (!out.empty() || colon == std::string::npos) return;
+        const std::string_view key = std::string_view(line).substr(0, colon);
+        if (key.substr(0, key.find_last_not_of(" \t") + 1) != name) return;
+        out = line.substr(colon + 1);
+        out.erase(0, out.find_first_not_of(' '));
     };
     while (std::getline(info, line)) {
         field("vendor_id", cpu.vendor);
         field("cpu family", cpu.family);
+        field("model", cpu.model);
         field("flags", cpu.flags);
     }
     return cpu;
@@ -671,29 +676,38 @@ TEST(SimdDispatch, LevelsAreSupportedExactlyWhereTheCpuHasTheirInstructionSets) 
     EXPECT_EQ(isSupported(SimdLevel::Avx512), all({"avx512f", "avx512vl", "avx512dq", "avx512bw", "bmi2"}));
 }
 
-// splitsWideVectors() reads cpuid; the kernel's /proc/cpuinfo says the same thing
-// another way (vendor, family in decimal, flags), so it is the reference here.
-TEST(SimdDispatch, WideVectorsAreSplitExactlyOnZen4AndOnlyThereAreKernelsMixed) {
+// wideVectorCost() reads cpuid; the kernel's /proc/cpuinfo says the same thing
+// another way (vendor, family and model in decimal, flags), so it is the reference here.
+TEST(SimdDispatch, WideVectorCostFollowsTheCpuModelAndOnlyThereAreKernelsMixed) {
     const std::optional<CpuInfo> cpu = readCpuInfo();
     if (!cpu) {
-        std::printf("[ SKIPPED  ] /proc/cpuinfo is not readable: splitsWideVectors() is not checked\n");
+        std::printf("[ SKIPPED  ] /proc/cpuinfo is not readable: wideVectorCost() is not checked\n");
         GTEST_SKIP();
     }
     const std::string& vendor = cpu->vendor;
     const std::string& family = cpu->family;
-    const bool avx512f = cpu->has("avx512f");
-    const bool zen4 = vendor == "AuthenticAMD" && family == "25" && avx512f;
-    std::printf("[ INFO     ] vendor %s, family %s, avx512f %d: %s\n", vendor.c_str(), family.c_str(), avx512f ? 1 : 0,
-                zen4 ? "Zen 4, 512-bit operations in halves" : "no split wide vectors");
-    EXPECT_EQ(splitsWideVectors(), zen4 && isSupported(SimdLevel::Avx512));
+    const std::string& model = cpu->model;
+    const bool avx512 = isSupported(SimdLevel::Avx512);
+    const bool zen4 = vendor == "AuthenticAMD" && family == "25" && avx512;
+    const bool iceLake = vendor == "GenuineIntel" && family == "6" &&
+                         (model == "106" || model == "108" || model == "125" || model == "126") && avx512;
+    const WideVectorCost expected =
+        zen4 ? WideVectorCost::SplitHalves : iceLake ? WideVectorCost::Downclocked : WideVectorCost::Native;
+    std::printf("[ INFO     ] vendor %s, family %s, model %s, avx512 %d: %s\n", vendor.c_str(), family.c_str(),
+                model.c_str(), avx512 ? 1 : 0, std::string(toString(expected)).c_str());
+    EXPECT_EQ(wideVectorCost(), expected);
 
+    const char* mixedName = expected == WideVectorCost::SplitHalves   ? "avx512 (local->model, palette: avx2)"
+                            : expected == WideVectorCost::Downclocked ? "avx512 (skinning; other passes: avx2)"
+                                                                      : "";
     for (const SimdLevel l : {SimdLevel::Portable, SimdLevel::Sse42, SimdLevel::Avx2, SimdLevel::Avx512}) {
         if (!isSupported(l)) continue;
         const PoseKernels tuned(l, KernelMix::Tuned), uniform(l, KernelMix::Uniform);
         EXPECT_FALSE(uniform.mixed());
         EXPECT_EQ(uniform.name(), toString(l));
-        EXPECT_EQ(tuned.mixed(), l == SimdLevel::Avx512 && splitsWideVectors());
-        EXPECT_EQ(tuned.name(), tuned.mixed() ? "avx512 (local->model, palette: avx2)" : toString(l));
+        const bool mixed = l == SimdLevel::Avx512 && expected != WideVectorCost::Native;
+        EXPECT_EQ(tuned.mixed(), mixed);
+        EXPECT_EQ(tuned.name(), mixed ? std::string_view(mixedName) : toString(l));
         EXPECT_EQ(tuned.level(), l);
     }
 }

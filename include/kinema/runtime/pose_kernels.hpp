@@ -33,11 +33,11 @@ public:
     explicit PoseKernels(SimdLevel level, KernelMix mix = KernelMix::Tuned) noexcept;
 
     SimdLevel level() const noexcept { return level_; }
-    // True when some pass runs another level's kernel (KernelMix::Tuned on a CPU
-    // that splitsWideVectors()).
-    bool mixed() const noexcept { return mixed_; }
-    // The level's name, with the passes that run other kernels: "avx512" or
-    // "avx512 (local->model, palette: avx2)".
+    // True when some pass runs another level's kernel (KernelMix::Tuned at avx512 on
+    // a CPU whose wideVectorCost() is not Native).
+    bool mixed() const noexcept { return !name_.empty(); }
+    // The level's name, with the passes that run other kernels: "avx512",
+    // "avx512 (local->model, palette: avx2)" or "avx512 (skinning; other passes: avx2)".
     std::string_view name() const noexcept;
 
     // Samples every track of `clip` at `time` (on the clip's timeline: apply
@@ -92,7 +92,7 @@ private:
                     float overWeight, const float* overMask) const noexcept;
 
     SimdLevel level_;
-    bool mixed_ = false;
+    std::string_view name_;  // empty unless mixed
     detail::KernelTable table_;
 };
 

@@ -27,16 +27,24 @@ bool isSupported(SimdLevel level) noexcept;
 // The widest supported level.
 SimdLevel bestSimdLevel() noexcept;
 
-// True on a CPU with AVX-512 that executes each 512-bit operation as two 256-bit
-// halves (AMD family 19h, Zen 4): there 512-bit loads and shuffles run at half the
-// rate of 256-bit ones, and some passes are faster with the avx2 kernels.
-bool splitsWideVectors() noexcept;
+// How this CPU runs 512-bit operations, where that changes which kernels are the
+// fastest (docs/SIMD.md, "Kernels per CPU"). Read from cpuid; `Native` without AVX-512.
+enum class WideVectorCost : std::uint8_t {
+    Native,       // full-width units at the full clock (Intel Sapphire Rapids, AMD Zen 5)
+    SplitHalves,  // AMD family 19h (Zen 4): each 512-bit operation as two 256-bit halves,
+                  // so 512-bit loads and shuffles run at half the rate of 256-bit ones
+    Downclocked,  // Intel's Sunny Cove cores (Ice Lake, family 6 models 106, 108, 125,
+                  // 126): a lower clock while 512-bit arithmetic runs, and one port for
+                  // 512-bit shuffles
+};
+WideVectorCost wideVectorCost() noexcept;
+std::string_view toString(WideVectorCost cost) noexcept;  // "native", "split halves", "downclocked"
 
-// Which kernel each pass runs at a level. `Tuned`: at avx512 on a CPU that
-// splitsWideVectors(), local->model and palettes use the avx2 kernels, measured
-// faster there (docs/SIMD.md, "Kernels per CPU"); sampling, blending and skinning
-// keep the 512-bit ones. `Uniform`: every pass runs the level's own kernels. On any
-// other level or CPU the two are the same.
+// Which kernel each pass runs at a level. `Tuned`: at avx512, the passes measured
+// faster with the avx2 kernels on this CPU's wideVectorCost() run those: local->model
+// and palettes where 512-bit operations are split in halves; every pass but skinning
+// where they lower the clock. `Uniform`: every pass runs the level's own kernels. On
+// any other level or CPU the two are the same.
 enum class KernelMix : std::uint8_t { Tuned, Uniform };
 
 }  // namespace kinema
