@@ -52,9 +52,9 @@ PoseKernels::PoseKernels(SimdLevel level, KernelMix mix) noexcept
                 name_ = "avx512 (local->model, palette: avx2)";
                 break;
             case WideVectorCost::Downclocked:
-                // The 512-bit kernels do no more per cycle than the 256-bit ones where
-                // they are bound by the one 512-bit shuffle port, and the clock drops
-                // while they run; only skinning, bound by loads, gains from the width.
+                // 512-bit loads issue at half the rate of narrower ones and the
+                // clock drops while 512-bit arithmetic runs: only skinning gains from
+                // the width in a frame of 256-bit work (docs/SIMD.md, "Kernels per CPU").
                 table_ = detail::kAvx2Kernels;
                 table_.skin = detail::kAvx512Kernels.skin;
                 name_ = "avx512 (skinning; other passes: avx2)";

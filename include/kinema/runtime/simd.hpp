@@ -34,8 +34,8 @@ enum class WideVectorCost : std::uint8_t {
     SplitHalves,  // AMD family 19h (Zen 4): each 512-bit operation as two 256-bit halves,
                   // so 512-bit loads and shuffles run at half the rate of 256-bit ones
     Downclocked,  // Intel's Sunny Cove cores (Ice Lake, family 6 models 106, 108, 125,
-                  // 126): a lower clock while 512-bit arithmetic runs, and one port for
-                  // 512-bit shuffles
+                  // 126): a lower clock while 512-bit arithmetic runs, and 512-bit loads
+                  // at half the rate of narrower ones
 };
 WideVectorCost wideVectorCost() noexcept;
 std::string_view toString(WideVectorCost cost) noexcept;  // "native", "split halves", "downclocked"
