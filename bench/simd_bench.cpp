@@ -9,6 +9,7 @@
 //
 //   SimdW1a/<joints>          W1, 256 instances, +1/60 s per frame, sample + local->model
 //                             (the SIMD twin of W1/<joints>)
+//   SimdW1aNoLocalPoses/<joints>  SimdW1a keeping no local poses (BatchOptions::localPoses)
 //   SimdW1b/<joints>          W1b, every instance jumps to a random time every frame
 //                             (twin of W1bSeek/<joints>)
 //   SimdW1c/<joints>          two W1 clips sampled and blended 50/50, then local->model
@@ -135,6 +136,22 @@ void BM_SimdW1a(benchmark::State& state) {
     state.counters["bytes_per_key"] = clip.bytesPerKey();
 }
 BENCHMARK(BM_SimdW1a)->Name("SimdW1a")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
+
+// SimdW1a with BatchOptions::localPoses off: model matrices only, each thread
+// evaluating in one scratch pose (256 poses' writes fewer per frame).
+void BM_SimdW1aNoLocalPoses(benchmark::State& state) {
+    const Model* model = w1Model(state);
+    if (model == nullptr) return;
+    const PackedClip clip(model->clips.front());
+    BatchOptions o = options(1);
+    o.localPoses = false;
+    PoseBatch batch(model->skeleton, model->restWeights, kInstances, o);
+    auto inputs = staggeredInputs(clip, kInstances);
+    playForward(state, batch, inputs);
+    setPerJoint(state, kInstances, model->skeleton.jointCount());
+    state.counters["bytes_per_key"] = clip.bytesPerKey();
+}
+BENCHMARK(BM_SimdW1aNoLocalPoses)->Name("SimdW1aNoLocalPoses")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
 // SimdW1a's two passes apart, straight on PoseKernels over `instances` instances' own
 // poses: sampling alone (cursors, packed clip -> SoA pose, +1/60 s each time), and

@@ -24,15 +24,11 @@ PoseBatch::PoseBatch(const Skeleton& skeleton, std::span<const float> restWeight
       rest_(skeleton.restPose(), restWeights),
       skin_(options.modelMatrices ? options.skin : nullptr),
       modelMatrices_(options.modelMatrices),
+      localPoses_(options.localPoses || !options.modelMatrices),
       grain_(options.grainSize == 0 ? 1 : options.grainSize),
       kernels_(options.simd, options.kernels),
       arena_(std::make_unique<Arena>()) {
-    // All poses first, then all layer poses: allocated in that order, the poses that
-    // every evaluation writes lie next to each other, not between layer buffers that
-    // most evaluations never touch.
     instances_.resize(instances);
-    for (Instance& inst : instances_) inst.pose = rest_;
-    for (Instance& inst : instances_) inst.layer = rest_;
     if (modelMatrices_) model_.resize(instances * joints_);
     if (skin_ != nullptr) palette_.resize(instances * skin_->joints.size());
     if (options.threads == 0) {
@@ -40,6 +36,16 @@ PoseBatch::PoseBatch(const Skeleton& skeleton, std::span<const float> restWeight
     } else {
         arena_->arena.initialize(static_cast<int>(options.threads));
     }
+    if (!localPoses_) {
+        threadPoses_.resize(static_cast<std::size_t>(arena_->arena.max_concurrency()));
+        for (WorkPoses& w : threadPoses_) w = {rest_, rest_};
+        return;
+    }
+    // All poses first, then all layer poses: allocated in that order, the poses that
+    // every evaluation writes lie next to each other, not between layer buffers that
+    // most evaluations never touch.
+    for (Instance& inst : instances_) inst.pose = rest_;
+    for (Instance& inst : instances_) inst.layer = rest_;
 }
 
 PoseBatch::~PoseBatch() = default;
@@ -136,13 +142,15 @@ std::string PoseBatch::evaluate(std::span<const BatchInput> inputs) {
     if (arena_->arena.max_concurrency() == 1) {
         // One thread: the same per-instance work without the arena and its tasks,
         // which cost W1a (256 instances of 64 joints) about 5 %.
-        for (std::size_t i = 0; i < inputs.size(); ++i) evaluateOne(i, inputs[i]);
+        for (std::size_t i = 0; i < inputs.size(); ++i) evaluateOne(i, inputs[i], 0);
     } else {
         arena_->arena.execute([&] {
             tbb::parallel_for(
                 tbb::blocked_range<std::size_t>(0, inputs.size(), grain_),
                 [&](const tbb::blocked_range<std::size_t>& range) {
-                    for (std::size_t i = range.begin(); i != range.end(); ++i) evaluateOne(i, inputs[i]);
+                    // The arena's slot of this thread, in [0, max_concurrency).
+                    const auto thread = static_cast<std::size_t>(tbb::this_task_arena::current_thread_index());
+                    for (std::size_t i = range.begin(); i != range.end(); ++i) evaluateOne(i, inputs[i], thread);
                 },
                 tbb::simple_partitioner());
         });
@@ -163,10 +171,14 @@ std::string PoseBatch::evaluate(std::span<const BatchInput> inputs) {
     return {};
 }
 
-void PoseBatch::evaluateOne(std::size_t i, const BatchInput& input) noexcept {
+void PoseBatch::evaluateOne(std::size_t i, const BatchInput& input, std::size_t thread) noexcept {
     Instance& inst = instances_[i];
+    // A thread's scratch holds the previous instance's pose: every path below
+    // writes the whole pose before reading it (a clip that does not cover it starts
+    // from the rest pose), so nothing of that instance shows through.
+    WorkPoses& work = localPoses_ ? static_cast<WorkPoses&>(inst) : threadPoses_[thread];
     const std::size_t weights = rest_.weights().size();
-    if (input.layerCount == 0) inst.pose.assign(rest_);
+    if (input.layerCount == 0) work.pose.assign(rest_);
     sweepMarkers(i, input);
     for (std::uint32_t l = 0; l < input.layerCount; ++l) {
         const BatchLayer& layer = input.layers[l];
@@ -177,32 +189,32 @@ void PoseBatch::evaluateOne(std::size_t i, const BatchInput& input) noexcept {
         const bool covers = clip.coversPose(joints_, weights);
         if (l != 0 && layer.mode != LayerMode::Additive && covers) {
             // An override layer over the whole pose: sampled straight over it.
-            kernels_.sampleOver(clip, t, cursor, layer.weight, layer.mask, inst.pose);
+            kernels_.sampleOver(clip, t, cursor, layer.weight, layer.mask, work.pose);
             continue;
         }
-        SoaPose& target = l == 0 ? inst.pose : inst.layer;
+        SoaPose& target = l == 0 ? work.pose : work.layer;
         if (!covers) target.assign(rest_);
         kernels_.sample(clip, t, cursor, target);
         if (l == 0) continue;
         if (layer.mode == LayerMode::Additive) {
-            kernels_.add(inst.pose, inst.layer, layer.reference != nullptr ? *layer.reference : rest_, layer.weight,
-                         layer.mask, inst.pose);
+            kernels_.add(work.pose, work.layer, layer.reference != nullptr ? *layer.reference : rest_, layer.weight,
+                         layer.mask, work.pose);
         } else if (layer.mask != nullptr) {
-            kernels_.blend(inst.pose, inst.layer, layer.weight, *layer.mask, inst.pose);
+            kernels_.blend(work.pose, work.layer, layer.weight, *layer.mask, work.pose);
         } else {
-            kernels_.blend(inst.pose, inst.layer, layer.weight, inst.pose);
+            kernels_.blend(work.pose, work.layer, layer.weight, work.pose);
         }
     }
     if (input.external != nullptr && input.externalWeight > 0.0f) {
         // The layer scratch is free now; blending into it and swapping keeps the
         // animated morph weights without a copy of them.
-        blendExternalPose(kernels_, inst.pose, *input.external, input.externalWeight, input.externalMask, inst.layer);
-        std::swap(inst.pose, inst.layer);
+        blendExternalPose(kernels_, work.pose, *input.external, input.externalWeight, input.externalMask, work.layer);
+        std::swap(work.pose, work.layer);
     }
-    if (!input.adjustments.empty()) applyBoneAdjustments(parents_, inst.pose, input.adjustments);
+    if (!input.adjustments.empty()) applyBoneAdjustments(parents_, work.pose, input.adjustments);
     if (!modelMatrices_) return;
     const std::span<Mat4> model{model_.data() + i * joints_, joints_};
-    kernels_.localToModel(parents_, inst.pose, model);
+    kernels_.localToModel(parents_, work.pose, model);
     if (skin_ == nullptr) return;
     const std::size_t n = skin_->joints.size();
     kernels_.skinPalette(*skin_, model, {palette_.data() + i * n, n});

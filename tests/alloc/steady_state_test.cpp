@@ -124,11 +124,12 @@ TEST(SteadyState, CountingWorks) {
 #endif
 }
 
-void expectNoAllocations(std::size_t threads) {
+void expectNoAllocations(std::size_t threads, bool localPoses = true) {
     const BatchFixture f(41);
     BatchOptions o;
     o.threads = threads;
     o.skin = &f.skin;
+    o.localPoses = localPoses;
     constexpr std::size_t kInstances = 64;
     PoseBatch batch(f.skeleton, {}, kInstances, o);
     std::vector<BatchInput> in(kInstances);
@@ -153,11 +154,16 @@ void expectNoAllocations(std::size_t threads) {
         const std::string error = batch.evaluate(in);
         if (!error.empty()) FAIL() << error;
     }
-    EXPECT_EQ(gAllocations.load() - before, 0) << "allocations in 500 evaluations with " << threads << " threads";
+    EXPECT_EQ(gAllocations.load() - before, 0) << "allocations in 500 evaluations with " << threads << " threads"
+                                              << (localPoses ? "" : ", no local poses kept");
 }
 
 TEST(SteadyState, BatchEvaluationAllocatesNothingOnOneThread) { expectNoAllocations(1); }
 TEST(SteadyState, BatchEvaluationAllocatesNothingOnSeveralThreads) { expectNoAllocations(3); }
+TEST(SteadyState, BatchWithoutLocalPosesAllocatesNothing) {
+    expectNoAllocations(1, false);
+    expectNoAllocations(3, false);
+}
 
 // Bone adjustments, an external pose with its ramp, and marker sweeps driven by
 // Players: the per-instance event buffers are sized in the warm-up, when the

@@ -59,6 +59,70 @@ TEST(PoseBatch, ResultsAreBitForBitTheSameForAnyThreadCount) {
     }
 }
 
+// Without local poses each thread evaluates its instances in one scratch pose,
+// which still holds the previous instance's when the next starts: instances here
+// alternate between clips that cover the pose and clips that leave joints to the
+// rest pose (B), with no layers, two layers of every kind and an external pose, so
+// anything left over would show in the matrices.
+TEST(PoseBatch, WithoutLocalPosesTheMatricesAreTheSameBitForBit) {
+    const BatchFixture f(43);
+    constexpr std::size_t kInstances = 47;
+    const SoaPose ragdoll(f.skeleton.restPose(), {});
+    JointMask mask(f.skeleton.jointCount());
+    mask.setSubtree(f.skeleton.parents(), 1, 0.5f);
+    const auto inputs = [&](int frame) {
+        std::vector<BatchInput> in(kInstances);
+        for (std::size_t i = 0; i < kInstances; ++i) {
+            const double t = frame / 60.0 + 0.029 * static_cast<double>(i);
+            BatchInput& x = in[i];
+            x.layers[0] = {i % 2 == 0 ? &f.packedA : &f.packedB, t, 1.0f, LoopMode::Loop};
+            x.layers[1] = {i % 3 == 0 ? &f.packedA : &f.packedB, 1.7 * t, 0.4f, LoopMode::Loop};
+            x.layerCount = i % 5 == 4 ? 0 : i % 5 == 3 ? 1 : 2;
+            if (i % 7 == 1) x.layers[1].mask = &mask;
+            if (i % 7 == 2) x.layers[1].mode = LayerMode::Additive;
+            if (i % 4 == 1) {
+                x.external = &ragdoll;
+                x.externalWeight = 0.6f;
+            }
+        }
+        return in;
+    };
+    BatchOptions kept;
+    kept.threads = 1;
+    kept.skin = &f.skin;
+    PoseBatch reference(f.skeleton, {}, kInstances, kept);
+    std::vector<PoseBatch> batches;
+    for (const std::size_t threads : {1u, 2u, 4u}) {
+        BatchOptions o = kept;
+        o.threads = threads;
+        o.grainSize = 1;
+        o.localPoses = false;
+        batches.emplace_back(f.skeleton, std::span<const float>{}, kInstances, o);
+    }
+    for (int frame = 0; frame < 12; ++frame) {
+        const auto in = inputs(frame);
+        ASSERT_EQ(reference.evaluate(in), "");
+        for (PoseBatch& b : batches) {
+            ASSERT_EQ(b.evaluate(in), "");
+            for (std::size_t i = 0; i < kInstances; ++i) {
+                ASSERT_TRUE(sameBits(reference.model(i), b.model(i)))
+                    << "instance " << i << " frame " << frame << ", " << b.threadCount() << " threads";
+                ASSERT_TRUE(sameBits(reference.palette(i), b.palette(i))) << "instance " << i << " frame " << frame;
+                ASSERT_EQ(b.local(i).jointCount(), 0u);
+            }
+        }
+        ASSERT_EQ(reference.local(0).jointCount(), f.skeleton.jointCount());
+    }
+    // Without model matrices the local poses are the only output: they are kept.
+    BatchOptions posesOnly;
+    posesOnly.modelMatrices = false;
+    posesOnly.localPoses = false;
+    PoseBatch onlyPoses(f.skeleton, {}, kInstances, posesOnly);
+    ASSERT_EQ(onlyPoses.evaluate(inputs(3)), "");
+    EXPECT_EQ(onlyPoses.local(kInstances - 1).jointCount(), f.skeleton.jointCount());
+    EXPECT_TRUE(onlyPoses.model(0).empty());
+}
+
 // With either kernel mix (they differ on a CPU whose wideVectorCost() is not Native:
 // the batch then runs some avx2 kernels under avx512, or not).
 TEST(PoseBatch, MatchesTheScalarReferencePath) {

@@ -1,8 +1,8 @@
 // kinema/batch: evaluating many instances of one skeleton in one call.
 //
-// A PoseBatch owns the per-instance outputs (local SoA pose, model matrices, skin
-// palette) and sampling state (a cursor per layer slot), all sized when it is
-// made. evaluate() samples, blends, composes and builds palettes for every
+// A PoseBatch owns the per-instance outputs (local SoA pose unless
+// BatchOptions::localPoses is off, model matrices, skin palette) and sampling state
+// (a cursor per layer slot), all sized when it is made. evaluate() samples, blends, composes and builds palettes for every
 // instance, split across threads with oneTBB. Instances share nothing writable,
 // so there are no locks and the results are bit-for-bit the same whatever the
 // thread count. After the first evaluation with a given set of clips, evaluate()
@@ -103,6 +103,11 @@ struct BatchOptions {
     bool modelMatrices = true;        // compose local -> model (needed for palettes)
     const Skin* skin = nullptr;       // build this skin's palette per instance (needs modelMatrices)
     std::size_t grainSize = 4;        // instances per task
+    // Keep each instance's local pose for local(). False (with modelMatrices): each
+    // thread evaluates in a scratch pose of its own, so that an evaluation writes
+    // only model matrices and palettes; local() is then an empty pose. The outputs
+    // are bit for bit the same either way.
+    bool localPoses = true;
 };
 
 class PoseBatch {
@@ -131,31 +136,41 @@ public:
     // is first seen, so the steady state allocates nothing for them either.
     std::span<const BatchEvent> events() const noexcept { return events_; }
 
-    const SoaPose& local(std::size_t instance) const noexcept { return instances_[instance].pose; }
+    // An empty pose (no joints) when the batch keeps no local poses (BatchOptions::localPoses).
+    const SoaPose& local(std::size_t instance) const noexcept {
+        return localPoses_ ? instances_[instance].pose : noPose_;
+    }
     std::span<const Mat4> model(std::size_t instance) const noexcept;
     std::span<const Mat4> palette(std::size_t instance) const noexcept;
 
 private:
-    struct Instance {
+    // A pose and the scratch for its further layers: per instance, or per thread
+    // when the batch keeps no local poses.
+    struct WorkPoses {
         SoaPose pose;
         SoaPose layer;  // a further layer is sampled here, then blended into `pose`
+    };
+    struct Instance : WorkPoses {
         std::array<PackedClipCursor, kMaxBatchLayers> cursors;
         std::vector<std::uint32_t> crossed;  // markersCrossed() output, the largest marker clip's size
         std::vector<BatchEvent> events;      // this evaluation's crossings, first `eventCount`
         std::size_t eventCount = 0;
     };
-    void evaluateOne(std::size_t i, const BatchInput& input) noexcept;
+    void evaluateOne(std::size_t i, const BatchInput& input, std::size_t thread) noexcept;
     void sweepMarkers(std::size_t i, const BatchInput& input);
 
     std::size_t joints_ = 0;
     std::vector<std::int32_t> parents_;
     SoaPose rest_;
     std::vector<Instance> instances_;
+    std::vector<WorkPoses> threadPoses_;  // one per arena slot, when !localPoses_
+    SoaPose noPose_;
     std::vector<Mat4> model_;    // instance after instance, joints_ each
     std::vector<Mat4> palette_;  // instance after instance, skin joints each
     std::vector<BatchEvent> events_;
     const Skin* skin_ = nullptr;
     bool modelMatrices_ = true;
+    bool localPoses_ = true;
     std::size_t grain_ = 4;
     PoseKernels kernels_;
     struct Arena;
