@@ -82,8 +82,8 @@ struct BatchInput {
     float externalWeight = 0.0f;
     const JointMask* externalMask = nullptr;
     // Applied after the external pose and before composition (runtime/
-    // bone_adjust.hpp), also when modelMatrices is off (local(i) holds the adjusted
-    // pose either way).
+    // bone_adjust.hpp), also when modelMatrices is off (local(i), where the batch
+    // keeps local poses, holds the adjusted pose either way).
     std::span<const BoneAdjustment> adjustments{};
 };
 
