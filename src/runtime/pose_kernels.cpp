@@ -47,8 +47,10 @@ PoseKernels::PoseKernels(SimdLevel level, KernelMix mix) noexcept
                 // docs/SIMD.md, "Kernels per CPU": the 256-bit kernels of these two
                 // passes load and shuffle 128- and 256-bit pieces, which such a CPU
                 // runs at twice the rate of the 512-bit kernels' whole-register ones.
+                // Skinning's positions blend in 256-bit halves for the same reason.
                 table_.localToModel = detail::kAvx2Kernels.localToModel;
                 table_.palette = detail::kAvx2Kernels.palette;
+                table_.skin = detail::kAvx512SplitBlendSkin;
                 name_ = "avx512 (local->model, palette: avx2)";
                 break;
             case WideVectorCost::Downclocked:

@@ -19,6 +19,7 @@
 
 #include "kinema/asset/clip.hpp"
 #include "kinema/asset/skeleton.hpp"
+#include "kinema/runtime/detail/kernel_abi.hpp"
 #include "kinema/runtime/joint_mask.hpp"
 #include "kinema/runtime/packed_clip.hpp"
 #include "kinema/runtime/pose.hpp"
@@ -455,6 +456,45 @@ TEST_P(SimdLevels, SkinningInPlaceMatchesSkinningIntoOtherArrays) {
         }
     }
 }
+
+#ifdef KINEMA_HAS_X86_KERNELS
+// The AVX-512 skinning kernel that blends positions in 256-bit halves (picked on
+// CPUs that split 512-bit work, Zen 4) runs each lane through the same operations
+// in the same order as the whole-register one: the same bits, on every AVX-512 CPU
+// (elsewhere PoseKernels never picks it, but it must still be right).
+TEST(Avx512Skinning, TheSplitBlendKernelGivesTheWholeRegisterKernelsBits) {
+    if (!isSupported(SimdLevel::Avx512)) {
+        std::printf("[ SKIPPED  ] no AVX-512 on this CPU: the split-blend skinning kernel is not run\n");
+        GTEST_SKIP();
+    }
+    std::mt19937 rng(37);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<Mat4> palette(11);
+    for (Mat4& m : palette) m = toMatrix(test::randomTransforms(1, rng)[0]);
+    for (std::uint32_t influences = 0; influences <= 8; ++influences) {
+        for (const std::uint32_t n : {1u, 3u, 4u, 7u, 8u, 12u, 13u, 22u, 203u}) {
+            std::vector<float> positions(3 * n), normals(3 * n), weights(n * influences);
+            std::vector<std::uint16_t> joints(n * influences);
+            for (float& f : positions) f = u(rng);
+            for (float& f : normals) f = u(rng);
+            for (float& f : weights) f = std::fabs(u(rng));
+            for (std::uint16_t& j : joints) j = static_cast<std::uint16_t>(rng() % palette.size());
+            for (const bool withNormals : {false, true}) {
+                std::vector<float> wantP(3 * n), wantN(3 * n), gotP(3 * n), gotN(3 * n);
+                const float* nrm = withNormals ? normals.data() : nullptr;
+                detail::kAvx512Kernels.skin(palette.data()->m.data(), joints.data(), weights.data(), influences,
+                                            positions.data(), nrm, n, wantP.data(), withNormals ? wantN.data() : nullptr);
+                detail::kAvx512SplitBlendSkin(palette.data()->m.data(), joints.data(), weights.data(), influences,
+                                              positions.data(), nrm, n, gotP.data(), withNormals ? gotN.data() : nullptr);
+                ASSERT_EQ(std::memcmp(wantP.data(), gotP.data(), wantP.size() * sizeof(float)), 0)
+                    << influences << " influences, " << n << " vertices, normals " << withNormals;
+                ASSERT_EQ(std::memcmp(wantN.data(), gotN.data(), wantN.size() * sizeof(float)), 0)
+                    << influences << " influences, " << n << " vertices";
+            }
+        }
+    }
+}
+#endif
 
 TEST_P(SimdLevels, BlendIsLerpAndShortestArcNlerp) {
     std::mt19937 rng(8);

@@ -824,6 +824,45 @@ inline __m512 blendedMatrix4(const float* palette, const std::uint16_t* jv, cons
     return _mm512_fmadd_ps(row(3), _mm512_set1_ps(wv[3]), m);
 }
 
+// The same blended matrix in two 256-bit halves, [c0 | c1] and [c2 | c3], for CPUs
+// that execute a 512-bit operation as two 256-bit ones (Zen 4: WideVectorCost::
+// SplitHalves). There a 512-bit load or 512-bit broadcast load takes a whole cycle
+// of the load pipes and a multiply-add's {1to16} broadcast most of one, and the
+// loads bound the loop; 256-bit loads issue two per cycle. The weights come from
+// one 128-bit load spread by in-lane permutes (which three of the four FP pipes
+// run) instead of four broadcast loads. Each lane sees the same operations in the
+// same order as in blendedMatrix4, so the result is the same bit for bit.
+struct BlendedHalves {
+    __m256 c01, c23;
+};
+
+inline BlendedHalves blendedHalves4(const float* palette, const std::uint16_t* jv, const float* wv) noexcept {
+    const FourJoints j = fourJoints(jv);
+    const char* rows = reinterpret_cast<const char*>(palette);
+    const auto c01 = [&](int i) { return _mm256_loadu_ps(reinterpret_cast<const float*>(rows + j.rowOffset(i))); };
+    const auto c23 = [&](int i) {
+        return _mm256_loadu_ps(reinterpret_cast<const float*>(rows + j.rowOffset(i) + 32));
+    };
+    __m256 w = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(wv));
+    // Opaque, or the compiler turns each permute of the load back into a broadcast load.
+    asm("" : "+v"(w));
+    const __m256 w0 = _mm256_permute_ps(w, 0x00), w1 = _mm256_permute_ps(w, 0x55);
+    const __m256 w2 = _mm256_permute_ps(w, 0xAA), w3 = _mm256_permute_ps(w, 0xFF);
+    __m256 m01 = _mm256_mul_ps(c01(0), w0), m23 = _mm256_mul_ps(c23(0), w0);
+    m01 = _mm256_fmadd_ps(c01(1), w1, m01);
+    m23 = _mm256_fmadd_ps(c23(1), w1, m23);
+    m01 = _mm256_fmadd_ps(c01(2), w2, m01);
+    m23 = _mm256_fmadd_ps(c23(2), w2, m23);
+    m01 = _mm256_fmadd_ps(c01(3), w3, m01);
+    m23 = _mm256_fmadd_ps(c23(3), w3, m23);
+    return {m01, m23};
+}
+
+// [a | b] from two 256-bit halves.
+inline __m512 joined(__m256 a, __m256 b) noexcept {
+    return blocks<0x44>(_mm512_castps256_ps512(a), _mm512_castps256_ps512(b));
+}
+
 inline __m512 blendedMatrix(const float* palette, const std::uint16_t* jv, const float* wv,
                             std::uint32_t influences) noexcept {
     if (influences == 4) return blendedMatrix4(palette, jv, wv);
@@ -848,9 +887,12 @@ struct NormalsTag {
 // multiply-adds for all four and the normals' cross products and dot products
 // run on four vertices per instruction. Groups of fewer than four (the tail) use
 // masked loads and stores, so nothing is read or written past the arrays.
-void skinKernel(const float* palette, const std::uint16_t* joints, const float* weights, std::uint32_t influences,
-                const float* positions, const float* normals, std::uint32_t count, float* outPositions,
-                float* outNormals) noexcept {
+// `SplitBlend`: the positions-only loop blends in 256-bit halves (blendedHalves4;
+// the loop with normals stays on whole registers: 3-6 % slower in halves).
+template <bool SplitBlend>
+void skinKernelFor(const float* palette, const std::uint16_t* joints, const float* weights, std::uint32_t influences,
+                   const float* positions, const float* normals, std::uint32_t count, float* outPositions,
+                   float* outNormals) noexcept {
     // Lane l of a group register belongs to vertex l / 4; these spread component
     // k of each vertex over its four lanes (the translation column is added as is).
     const __m512i spreadX = _mm512_setr_epi32(0, 0, 0, 0, 3, 3, 3, 3, 6, 6, 6, 6, 9, 9, 9, 9);
@@ -860,12 +902,11 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
     const __m512i pack = _mm512_setr_epi32(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 0, 0, 0, 0);
     const __m512i unpack = _mm512_setr_epi32(0, 1, 2, 0, 3, 4, 5, 0, 6, 7, 8, 0, 9, 10, 11, 0);
     constexpr int kYzx = _MM_SHUFFLE(3, 0, 2, 1), kZxy = _MM_SHUFFLE(3, 1, 0, 2);
-    // Vertices v .. v + n - 1 (n <= 4) from their blended matrices.
-    const auto finish = [&](auto normalsTag, std::uint32_t v, std::uint32_t n, __m512 b0, __m512 b1, __m512 b2,
-                            __m512 b3) {
+    // Vertices v .. v + n - 1 (n <= 4) from t0 = [A.c0 | A.c1 | B.c0 | B.c1],
+    // t1 = [A.c2 | A.c3 | B.c2 | B.c3] and t2, t3 the same of C and D.
+    const auto finish = [&](auto normalsTag, std::uint32_t v, std::uint32_t n, __m512 t0, __m512 t1, __m512 t2,
+                            __m512 t3) {
         const __mmask16 lanes = static_cast<__mmask16>((1u << (3 * n)) - 1);
-        const __m512 t0 = blocks<0x44>(b0, b1), t1 = blocks<0xEE>(b0, b1);
-        const __m512 t2 = blocks<0x44>(b2, b3), t3 = blocks<0xEE>(b2, b3);
         const __m512 c0 = blocks<0x88>(t0, t2), c1 = blocks<0xDD>(t0, t2);
         const __m512 c2 = blocks<0x88>(t1, t3), c3 = blocks<0xDD>(t1, t3);
 
@@ -916,11 +957,30 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
             // each, and no index arithmetic is redone per group.
             const std::uint16_t* jv = joints;
             const float* wv = weights;
-            const auto blend = [&](__m512* b) {
-                for (int k = 0; k < 4; ++k) b[k] = blendedMatrix4(palette, jv + 4 * k, wv + 4 * k);
+            const auto blend = [&](__m512* t) {
+                if constexpr (SplitBlend && !decltype(normalsTag)::value) {
+                    for (int k = 0; k < 4; k += 2) {
+                        const BlendedHalves a = blendedHalves4(palette, jv + 4 * k, wv + 4 * k);
+                        const BlendedHalves b = blendedHalves4(palette, jv + 4 * k + 4, wv + 4 * k + 4);
+                        t[k] = joined(a.c01, b.c01);
+                        t[k + 1] = joined(a.c23, b.c23);
+                    }
+                } else {
+                    // The four blended matrices; their transpose waits for `group`
+                    // (measured: 1-2 % faster with normals than transposing here).
+                    for (int k = 0; k < 4; ++k) t[k] = blendedMatrix4(palette, jv + 4 * k, wv + 4 * k);
+                }
                 jv += 16;
                 wv += 16;
                 asm("" : "+r"(wv), "+r"(jv));
+            };
+            const auto group = [&](std::uint32_t at, const __m512* t) {
+                if constexpr (SplitBlend && !decltype(normalsTag)::value) {
+                    finish(normalsTag, at, 4, t[0], t[1], t[2], t[3]);
+                } else {
+                    finish(normalsTag, at, 4, blocks<0x44>(t[0], t[1]), blocks<0xEE>(t[0], t[1]),
+                           blocks<0x44>(t[2], t[3]), blocks<0xEE>(t[2], t[3]));
+                }
             };
             // Two groups per iteration with the two register sets trading roles, so no
             // blended matrix is copied from one set to the other.
@@ -928,17 +988,17 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
             blend(cur);
             for (; v + 12 <= count; v += 8) {
                 blend(next);
-                finish(normalsTag, v, 4, cur[0], cur[1], cur[2], cur[3]);
+                group(v, cur);
                 blend(cur);
-                finish(normalsTag, v + 4, 4, next[0], next[1], next[2], next[3]);
+                group(v + 4, next);
             }
             if (v + 8 <= count) {
                 blend(next);
-                finish(normalsTag, v, 4, cur[0], cur[1], cur[2], cur[3]);
+                group(v, cur);
                 for (int k = 0; k < 4; ++k) cur[k] = next[k];
                 v += 4;
             }
-            finish(normalsTag, v, 4, cur[0], cur[1], cur[2], cur[3]);
+            group(v, cur);
             v += 4;
         }
         for (; v < count; v += 4) {
@@ -948,7 +1008,8 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
                 const std::size_t at = static_cast<std::size_t>(v + k) * influences;
                 b[k] = k < n ? blendedMatrix(palette, joints + at, weights + at, influences) : _mm512_setzero_ps();
             }
-            finish(normalsTag, v, n, b[0], b[1], b[2], b[3]);
+            finish(normalsTag, v, n, blocks<0x44>(b[0], b[1]), blocks<0xEE>(b[0], b[1]), blocks<0x44>(b[2], b[3]),
+                   blocks<0xEE>(b[2], b[3]));
         }
     };
     if (normals != nullptr && outNormals != nullptr) {
@@ -956,6 +1017,18 @@ void skinKernel(const float* palette, const std::uint16_t* joints, const float* 
     } else {
         run(NormalsTag<false>{});
     }
+}
+
+void skinKernel(const float* palette, const std::uint16_t* joints, const float* weights, std::uint32_t influences,
+                const float* positions, const float* normals, std::uint32_t count, float* outPositions,
+                float* outNormals) noexcept {
+    skinKernelFor<false>(palette, joints, weights, influences, positions, normals, count, outPositions, outNormals);
+}
+
+void skinKernelSplitBlend(const float* palette, const std::uint16_t* joints, const float* weights,
+                          std::uint32_t influences, const float* positions, const float* normals, std::uint32_t count,
+                          float* outPositions, float* outNormals) noexcept {
+    skinKernelFor<true>(palette, joints, weights, influences, positions, normals, count, outPositions, outNormals);
 }
 #elif defined(__AVX2__)
 // The blended matrix of one vertex as two registers, [c0 | c1] and [c2 | c3].

@@ -15,4 +15,5 @@ namespace {
 }  // namespace
 
 const KernelTable kAvx512Kernels = kTable;
+const decltype(KernelTable::skin) kAvx512SplitBlendSkin = skinKernelSplitBlend;
 }  // namespace kinema::detail

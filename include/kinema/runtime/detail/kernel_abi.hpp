@@ -95,6 +95,10 @@ extern const KernelTable kPortableKernels;
 extern const KernelTable kSse42Kernels;
 extern const KernelTable kAvx2Kernels;
 extern const KernelTable kAvx512Kernels;
+// The AVX-512 skinning kernel for CPUs that split 512-bit operations into two
+// 256-bit halves (WideVectorCost::SplitHalves): the same results bit for bit,
+// positions blended in 256-bit halves (docs/SIMD.md, "Kernels per CPU").
+extern const decltype(KernelTable::skin) kAvx512SplitBlendSkin;
 #endif
 
 }  // namespace kinema::detail
