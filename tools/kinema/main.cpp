@@ -67,8 +67,8 @@ int main(int argc, char** argv) {
                                                "this CPU runs)");
     benchCmd->add_flag("--uniform-kernels", bench.uniformKernels,
                        "run every pass with the --simd level's own kernels (default: per CPU; at avx512, AMD "
-                       "Zen 4 takes the avx2 local->model and palette kernels and Intel Ice Lake the avx2 "
-                       "kernels of every pass but skinning, docs/SIMD.md)");
+                       "Zen 4 takes the avx2 local->model and palette kernels and skins blending in 256-bit "
+                       "halves, Intel Ice Lake takes the avx2 kernels of every pass but skinning, docs/SIMD.md)");
     benchCmd->add_option("--repetitions", bench.repetitions, "repetitions per row; the median is reported (default 5)")
         ->check(CLI::Range(1, 1000));
     benchCmd->add_option("--min-time", bench.minTime, "seconds each repetition runs at least (default 0.2)")

@@ -42,9 +42,10 @@ std::string_view toString(WideVectorCost cost) noexcept;  // "native", "split ha
 
 // Which kernel each pass runs at a level. `Tuned`: at avx512, the passes measured
 // faster with the avx2 kernels on this CPU's wideVectorCost() run those: local->model
-// and palettes where 512-bit operations are split in halves; every pass but skinning
-// where they lower the clock. `Uniform`: every pass runs the level's own kernels. On
-// any other level or CPU the two are the same.
+// and palettes where 512-bit operations are split in halves (skinning there blends in
+// 256-bit halves, the same results bit for bit); every pass but skinning where they
+// lower the clock. `Uniform`: every pass runs the level's own kernels. On any other
+// level or CPU the two are the same.
 enum class KernelMix : std::uint8_t { Tuned, Uniform };
 
 }  // namespace kinema
