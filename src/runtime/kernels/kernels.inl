@@ -796,6 +796,38 @@ inline FourJoints fourJoints(const std::uint16_t* jv) noexcept {
     return j;
 }
 
+#if defined(__AVX2__)
+// The blended matrix of one vertex as two registers, [c0 | c1] and [c2 | c3].
+struct Blended2 {
+    __m256 c01, c23;
+};
+
+// Four influences, the common case: the blended matrix with each palette row
+// addressed as base + byte offset (FourJoints), summed as a serial chain in the
+// reference's order (the loops overlap vertices, so its latency is hidden); wi
+// holds weight i in all eight lanes. Fewer instructions than the pairs and per-row
+// pointers of other counts (below): the AVX2 positions loop is bound by how many
+// the front end issues (about 50 per vertex before, at six per cycle on Zen 3 and
+// Zen 4), not by its loads or multiply-adds.
+inline Blended2 blendedHalves4(const float* palette, const std::uint16_t* jv, __m256 w0, __m256 w1, __m256 w2,
+                               __m256 w3) noexcept {
+    const FourJoints j = fourJoints(jv);
+    const char* rows = reinterpret_cast<const char*>(palette);
+    const auto c01 = [&](int i) { return _mm256_loadu_ps(reinterpret_cast<const float*>(rows + j.rowOffset(i))); };
+    const auto c23 = [&](int i) {
+        return _mm256_loadu_ps(reinterpret_cast<const float*>(rows + j.rowOffset(i) + 32));
+    };
+    __m256 m01 = _mm256_mul_ps(c01(0), w0), m23 = _mm256_mul_ps(c23(0), w0);
+    m01 = _mm256_fmadd_ps(c01(1), w1, m01);
+    m23 = _mm256_fmadd_ps(c23(1), w1, m23);
+    m01 = _mm256_fmadd_ps(c01(2), w2, m01);
+    m23 = _mm256_fmadd_ps(c23(2), w2, m23);
+    m01 = _mm256_fmadd_ps(c01(3), w3, m01);
+    m23 = _mm256_fmadd_ps(c23(3), w3, m23);
+    return {m01, m23};
+}
+#endif
+
 #if defined(__AVX512F__)
 inline __m512 paletteAt(const float* palette, std::size_t joint) noexcept {
     return _mm512_loadu_ps(palette + joint * 16);
@@ -824,38 +856,20 @@ inline __m512 blendedMatrix4(const float* palette, const std::uint16_t* jv, cons
     return _mm512_fmadd_ps(row(3), _mm512_set1_ps(wv[3]), m);
 }
 
-// The same blended matrix in two 256-bit halves, [c0 | c1] and [c2 | c3], for CPUs
-// that execute a 512-bit operation as two 256-bit ones (Zen 4: WideVectorCost::
+// The same blended matrix in two 256-bit halves (blendedHalves4), for CPUs that
+// execute a 512-bit operation as two 256-bit ones (Zen 4: WideVectorCost::
 // SplitHalves). There a 512-bit load or 512-bit broadcast load takes a whole cycle
 // of the load pipes and a multiply-add's {1to16} broadcast most of one, and the
 // loads bound the loop; 256-bit loads issue two per cycle. The weights come from
 // one 128-bit load spread by in-lane permutes (which three of the four FP pipes
 // run) instead of four broadcast loads. Each lane sees the same operations in the
 // same order as in blendedMatrix4, so the result is the same bit for bit.
-struct BlendedHalves {
-    __m256 c01, c23;
-};
-
-inline BlendedHalves blendedHalves4(const float* palette, const std::uint16_t* jv, const float* wv) noexcept {
-    const FourJoints j = fourJoints(jv);
-    const char* rows = reinterpret_cast<const char*>(palette);
-    const auto c01 = [&](int i) { return _mm256_loadu_ps(reinterpret_cast<const float*>(rows + j.rowOffset(i))); };
-    const auto c23 = [&](int i) {
-        return _mm256_loadu_ps(reinterpret_cast<const float*>(rows + j.rowOffset(i) + 32));
-    };
+inline Blended2 splitBlendedMatrix4(const float* palette, const std::uint16_t* jv, const float* wv) noexcept {
     __m256 w = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(wv));
     // Opaque, or the compiler turns each permute of the load back into a broadcast load.
     asm("" : "+v"(w));
-    const __m256 w0 = _mm256_permute_ps(w, 0x00), w1 = _mm256_permute_ps(w, 0x55);
-    const __m256 w2 = _mm256_permute_ps(w, 0xAA), w3 = _mm256_permute_ps(w, 0xFF);
-    __m256 m01 = _mm256_mul_ps(c01(0), w0), m23 = _mm256_mul_ps(c23(0), w0);
-    m01 = _mm256_fmadd_ps(c01(1), w1, m01);
-    m23 = _mm256_fmadd_ps(c23(1), w1, m23);
-    m01 = _mm256_fmadd_ps(c01(2), w2, m01);
-    m23 = _mm256_fmadd_ps(c23(2), w2, m23);
-    m01 = _mm256_fmadd_ps(c01(3), w3, m01);
-    m23 = _mm256_fmadd_ps(c23(3), w3, m23);
-    return {m01, m23};
+    return blendedHalves4(palette, jv, _mm256_permute_ps(w, 0x00), _mm256_permute_ps(w, 0x55),
+                          _mm256_permute_ps(w, 0xAA), _mm256_permute_ps(w, 0xFF));
 }
 
 // [a | b] from two 256-bit halves.
@@ -960,8 +974,8 @@ void skinKernelFor(const float* palette, const std::uint16_t* joints, const floa
             const auto blend = [&](__m512* t) {
                 if constexpr (SplitBlend && !decltype(normalsTag)::value) {
                     for (int k = 0; k < 4; k += 2) {
-                        const BlendedHalves a = blendedHalves4(palette, jv + 4 * k, wv + 4 * k);
-                        const BlendedHalves b = blendedHalves4(palette, jv + 4 * k + 4, wv + 4 * k + 4);
+                        const Blended2 a = splitBlendedMatrix4(palette, jv + 4 * k, wv + 4 * k);
+                        const Blended2 b = splitBlendedMatrix4(palette, jv + 4 * k + 4, wv + 4 * k + 4);
                         t[k] = joined(a.c01, b.c01);
                         t[k + 1] = joined(a.c23, b.c23);
                     }
@@ -1031,33 +1045,10 @@ void skinKernelSplitBlend(const float* palette, const std::uint16_t* joints, con
     skinKernelFor<true>(palette, joints, weights, influences, positions, normals, count, outPositions, outNormals);
 }
 #elif defined(__AVX2__)
-// The blended matrix of one vertex as two registers, [c0 | c1] and [c2 | c3].
-struct Blended2 {
-    __m256 c01, c23;
-};
-
-// Four influences, the common case: the blended matrix with each palette row
-// addressed as base + byte offset (FourJoints), summed as a serial chain (the
-// loops overlap vertices, so its latency is hidden). Fewer instructions than the
-// pairs and per-row pointers of other counts (below): the positions loop is bound
-// by how many the front end issues (about 50 per vertex before, at six per cycle
-// on Zen 3 and Zen 4), not by its loads or multiply-adds.
+// Four influences with the weights as broadcast loads.
 inline Blended2 blendedMatrix4(const float* palette, const std::uint16_t* jv, const float* wv) noexcept {
-    const FourJoints j = fourJoints(jv);
-    const char* rows = reinterpret_cast<const char*>(palette);
-    const std::uint64_t o0 = j.rowOffset(0), o1 = j.rowOffset(1), o2 = j.rowOffset(2), o3 = j.rowOffset(3);
-    const auto c01 = [&](std::uint64_t o) { return _mm256_loadu_ps(reinterpret_cast<const float*>(rows + o)); };
-    const auto c23 = [&](std::uint64_t o) { return _mm256_loadu_ps(reinterpret_cast<const float*>(rows + o + 32)); };
-    const __m256 w0 = _mm256_broadcast_ss(wv), w1 = _mm256_broadcast_ss(wv + 1);
-    const __m256 w2 = _mm256_broadcast_ss(wv + 2), w3 = _mm256_broadcast_ss(wv + 3);
-    __m256 m01 = _mm256_mul_ps(c01(o0), w0), m23 = _mm256_mul_ps(c23(o0), w0);
-    m01 = _mm256_fmadd_ps(c01(o1), w1, m01);
-    m23 = _mm256_fmadd_ps(c23(o1), w1, m23);
-    m01 = _mm256_fmadd_ps(c01(o2), w2, m01);
-    m23 = _mm256_fmadd_ps(c23(o2), w2, m23);
-    m01 = _mm256_fmadd_ps(c01(o3), w3, m01);
-    m23 = _mm256_fmadd_ps(c23(o3), w3, m23);
-    return {m01, m23};
+    return blendedHalves4(palette, jv, _mm256_broadcast_ss(wv), _mm256_broadcast_ss(wv + 1),
+                          _mm256_broadcast_ss(wv + 2), _mm256_broadcast_ss(wv + 3));
 }
 
 inline Blended2 blendedMatrix2(const float* palette, const std::uint16_t* jv, const float* wv,
