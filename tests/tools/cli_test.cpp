@@ -215,9 +215,9 @@ TEST(Cli, SampleRejectsMissingAnimation) {
     EXPECT_NE(named.err.find("nosuch"), std::string::npos);
 }
 
-// kinema bench, kept short: one workload, one repetition of one evaluation or so.
+// kinema bench, kept short: one workload, three repetitions of 10 ms.
 TEST(Cli, BenchJsonHasTheRequiredKeys) {
-    const CliRun r = runKinema("bench --workload w1a --repetitions 1 --min-time 0.01 --json");
+    const CliRun r = runKinema("bench --workload w1a --repetitions 3 --min-time 0.01 --json");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     simdjson::dom::parser parser;
     simdjson::dom::element doc;
@@ -236,6 +236,13 @@ TEST(Cli, BenchJsonHasTheRequiredKeys) {
             EXPECT_GT(v, 0.0) << key;
             EXPECT_TRUE(std::isfinite(v)) << key;
         }
+        // The fastest of the three repetitions is at most their median.
+        double fastest = 0.0, median = 0.0;
+        ASSERT_FALSE(e["fastest_ns_per_joint"].get_double().get(fastest)) << r.out;
+        ASSERT_FALSE(e["ns_per_joint"].get_double().get(median)) << r.out;
+        EXPECT_GT(fastest, 0.0);
+        EXPECT_LE(fastest, median);
+        EXPECT_EQ(uint64_t(e["repetitions"]), 3u);
         EXPECT_EQ(uint64_t(e["joints"]), row == 0 ? 64u : 128u);
         EXPECT_EQ(uint64_t(e["instances"]), 256u);
         EXPECT_EQ(uint64_t(e["threads"]), 1u);
