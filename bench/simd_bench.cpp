@@ -29,6 +29,10 @@
 //   SimdSkinVertices/normals:<0|1>  PoseKernels::skinVertices on the synthetic
 //                             10,000-vertex mesh (twin of SkinVertices)
 //   SimdSkinVerticesL2/normals:<0|1>  the same on 1,500 vertices, which stay in L2
+//   SimdSkinVerticesUniform/normals:<0|1>  SimdSkinVertices with KernelMix::Uniform
+//                             whatever KINEMA_KERNELS says: beside SimdSkinVertices
+//                             under --benchmark_enable_random_interleaving, an
+//                             in-process A/B of the two mixes' skinning kernels
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -350,7 +354,7 @@ BENCHMARK(BM_SimdPalette)->Name("SimdPalette")->Arg(64)->Arg(128)->Unit(benchmar
 BENCHMARK(BM_SimdPaletteHotModel)->Name("SimdPaletteHotModel")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SimdPaletteL2)->Name("SimdPaletteL2")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
-void runSimdSkinVertices(benchmark::State& state, std::size_t vertices) {
+void runSimdSkinVertices(benchmark::State& state, std::size_t vertices, KernelMix mix = benchKernelMix()) {
     constexpr std::size_t kJoints = 64;
     const Workload& w = w1(kJoints);
     if (!w.error.empty()) {
@@ -361,7 +365,7 @@ void runSimdSkinVertices(benchmark::State& state, std::size_t vertices) {
     const Skin& skin = model.skins.front();
     std::vector<Mat4> models;
     if (!w1ModelMatrices(state, model, models)) return;
-    const PoseKernels kernels(benchSimdLevel(), benchKernelMix());
+    const PoseKernels kernels(benchSimdLevel(), mix);
     state.SetLabel(std::string(kernels.name()));
     std::vector<Mat4> palette(skin.joints.size());
     kernels.skinPalette(skin, {models.data(), kJoints}, palette);
@@ -383,6 +387,9 @@ void runSimdSkinVertices(benchmark::State& state, std::size_t vertices) {
 }
 void BM_SimdSkinVertices(benchmark::State& state) { runSimdSkinVertices(state, kVertices); }
 void BM_SimdSkinVerticesL2(benchmark::State& state) { runSimdSkinVertices(state, kL2Vertices); }
+void BM_SimdSkinVerticesUniform(benchmark::State& state) {
+    runSimdSkinVertices(state, kVertices, KernelMix::Uniform);
+}
 BENCHMARK(BM_SimdSkinVertices)
     ->Name("SimdSkinVertices")
     ->ArgName("normals")
@@ -391,6 +398,12 @@ BENCHMARK(BM_SimdSkinVertices)
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SimdSkinVerticesL2)
     ->Name("SimdSkinVerticesL2")
+    ->ArgName("normals")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SimdSkinVerticesUniform)
+    ->Name("SimdSkinVerticesUniform")
     ->ArgName("normals")
     ->Arg(0)
     ->Arg(1)
