@@ -331,12 +331,12 @@ void printJson(const std::vector<Row>& rows, const Settings& s) {
         // The fastest repetition beside the median: on a host whose other guests take
         // a share of the core in bursts, the two differ, and the fastest is the steadier
         // figure to compare builds by.
-        const double fastest = *std::min_element(r.repetitionNs.begin(), r.repetitionNs.end()) /
-                               median(r.repetitionNs);
+        const double fastestOfMedian = *std::min_element(r.repetitionNs.begin(), r.repetitionNs.end()) /
+                                       median(r.repetitionNs);
         w.key("fastest_ns_per_joint");
-        if (r.nsPerJoint) w.value(*r.nsPerJoint * fastest);
+        if (r.nsPerJoint) w.value(*r.nsPerJoint * fastestOfMedian);
         else w.null();
-        if (r.nsPerVertex) w.key("fastest_ns_per_vertex").value(*r.nsPerVertex * fastest);
+        if (r.nsPerVertex) w.key("fastest_ns_per_vertex").value(*r.nsPerVertex * fastestOfMedian);
         w.key("instances_per_s").value(r.instancesPerSecond());
         w.key("bytes_per_key").value(r.bytesPerKey);
         if (r.scaling) w.key("scaling").value(*r.scaling);

@@ -901,7 +901,7 @@ struct NormalsTag {
 // multiply-adds for all four and the normals' cross products and dot products
 // run on four vertices per instruction. Groups of fewer than four (the tail) use
 // masked loads and stores, so nothing is read or written past the arrays.
-// `SplitBlend`: the positions-only loop blends in 256-bit halves (blendedHalves4;
+// `SplitBlend`: the positions-only loop blends in 256-bit halves (splitBlendedMatrix4;
 // the loop with normals stays on whole registers: 3-6 % slower in halves).
 template <bool SplitBlend>
 void skinKernelFor(const float* palette, const std::uint16_t* joints, const float* weights, std::uint32_t influences,
@@ -960,7 +960,13 @@ void skinKernelFor(const float* palette, const std::uint16_t* joints, const floa
     };
     // Positions alone and positions with normals are two loops: one loop for both
     // keeps the normals' constants in registers the blends then lack.
+    // Four blended matrices [c0 | c1 | c2 | c3] as finish() takes them.
+    const auto finishBlended = [&](auto normalsTag, std::uint32_t v, std::uint32_t n, const __m512* b) {
+        finish(normalsTag, v, n, blocks<0x44>(b[0], b[1]), blocks<0xEE>(b[0], b[1]), blocks<0x44>(b[2], b[3]),
+               blocks<0xEE>(b[2], b[3]));
+    };
     const auto run = [&](auto normalsTag) {
+        constexpr bool halves = SplitBlend && !decltype(normalsTag)::value;
         std::uint32_t v = 0;
         if (influences == 4 && count >= 4) {
             // Software-pipelined by one group: the next group's blends are issued before
@@ -972,7 +978,7 @@ void skinKernelFor(const float* palette, const std::uint16_t* joints, const floa
             const std::uint16_t* jv = joints;
             const float* wv = weights;
             const auto blend = [&](__m512* t) {
-                if constexpr (SplitBlend && !decltype(normalsTag)::value) {
+                if constexpr (halves) {
                     for (int k = 0; k < 4; k += 2) {
                         const Blended2 a = splitBlendedMatrix4(palette, jv + 4 * k, wv + 4 * k);
                         const Blended2 b = splitBlendedMatrix4(palette, jv + 4 * k + 4, wv + 4 * k + 4);
@@ -989,11 +995,10 @@ void skinKernelFor(const float* palette, const std::uint16_t* joints, const floa
                 asm("" : "+r"(wv), "+r"(jv));
             };
             const auto group = [&](std::uint32_t at, const __m512* t) {
-                if constexpr (SplitBlend && !decltype(normalsTag)::value) {
+                if constexpr (halves) {
                     finish(normalsTag, at, 4, t[0], t[1], t[2], t[3]);
                 } else {
-                    finish(normalsTag, at, 4, blocks<0x44>(t[0], t[1]), blocks<0xEE>(t[0], t[1]),
-                           blocks<0x44>(t[2], t[3]), blocks<0xEE>(t[2], t[3]));
+                    finishBlended(normalsTag, at, 4, t);
                 }
             };
             // Two groups per iteration with the two register sets trading roles, so no
@@ -1022,8 +1027,7 @@ void skinKernelFor(const float* palette, const std::uint16_t* joints, const floa
                 const std::size_t at = static_cast<std::size_t>(v + k) * influences;
                 b[k] = k < n ? blendedMatrix(palette, joints + at, weights + at, influences) : _mm512_setzero_ps();
             }
-            finish(normalsTag, v, n, blocks<0x44>(b[0], b[1]), blocks<0xEE>(b[0], b[1]), blocks<0x44>(b[2], b[3]),
-                   blocks<0xEE>(b[2], b[3]));
+            finishBlended(normalsTag, v, n, b);
         }
     };
     if (normals != nullptr && outNormals != nullptr) {
