@@ -5,12 +5,14 @@
 //   kinema_fuzz_seeds <output folder>
 #include <cstdio>
 #include <filesystem>
+#include <span>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "kinema/io/gltf.hpp"
 #include "support/gltf_writer.hpp"
+#include "support/png_writer.hpp"
 
 namespace {
 
@@ -106,8 +108,34 @@ GltfWriter morph() {
     return w;
 }
 
+// A triangle whose material's texture is a real 4 x 4 RGBA PNG, embedded: the seed
+// that takes the fuzzer into the image decoder.
+GltfWriter textured() {
+    GltfWriter w;
+    const auto pos = w.addFloats("VEC3", {0, 0, 0, 1, 0, 0, 0, 1, 0});
+    const auto uv = w.addFloats("VEC2", {0, 0, 1, 0, 0, 1});
+    const auto mesh = w.addMesh({{.attributes = {{"POSITION", pos}, {"TEXCOORD_0", uv}}}});
+    Bytes rows;
+    for (std::uint8_t y = 0; y < 4; ++y) {
+        rows.push_back(0);  // filter: none
+        for (std::uint8_t x = 0; x < 4; ++x) rows.insert(rows.end(), {std::uint8_t(x * 60), std::uint8_t(y * 60), 128, 255});
+    }
+    const Bytes image = png(4, 4, 6, zlibStored(rows));
+    const auto view = w.addBufferView(std::as_bytes(std::span(image)));
+    auto& img = w.json()["images"].push(kinema::test::Json::object());
+    img["bufferView"] = view;
+    img["mimeType"] = "image/png";
+    w.json()["textures"].push(kinema::test::Json::object())["source"] = 0;
+    w.json()["materials"].push(kinema::test::Json::object())["pbrMetallicRoughness"]["baseColorTexture"]["index"] = 0;
+    w.json()["meshes"][mesh]["primitives"][0]["material"] = 0;
+    w.addScene({w.addNode({.name = "tri", .mesh = mesh})});
+    return w;
+}
+
 bool writeSeed(const std::filesystem::path& dir, const std::string& name, const std::vector<std::byte>& bytes) {
-    const auto r = kinema::importGltf(makeSource(bytes, name));
+    kinema::ImportOptions options;
+    options.decodeImages = name.rfind("textured", 0) == 0;
+    const auto r = kinema::importGltf(makeSource(bytes, name), options);
     if (!r) {
         std::fprintf(stderr, "seed %s does not import:\n%s\n", name.c_str(), r.message().c_str());
         return false;
@@ -133,5 +161,6 @@ int main(int argc, char** argv) {
     ok &= writeSeed(dir, "animated.glb", animated().glb());
     ok &= writeSeed(dir, "skinned.glb", skinned().glb());
     ok &= writeSeed(dir, "morph.gltf", toBytes(morph().gltf()));
+    ok &= writeSeed(dir, "textured.glb", textured().glb());
     return ok ? 0 : 1;
 }

@@ -81,18 +81,4 @@ std::optional<DataUri> decodeDataUri(std::string_view uri, std::string& error) {
     return result;
 }
 
-std::filesystem::path resolveUri(const std::filesystem::path& baseDir, std::string_view uri) {
-    std::string decoded;
-    decoded.reserve(uri.size());
-    for (std::size_t i = 0; i < uri.size(); ++i) {
-        if (uri[i] == '%' && i + 2 < uri.size() && hexValue(uri[i + 1]) >= 0 && hexValue(uri[i + 2]) >= 0) {
-            decoded.push_back(static_cast<char>(hexValue(uri[i + 1]) * 16 + hexValue(uri[i + 2])));
-            i += 2;
-        } else {
-            decoded.push_back(uri[i]);
-        }
-    }
-    return baseDir / std::filesystem::path(decoded);
-}
-
 }  // namespace kinema::gltf

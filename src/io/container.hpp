@@ -41,7 +41,4 @@ struct DataUri {
 bool isDataUri(std::string_view uri) noexcept;
 std::optional<DataUri> decodeDataUri(std::string_view uri, std::string& error);
 
-// A relative URI reference turned into a path below `baseDir` (percent-escapes decoded).
-std::filesystem::path resolveUri(const std::filesystem::path& baseDir, std::string_view uri);
-
 }  // namespace kinema::gltf

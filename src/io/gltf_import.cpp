@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -18,6 +20,10 @@
 #include "accessor.hpp"
 #include "container.hpp"
 #include "kinema/io/gltf.hpp"
+#include "kinema/io/image.hpp"
+#include "json_syntax.hpp"
+#include "kinema/math/finite.hpp"
+#include "resource.hpp"
 
 namespace kinema {
 
@@ -29,6 +35,27 @@ using gltf::ElementShape;
 namespace {
 
 constexpr std::size_t kMaxFaults = 500;
+constexpr std::uint64_t kMaxElementCount = std::uint64_t{1} << 40;
+
+// The Khronos glTF-Validator's tolerances, so that strict import and the validator
+// call the same files errors: |length - 1| of a unit quaternion, of a unit normal,
+// and per non-zero weight of a vertex's weight sum (accumulated in float).
+constexpr double kRotationUnitTolerance = 0.00769;
+constexpr double kNormalUnitTolerance = 0.00674;
+constexpr float kWeightSumTolerancePerWeight = 2e-7f;
+
+// A number as the shortest text that reads back to the same value: messages print
+// what the file holds, not a rounded neighbour.
+std::string exact(double v) {
+    std::array<char, 32> buf{};
+    const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+    return std::string(buf.data(), r.ptr);
+}
+std::string exact(float v) {
+    std::array<char, 32> buf{};
+    const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+    return std::string(buf.data(), r.ptr);
+}
 
 // A JSON pointer built without allocating; formatted only when a fault is recorded.
 // Keys are views into the parsed document or string literals, both outliving it.
@@ -206,6 +233,11 @@ struct View {
 
 struct Accessor {
     AccessorDesc desc;
+    std::uint64_t declaredCount = 0;  // as written, for messages
+    std::vector<double> min, max;     // declared bounds (empty when absent)
+    bool hasBounds = false;           // both min and max declared, with one number per component
+    bool boundsChecked = false;       // declared bounds already compared with the data
+    bool unitChecked = false;         // rotation keys already checked for unit length
     bool ok = false;
 };
 
@@ -228,8 +260,23 @@ public:
 
     Result<Model> run() {
         if (!src_.bytes) return Fault{src_.name, "no bytes to import"};
+        try {
+            return runChecked();
+        } catch (const std::bad_alloc&) {
+            // The budget is checked before each large allocation; what is left is
+            // the machine running out first. A fault, never an exception out of import.
+            Result<Model> failed(Fault{src_.name, "out of memory while importing (" + std::to_string(usedBytes_) +
+                                                      " bytes of the memory budget in use)"});
+            failed.addWarnings(warnings_);
+            return failed;
+        }
+    }
+
+private:
+    Result<Model> runChecked() {
         model_.source = src_.name;
-        if (!parseContainer()) return std::move(faults_);
+        if (!charge(src_.bytes->size(), "", "the file")) return finish();
+        if (!parseContainer()) return finish();
         readAsset();
         readBuffers();
         readViews();
@@ -244,11 +291,74 @@ public:
             readScenes();
             readAnimations();
         }
-        if (!faults_.empty()) return std::move(faults_);
-        return std::move(model_);
+        if (opt_.decodeImages && faults_.empty()) decodeImages();
+        return finish();
     }
 
-private:
+    // Last, when everything else is valid: decoding costs far more than checking.
+    // Each image gets what is left of the memory budget.
+    void decodeImages() {
+        model_.decodedImages.reserve(model_.images.size());
+        for (std::size_t i = 0; i < model_.images.size(); ++i) {
+            auto image = decodeImage(model_, i, ImageLimits{opt_.maxImagePixels, budgetLeft()});
+            if (!image) {
+                for (const Fault& f : image.faults()) faults_.push_back(f);
+                continue;
+            }
+            if (!charge(image->pixels.size(), Pointer{} / "images" / i, "image " + std::to_string(i))) continue;
+            model_.decodedImages.push_back(std::move(*image));
+        }
+    }
+
+    Result<Model> finish() {
+        Result<Model> result = faults_.empty() ? Result<Model>(std::move(model_)) : Result<Model>(std::move(faults_));
+        result.addWarnings(warnings_);
+        return result;
+    }
+
+    bool lenient() const noexcept { return opt_.conformance == Conformance::Lenient; }
+
+    // A recoverable error: a warning naming the repair when lenient, else a fault.
+    void recoverable(const Pointer& at, const std::string& what, const std::string& repair) {
+        if (lenient()) {
+            warn(at, what + "; " + repair);
+        } else {
+            fault(at, what);
+            ++valueFaults_;
+        }
+    }
+    void warn(const Pointer& at, std::string what) {
+        if (warnings_.size() < kMaxFaults) warnings_.push_back({src_.name + "#" + at.str(), std::move(what)});
+    }
+
+    // Charges `bytes` to the import's memory budget before they are allocated; a
+    // fault at `at` (a JSON pointer, or "" for the file) when they do not fit.
+    bool charge(std::size_t bytes, const Pointer& at, const std::string& what) {
+        if (fitsBudget(bytes)) {
+            usedBytes_ += bytes;
+            return true;
+        }
+        fault(at, budgetMessage(bytes, what));
+        return false;
+    }
+    bool charge(std::size_t bytes, const char* rawWhere, const std::string& what) {
+        if (fitsBudget(bytes)) {
+            usedBytes_ += bytes;
+            return true;
+        }
+        faultRaw(rawWhere, budgetMessage(bytes, what));
+        return false;
+    }
+    void refund(std::size_t bytes) noexcept { usedBytes_ -= std::min(bytes, usedBytes_); }
+    bool fitsBudget(std::size_t bytes) const noexcept {
+        return bytes <= opt_.memoryBudget && usedBytes_ <= opt_.memoryBudget - bytes;
+    }
+    std::size_t budgetLeft() const noexcept { return opt_.memoryBudget - std::min(usedBytes_, opt_.memoryBudget); }
+    std::string budgetMessage(std::size_t bytes, const std::string& what) const {
+        return what + " needs " + std::to_string(bytes) + " bytes; the import's memory budget of " +
+               std::to_string(opt_.memoryBudget) + " bytes has " + std::to_string(budgetLeft()) + " left";
+    }
+
     // ---- faults -------------------------------------------------------------
     void fault(const Pointer& at, std::string what) {
         if (faults_.size() < kMaxFaults) {
@@ -406,6 +516,28 @@ private:
     }
 
     // ---- container ----------------------------------------------------------
+    // A GLB whose magic is damaged: named .glb and not JSON text, or a GLB header
+    // (version 2) and first chunk header ("JSON") behind the wrong four bytes.
+    bool looksLikeGlb(std::span<const std::byte> bytes) const {
+        const auto at = [&](std::size_t i) { return static_cast<unsigned char>(bytes[i]); };
+        if (bytes.size() >= 20 && at(4) == 2 && at(5) == 0 && at(6) == 0 && at(7) == 0 && at(16) == 'J' &&
+            at(17) == 'S' && at(18) == 'O' && at(19) == 'N') {
+            return true;
+        }
+        std::string lower;
+        const std::size_t dot = src_.name.rfind('.');
+        if (dot != std::string::npos) {
+            for (const char c : src_.name.substr(dot)) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        if (lower != ".glb") return false;
+        for (std::size_t i = 0; i < bytes.size(); ++i) {
+            const unsigned char c = at(i);
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+            return c != '{';
+        }
+        return false;
+    }
+
     bool parseContainer() {
         const std::vector<std::byte>& file = *src_.bytes;
         if (file.empty()) {
@@ -413,6 +545,16 @@ private:
             return false;
         }
         std::span<const std::byte> json(file.data(), file.size());
+        std::size_t jsonOffset = 0;
+        if (!gltf::isGlb(json) && looksLikeGlb(json)) {
+            std::string magic;
+            for (std::size_t i = 0; i < 4 && i < json.size(); ++i) {
+                const auto c = static_cast<unsigned char>(json[i]);
+                magic += (c >= 0x20 && c < 0x7F) ? static_cast<char>(c) : '?';
+            }
+            faultRaw("@byte 0", "bad magic: a GLB file starts with 'glTF', this one with '" + magic + "'");
+            return false;
+        }
         if (gltf::isGlb(json)) {
             gltf::GlbError error;
             const auto chunks = gltf::splitGlb(json, error);
@@ -421,6 +563,7 @@ private:
                 return false;
             }
             json = chunks->json;
+            jsonOffset = chunks->jsonOffset;
             if (chunks->hasBin) {
                 glbBin_ = chunks->bin;
                 hasGlbBin_ = true;
@@ -434,7 +577,17 @@ private:
         dom::element doc;
         const auto error = parser_.parse(reinterpret_cast<const char*>(json.data()), json.size(), !padded).get(doc);
         if (error) {
-            faultRaw("", std::string("JSON does not parse: ") + simdjson::error_message(error));
+            // simdjson says that the text is malformed, the locator says where.
+            const std::string_view text(reinterpret_cast<const char*>(json.data()), json.size());
+            const auto syntax = gltf::findJsonSyntaxError(text);
+            if (!syntax) {
+                faultRaw("", std::string("JSON does not parse: ") + simdjson::error_message(error));
+                return false;
+            }
+            const std::size_t offset = jsonOffset + syntax->byteOffset;
+            faultRaw("@byte " + std::to_string(offset) + " (line " + std::to_string(syntax->line) + ", column " +
+                         std::to_string(syntax->column) + ")",
+                     "JSON syntax error: " + syntax->what);
             return false;
         }
         if (doc.get_object().get(root_)) {
@@ -475,6 +628,73 @@ private:
         readExtensionList("extensionsRequired", true);
     }
 
+    // ---- external resources -------------------------------------------------
+    // The bytes behind a URI that is not a data: URI, through the resolver or the
+    // file system, confined by the options; at least `wanted` bytes (a buffer's
+    // byteLength: a shorter file is a fault at `lengthAt`), of which only those are
+    // read from a file. Null, with a fault recorded at `at`, when they cannot be had.
+    gltf::UriPath checkedUri(std::string_view uri, const Pointer& at, bool& ok) {
+        ok = false;
+        if (!opt_.allowExternalFiles) {
+            fault(at, "external resources are disabled for this import");
+            return {};
+        }
+        std::string error;
+        gltf::UriPath path = gltf::parseUriPath(uri, error);
+        if (!error.empty()) {
+            fault(at, error);
+            return path;
+        }
+        // Refused before anything is touched, so a refusal says nothing about
+        // whether the path exists.
+        if (path.leaves && !opt_.allowExternalPaths && (opt_.resolver || opt_.allowedFolders.empty())) {
+            fault(at, path.absolute ? "an absolute path leads outside the file's folder, which this import does not allow"
+                                    : "'..' leads outside the file's folder, which this import does not allow");
+            return path;
+        }
+        ok = true;
+        return path;
+    }
+
+    gltf::ResourceLocation locate(const gltf::UriPath& path, std::string& error) const {
+        return gltf::locateResource(src_.baseDir, path, gltf::PathPolicy{opt_.allowExternalPaths, opt_.allowedFolders}, error);
+    }
+
+    ResourceBytes fetchResource(std::string_view uri, std::size_t wanted, const Pointer& at, const Pointer& lengthAt) {
+        bool ok = false;
+        const gltf::UriPath path = checkedUri(uri, at, ok);
+        if (!ok) return nullptr;
+        if (opt_.resolver) {
+            auto got = opt_.resolver(ResourceRequest{uri, path.path, wanted});
+            if (!got) {
+                for (const Fault& f : got.faults()) fault(at, f.what.empty() ? "the resolver could not provide it" : f.what);
+                return nullptr;
+            }
+            if (!*got) {
+                fault(at, "the resolver returned no bytes");
+                return nullptr;
+            }
+            return std::move(*got);
+        }
+        std::string error;
+        const gltf::ResourceLocation location = locate(path, error);
+        const gltf::OpenFile file = error.empty() ? gltf::openLocated(location, error) : gltf::OpenFile{};
+        if (!file.isOpen()) {
+            fault(at, error);
+            return nullptr;
+        }
+        if (file.size() < wanted) {
+            fault(lengthAt, "declares " + std::to_string(wanted) + " bytes, the file has " + std::to_string(file.size()));
+            return nullptr;
+        }
+        auto bytes = std::make_shared<const std::vector<std::byte>>(file.readPrefix(wanted, error));
+        if (!error.empty()) {
+            fault(at, error);
+            return nullptr;
+        }
+        return bytes;
+    }
+
     // ---- buffers, views, accessors -----------------------------------------
     void readBuffers() {
         buffers_.resize(arraySize("buffers"));
@@ -492,27 +712,28 @@ private:
                 b.owner = src_.bytes;
                 b.bytes = glbBin_;
             } else if (gltf::isDataUri(uri)) {
+                // The decoded bytes are never more than the URI's characters.
+                if (!charge(uri.size(), at / "uri", "buffer " + std::to_string(i) + "'s data URI")) return;
                 std::string error;
                 auto data = gltf::decodeDataUri(uri, error);
                 if (!data) {
                     fault(at / "uri", error);
                     return;
                 }
+                refund(uri.size() - std::min(uri.size(), data->bytes.size()));
                 auto owned = std::make_shared<const std::vector<std::byte>>(std::move(data->bytes));
                 b.bytes = *owned;
                 b.owner = std::move(owned);
             } else {
-                if (!opt_.allowExternalFiles) {
-                    fault(at / "uri", "external buffers are disabled for this import");
+                // Only the declared bytes are read: a buffer that names a huge file
+                // costs its byteLength, and the byteLength is charged first.
+                if (!hasLength || byteLength == 0) return;
+                if (byteLength > std::numeric_limits<std::size_t>::max() ||
+                    !charge(static_cast<std::size_t>(byteLength), at / "byteLength", "buffer " + std::to_string(i))) {
                     return;
                 }
-                const auto path = gltf::resolveUri(src_.baseDir, uri);
-                auto bytes = readFileBytes(path);
-                if (!bytes) {
-                    fault(at / "uri", "cannot read " + path.string());
-                    return;
-                }
-                b.owner = std::move(*bytes);
+                b.owner = fetchResource(uri, static_cast<std::size_t>(byteLength), at / "uri", at / "byteLength");
+                if (!b.owner) return;
                 b.bytes = *b.owner;
             }
             if (hasLength && byteLength > b.bytes.size()) {
@@ -552,9 +773,9 @@ private:
             const Buffer& b = buffers_[static_cast<std::size_t>(buffer)];
             if (!b.ok) return;  // the buffer's own fault is already recorded
             if (offset > b.bytes.size() || length > b.bytes.size() - offset) {
-                fault(at, "bytes " + std::to_string(offset) + ".." + std::to_string(offset + length) +
-                              " lie outside buffer " + std::to_string(buffer) + " (" + std::to_string(b.bytes.size()) +
-                              " bytes)");
+                fault(at, "byteOffset " + std::to_string(offset) + " + byteLength " + std::to_string(length) +
+                              " runs past the end of buffer " + std::to_string(buffer) + " (" +
+                              std::to_string(b.bytes.size()) + " bytes)");
                 return;
             }
             v.bytes = b.bytes.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
@@ -577,15 +798,151 @@ private:
         return v.bytes.subspan(static_cast<std::size_t>(offset));
     }
 
+    // accessor.min / max: one number per component, kept to be compared with the data.
+    void readBounds(const std::optional<dom::element>& minElement, const std::optional<dom::element>& maxElement,
+                    const Pointer& at, Accessor& acc) {
+        const std::size_t comps = acc.desc.shape.components();
+        auto read = [&](const std::optional<dom::element>& e, std::string_view key, std::vector<double>& out) {
+            dom::array a;
+            if (!getArray(e, key, at, a, false)) return false;
+            if (a.size() != comps) {
+                fault(at / key, "must hold " + std::to_string(comps) + " numbers (one per component), holds " +
+                                    std::to_string(a.size()));
+                return false;
+            }
+            std::size_t i = 0;
+            for (dom::element v : a) {
+                double d;
+                if (v.get_double().get(d)) {
+                    fault(at / key / i, "must be a number");
+                    return false;
+                }
+                out.push_back(d);
+                ++i;
+            }
+            return true;
+        };
+        const bool hasMin = read(minElement, "min", acc.min);
+        const bool hasMax = read(maxElement, "max", acc.max);
+        acc.hasBounds = hasMin && hasMax;
+    }
+
+    // Compares a float accessor's declared min/max with its decoded values, once per
+    // accessor. `required`: the specification makes them mandatory for this use
+    // (animation inputs, POSITION). Integer accessors declare bounds in raw integer
+    // units, which the decoded (normalised) floats no longer are: those are not compared.
+    void checkBounds(std::int64_t index, std::span<const float> values, bool required, const char* role) {
+        if (index < 0 || static_cast<std::size_t>(index) >= accessors_.size()) return;
+        Accessor& acc = accessors_[static_cast<std::size_t>(index)];
+        if (acc.boundsChecked || acc.desc.componentType != ComponentType::Float) return;
+        acc.boundsChecked = true;
+        const Pointer at = Pointer{} / "accessors" / static_cast<std::size_t>(index);
+        const std::size_t comps = acc.desc.shape.components();
+        if (!acc.hasBounds) {
+            if (required && acc.min.empty() == acc.max.empty() && acc.min.empty()) {
+                recoverable(at, std::string(role) + " accessor must declare min and max",
+                            "the data's own bounds are used");
+            } else if (required) {
+                recoverable(at, std::string(role) + " accessor must declare both min and max",
+                            "the data's own bounds are used");
+            }
+            return;
+        }
+        // Non-finite values have faults of their own; a bound cannot be compared with them.
+        if (values.size() != acc.desc.count * comps || values.empty() || !allFinite(values)) return;
+        for (std::size_t c = 0; c < comps; ++c) {
+            float lo = values[c], hi = values[c];
+            for (std::size_t i = c; i < values.size(); i += comps) {
+                lo = std::min(lo, values[i]);
+                hi = std::max(hi, values[i]);
+            }
+            // The declared bounds are JSON numbers for float data: equal when they
+            // round to the same float.
+            const float declaredLo = static_cast<float>(acc.min[c]);
+            const float declaredHi = static_cast<float>(acc.max[c]);
+            if (!(declaredLo == lo)) {
+                recoverable(at / "min" / c, "declared min " + exact(acc.min[c]) + " differs from the data's minimum " + exact(lo),
+                            "the data's own minimum is used");
+            }
+            if (!(declaredHi == hi)) {
+                recoverable(at / "max" / c, "declared max " + exact(acc.max[c]) + " differs from the data's maximum " + exact(hi),
+                            "the data's own maximum is used");
+            }
+        }
+    }
+
+    // Every value finite (glTF: an accessor of floats holds no NaN or infinity).
+    bool checkFinite(std::int64_t index, std::span<const float> values) {
+        if (allFinite(values)) return true;
+        const auto bad = std::find_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); });
+        const std::size_t comps = accessors_[static_cast<std::size_t>(index)].desc.shape.components();
+        const std::size_t at = static_cast<std::size_t>(bad - values.begin());
+        fault(Pointer{} / "accessors" / static_cast<std::size_t>(index),
+              "element " + std::to_string(at / comps) + " component " + std::to_string(at % comps) + " is " +
+                  exact(*bad) + "; accessor values must be finite");
+        return false;
+    }
+
+    // Rotation keys (the values, not cubic tangents) of unit length within the
+    // validator's tolerance. Within it they are renormalised silently, as the file
+    // means; beyond it lenient import renormalises them too (the clip does).
+    void checkUnitRotations(std::int64_t index, const Track& track) {
+        Accessor& acc = accessors_[static_cast<std::size_t>(index)];
+        if (acc.unitChecked) return;
+        acc.unitChecked = true;
+        const bool cubic = track.interpolation == Interpolation::CubicSpline;
+        const std::size_t stride = cubic ? 12 : 4, first = cubic ? 4 : 0;
+        std::size_t off = 0, firstKey = 0;
+        double firstLength = 0.0;
+        for (std::size_t key = 0; key * stride + first + 4 <= track.values.size(); ++key) {
+            const float* q = &track.values[key * stride + first];
+            const double len = std::sqrt(double(q[0]) * q[0] + double(q[1]) * q[1] + double(q[2]) * q[2] + double(q[3]) * q[3]);
+            if (std::fabs(len - 1.0) <= kRotationUnitTolerance) continue;
+            if (off++ == 0) {
+                firstKey = key;
+                firstLength = len;
+            }
+        }
+        if (off == 0) return;
+        recoverable(Pointer{} / "accessors" / static_cast<std::size_t>(index),
+                    std::to_string(off) + " rotation key" + (off == 1 ? " is" : "s are") +
+                        " not a unit quaternion (first: key " + std::to_string(firstKey) + ", length " +
+                        exact(firstLength) + "; tolerance " + exact(kRotationUnitTolerance) + ")",
+                    "renormalised");
+    }
+
+    // NORMAL vectors of unit length within the validator's tolerance; lenient
+    // import renormalises the others (a zero vector stays zero: it has no direction).
+    void checkUnitNormals(std::int64_t index, std::vector<Vec3>& normals) {
+        std::size_t off = 0, first = 0;
+        double firstLength = 0.0;
+        for (std::size_t v = 0; v < normals.size(); ++v) {
+            Vec3& n = normals[v];
+            const double len = std::sqrt(double(n.x) * n.x + double(n.y) * n.y + double(n.z) * n.z);
+            if (std::fabs(len - 1.0) <= kNormalUnitTolerance) continue;
+            if (off++ == 0) {
+                first = v;
+                firstLength = len;
+            }
+            if (lenient() && len > 0.0) n = {float(n.x / len), float(n.y / len), float(n.z / len)};
+        }
+        if (off == 0) return;
+        recoverable(Pointer{} / "accessors" / static_cast<std::size_t>(index),
+                    std::to_string(off) + " normal" + (off == 1 ? " is" : "s are") + " not of unit length (first: vertex " +
+                        std::to_string(first) + ", length " + exact(firstLength) + "; tolerance " +
+                        exact(kNormalUnitTolerance) + ")",
+                    "renormalised (zero vectors left as they are)");
+    }
+
     void readAccessors() {
         accessors_.resize(arraySize("accessors"));
         forEachObject("accessors", [&](std::size_t i, const dom::object& o, const Pointer& at) {
             Accessor& acc = accessors_[i];
             AccessorDesc& d = acc.desc;
-            enum { kComponentType, kCount, kType, kNormalized, kByteOffset, kBufferView, kSparse };
-            static constexpr std::array<std::string_view, 7> kKeys{"componentType", "count", "type", "normalized",
-                                                                    "byteOffset", "bufferView", "sparse"};
-            const Members<7> m(o, kKeys);
+            enum { kComponentType, kCount, kType, kNormalized, kByteOffset, kBufferView, kSparse, kMin, kMax };
+            static constexpr std::array<std::string_view, 9> kKeys{"componentType", "count", "type", "normalized",
+                                                                    "byteOffset", "bufferView", "sparse", "min", "max"};
+            const Members<9> m(o, kKeys);
             std::uint64_t componentType = 0, count = 0, offset = 0;
             const bool hasType = getUint(m[kComponentType], "componentType", at, componentType, true);
             if (hasType && gltf::componentSize(static_cast<std::uint32_t>(std::min<std::uint64_t>(componentType, 0xFFFFFFFF))) == 0) {
@@ -605,7 +962,16 @@ private:
             if (!hasType || !hasCount || !shape) return;
             d.componentType = static_cast<ComponentType>(componentType);
             d.shape = *shape;
-            d.count = static_cast<std::size_t>(std::min<std::uint64_t>(count, std::numeric_limits<std::size_t>::max() / 64));
+            acc.declaredCount = count;
+            // No buffer holds 2^40 elements; a larger count is refused here, so that
+            // sizes computed from it later cannot overflow.
+            if (count > kMaxElementCount) {
+                fault(at / "count", "count " + std::to_string(count) + " is larger than any accessor can hold (at most " +
+                                        std::to_string(kMaxElementCount) + ")");
+                return;
+            }
+            d.count = static_cast<std::size_t>(count);
+            readBounds(m[kMin], m[kMax], at, acc);
             if (d.normalized && (d.componentType == ComponentType::Float || d.componentType == ComponentType::UnsignedInt)) {
                 fault(at / "normalized", "float and unsigned int accessors cannot be normalized");
                 return;
@@ -695,14 +1061,7 @@ private:
         return &d;
     }
 
-    bool reserveDecoded(std::size_t bytes, const Pointer& at) {
-        if (bytes > opt_.maxDecodedBytes || decodedBytes_ > opt_.maxDecodedBytes - bytes) {
-            fault(at, "decoded data would exceed the import limit of " + std::to_string(opt_.maxDecodedBytes) + " bytes");
-            return false;
-        }
-        decodedBytes_ += bytes;
-        return true;
-    }
+    bool reserveDecoded(std::size_t bytes, const Pointer& at) { return charge(bytes, at, "decoded data"); }
 
     // Data faults (sparse indices) belong to the accessor, not to its user.
     bool decodeFloats(const AccessorDesc& d, std::int64_t index, std::span<float> out) {
@@ -803,8 +1162,19 @@ private:
             if (hasS) n.local.scale = {s[0], s[1], s[2]};
             if (hasR) {
                 const auto q = tryNormalize({r[0], r[1], r[2], r[3]});
-                if (!q) fault(at / "rotation", "zero quaternion");
-                else n.local.rotation = *q;
+                const double len = std::sqrt(double(r[0]) * r[0] + double(r[1]) * r[1] + double(r[2]) * r[2] + double(r[3]) * r[3]);
+                if (!q) {
+                    fault(at / "rotation", "zero quaternion");
+                } else {
+                    // Within the tolerance, renormalising is what the file means.
+                    if (std::fabs(len - 1.0) > kRotationUnitTolerance) {
+                        recoverable(at / "rotation", "rotation has length " + exact(len) +
+                                                         "; a unit quaternion is required (tolerance " +
+                                                         exact(kRotationUnitTolerance) + ")",
+                                    "renormalised");
+                    }
+                    n.local.rotation = *q;
+                }
             }
             dom::array children;
             if (getArray(f[kChildren], "children", at, children, false)) {
@@ -891,6 +1261,33 @@ private:
     }
 
     // ---- images, textures, materials ----------------------------------------
+    // An image file is checked now, under the same rules as buffers, and read only
+    // when decoded. A resolver cannot be called later (the Model keeps no callback),
+    // so with one the bytes are fetched now and kept as a model buffer.
+    void locateImage(std::size_t index, std::string_view uri, const Pointer& at, ImageSource& img) {
+        if (opt_.resolver) {
+            ResourceBytes bytes = fetchResource(uri, budgetLeft(), at, at);
+            if (!bytes) return;
+            if (!charge(bytes->size(), at, "image " + std::to_string(index))) return;
+            img.buffer = static_cast<std::int32_t>(model_.buffers.size());
+            img.byteOffset = 0;
+            img.byteLength = bytes->size();
+            model_.buffers.push_back(std::move(bytes));
+            return;
+        }
+        bool ok = false;
+        const gltf::UriPath path = checkedUri(uri, at, ok);
+        if (!ok) return;
+        std::string error;
+        gltf::ResourceLocation location = locate(path, error);
+        if (!error.empty()) {
+            fault(at, error);
+            return;
+        }
+        img.folder = std::move(location.folder);
+        img.path = std::move(location.path);
+    }
+
     void readImagesTexturesMaterials() {
         model_.images.resize(arraySize("images"));
         forEachObject("images", [&](std::size_t i, const dom::object& o, const Pointer& at) {
@@ -906,12 +1303,8 @@ private:
                 return;
             }
             if (hasUri) {
-                if (gltf::isDataUri(uri)) {
-                    img.uri = uri;
-                } else {
-                    img.uri = uri;
-                    img.path = gltf::resolveUri(src_.baseDir, uri).string();
-                }
+                img.uri = uri;
+                if (!gltf::isDataUri(uri)) locateImage(i, uri, at / "uri", img);
             } else if (view >= 0 && views_[static_cast<std::size_t>(view)].ok) {
                 const View& v = views_[static_cast<std::size_t>(view)];
                 const Buffer& b = buffers_[v.buffer];
@@ -1030,6 +1423,9 @@ private:
             if (decodeInto(static_cast<std::int64_t>(idx), aat / "POSITION", {{3, 1}}, posAllow, "POSITION", prim.positions)) {
                 vertexCount = prim.positions.size();
                 haveCount = true;
+                const std::span<const float> flat(&prim.positions.data()->x, vertexCount * 3);
+                checkFinite(static_cast<std::int64_t>(idx), flat);
+                checkBounds(static_cast<std::int64_t>(idx), flat, true, "a POSITION");
             }
             if (idx >= accessors_.size()) fault(aat / "POSITION", "no such accessor");
         }
@@ -1050,14 +1446,22 @@ private:
         std::int64_t a = -1;
         if (attributeIndex("NORMAL", a)) {
             if (decodeDrawData) {
-                decodeInto(a, aat / "NORMAL", {{3, 1}}, nrmAllow, "NORMAL", prim.normals, vertexCount);
+                if (decodeInto(a, aat / "NORMAL", {{3, 1}}, nrmAllow, "NORMAL", prim.normals, vertexCount)) {
+                    const std::span<const float> flat(&prim.normals.data()->x, vertexCount * 3);
+                    if (checkFinite(a, flat)) checkUnitNormals(a, prim.normals);
+                    checkBounds(a, flat, false, "a NORMAL");
+                }
             } else {
                 useAccessor(a, aat / "NORMAL", {{3, 1}}, nrmAllow, "NORMAL");
             }
         }
         if (attributeIndex("TEXCOORD_0", a)) {
             if (decodeDrawData) {
-                decodeInto(a, aat / "TEXCOORD_0", {{2, 1}}, uvAllow, "TEXCOORD_0", prim.texcoords, vertexCount);
+                if (decodeInto(a, aat / "TEXCOORD_0", {{2, 1}}, uvAllow, "TEXCOORD_0", prim.texcoords, vertexCount)) {
+                    const std::span<const float> flat(prim.texcoords.data()->data(), vertexCount * 2);
+                    checkFinite(a, flat);
+                    checkBounds(a, flat, false, "a TEXCOORD_0");
+                }
             } else {
                 useAccessor(a, aat / "TEXCOORD_0", {{2, 1}}, uvAllow, "TEXCOORD_0");
             }
@@ -1111,6 +1515,10 @@ private:
             getUint(pm[kIndices], "indices", at, ia, true);
             if (ia >= accessors_.size()) {
                 fault(at / "indices", "no such accessor");
+            } else if (accessors_[ia].ok && accessors_[ia].desc.byteStride != 0) {
+                fault(at / "indices", "accessor " + std::to_string(ia) + "'s bufferView has byteStride " +
+                                          std::to_string(accessors_[ia].desc.byteStride) +
+                                          "; indices must be tightly packed (no byteStride)");
             } else if (!decodeDrawData) {
                 useAccessor(static_cast<std::int64_t>(ia), at / "indices", {{1, 1}}, kInt8 | kInt16 | kUint32, "indices");
             } else if (decodeUintsInto(static_cast<std::int64_t>(ia), at / "indices", {1, 1}, "indices", prim.indices)) {
@@ -1152,7 +1560,11 @@ private:
                         if (ta >= accessors_.size()) {
                             fault(tat / key, "no such accessor");
                         } else if (haveCount) {
-                            decodeInto(index, tat / key, {{3, 1}}, deltaAllow, "morph target", *deltas, vertexCount);
+                            if (decodeInto(index, tat / key, {{3, 1}}, deltaAllow, "morph target", *deltas, vertexCount)) {
+                                const std::span<const float> flat(&deltas->data()->x, vertexCount * 3);
+                                checkFinite(index, flat);
+                                checkBounds(index, flat, false, "a morph target");
+                            }
                         } else {
                             useAccessor(index, tat / key, {{3, 1}}, deltaAllow, "morph target");
                         }
@@ -1169,7 +1581,9 @@ private:
                         MeshPrimitive& prim) {
         const std::size_t k = sets * 4;
         const std::size_t n = vertexCount * k;
-        if (!reserveDecoded(n * 6, aat)) return;
+        // Joints (2 bytes) and weights (4) per influence, and as much again for the
+        // per-set staging when there is more than one set.
+        if (!reserveDecoded(n * (sets == 1 ? 6 : 12), aat)) return;
         prim.influencesPerVertex = static_cast<std::uint32_t>(k);
         // One set (the common case) decodes straight into place, tightly packed
         // data copied as it is.
@@ -1180,11 +1594,14 @@ private:
         }
         std::vector<std::uint16_t> js;
         std::vector<float> ws;
+        std::vector<std::size_t> jointAccessor(sets), weightAccessor(sets);
         for (std::size_t set = 0; set < sets; ++set) {
             const std::string jk = "JOINTS_" + std::to_string(set), wk = "WEIGHTS_" + std::to_string(set);
             std::uint64_t ja = 0, wa = 0;
             getUint(attrs[jk], jk, aat, ja, true);
             getUint(attrs[wk], wk, aat, wa, true);
+            jointAccessor[set] = static_cast<std::size_t>(ja);
+            weightAccessor[set] = static_cast<std::size_t>(wa);
             const AccessorDesc* jd = useAccessor(static_cast<std::int64_t>(ja), aat / jk, {{4, 1}}, kInt8 | kInt16, jk.c_str());
             const AccessorDesc* wd =
                 useAccessor(static_cast<std::int64_t>(wa), aat / wk, {{4, 1}}, kFloat | kInt8Norm | kInt16Norm, wk.c_str());
@@ -1240,10 +1657,11 @@ private:
                 }
             }
         }
-        // Renormalise: quantised weights and exporters drift from a sum of 1.
-        // Branch-free so it vectorises; a sum of exactly 1 multiplies by exactly 1,
-        // an all-zero vertex stays all zero.
-        // (A fixed count of 4, the common case, lets the compiler unroll it.)
+        if (!checkInfluences(prim, vertexCount, sets, jointAccessor, weightAccessor)) return;
+        // Renormalise: quantised weights and exporters drift from a sum of 1 (within
+        // the tolerance checked above, or beyond it when lenient). Branch-free so it
+        // vectorises; a sum of exactly 1 multiplies by exactly 1, an all-zero vertex
+        // stays all zero. (A fixed count of 4, the common case, lets the compiler unroll it.)
         auto renormalise = [&](auto influences) {
             const std::size_t per = influences;
             for (std::size_t v = 0; v < vertexCount; ++v) {
@@ -1256,6 +1674,62 @@ private:
         };
         if (k == 4) renormalise(std::integral_constant<std::size_t, 4>{});
         else renormalise(k);
+    }
+
+    // Per vertex, as the glTF-Validator counts it: a joint may carry a non-zero weight
+    // once (a repeat is a fault: which of the two the file meant is unknowable); the
+    // non-zero weights, summed in float in component-then-set order, are 1 within 2e-7
+    // each (else recoverable: renormalised when lenient).
+    bool checkInfluences(const MeshPrimitive& prim, std::size_t vertexCount, std::size_t sets,
+                         const std::vector<std::size_t>& jointAccessor, const std::vector<std::size_t>& weightAccessor) {
+        const std::size_t k = sets * 4;
+        std::size_t offSum = 0, firstOff = 0;
+        float firstSum = 0.0f;
+        for (std::size_t v = 0; v < vertexCount; ++v) {
+            const std::uint16_t* joints = &prim.joints[v * k];
+            const float* weights = &prim.weights[v * k];
+            float sum = 0.0f, tolerance = 0.0f;
+            for (std::size_t r = 0; r < 4; ++r) {
+                for (std::size_t set = 0; set < sets; ++set) {
+                    const std::size_t i = set * 4 + r;
+                    if (weights[i] == 0.0f) continue;
+                    bool repeated = false;
+                    for (std::size_t q = 0; q < 4 && !repeated; ++q) {
+                        for (std::size_t s2 = 0; s2 < sets; ++s2) {
+                            const std::size_t earlier = s2 * 4 + q;
+                            if (q > r || (q == r && s2 >= set)) break;
+                            if (weights[earlier] != 0.0f && joints[earlier] == joints[i]) {
+                                repeated = true;
+                                break;
+                            }
+                        }
+                    }
+                    if (repeated) {
+                        fault(Pointer{} / "accessors" / jointAccessor[set],
+                              "vertex " + std::to_string(v) + " lists joint " + std::to_string(joints[i]) +
+                                  " twice with non-zero weights");
+                        return false;
+                    }
+                    sum += weights[i];
+                    tolerance += kWeightSumTolerancePerWeight;
+                }
+            }
+            if (std::fabs(sum - 1.0f) > tolerance) {
+                if (offSum++ == 0) {
+                    firstOff = v;
+                    firstSum = sum;
+                }
+            }
+        }
+        if (offSum > 0) {
+            recoverable(Pointer{} / "accessors" / weightAccessor[0],
+                        "the skin weights of " + std::to_string(offSum) + " vertex" + (offSum == 1 ? "" : "es") +
+                            " do not sum to 1 (first: vertex " + std::to_string(firstOff) + ", sum " + exact(firstSum) +
+                            "; tolerance 2e-7 per non-zero weight)",
+                        "renormalised (a vertex with no weight at all stays unskinned at the origin)");
+            if (!lenient()) return false;
+        }
+        return true;
     }
 
     // ---- skins --------------------------------------------------------------
@@ -1306,6 +1780,12 @@ private:
                 }
                 const AccessorDesc* d = useAccessor(static_cast<std::int64_t>(ibm), at / "inverseBindMatrices", {{4, 4}}, kFloat, "inverseBindMatrices");
                 if (!d) return;
+                if (d->byteStride != 0) {
+                    fault(at / "inverseBindMatrices", "accessor " + std::to_string(ibm) + "'s bufferView has byteStride " +
+                                                          std::to_string(d->byteStride) +
+                                                          "; inverse bind matrices must be tightly packed (no byteStride)");
+                    return;
+                }
                 if (d->count < skin.joints.size()) {
                     fault(at / "inverseBindMatrices", "accessor " + std::to_string(ibm) + " has " + std::to_string(d->count) +
                                                           " matrices for " + std::to_string(skin.joints.size()) + " joints");
@@ -1313,6 +1793,8 @@ private:
                 }
                 std::vector<Mat4> all;
                 if (!decodeInto(static_cast<std::int64_t>(ibm), at / "inverseBindMatrices", {{4, 4}}, kFloat, "inverseBindMatrices", all)) return;
+                checkBounds(static_cast<std::int64_t>(ibm), std::span<const float>(all.data()->m.data(), all.size() * 16), false,
+                            "an inverseBindMatrices");
                 for (std::size_t i = 0; i < skin.joints.size(); ++i) {
                     const Mat4& m = all[i];
                     if (!isFinite(m) || std::fabs(m(3, 0)) > 1e-6f || std::fabs(m(3, 1)) > 1e-6f ||
@@ -1471,14 +1953,28 @@ private:
                 if (!hi || !ho || input >= accessors_.size() || output >= accessors_.size()) continue;
                 si.input = static_cast<std::int64_t>(input);
                 si.output = static_cast<std::int64_t>(output);
-                si.ok = true;
+                // Sampler data is read as packed arrays: the specification allows
+                // byteStride only on buffer views of vertex attributes.
+                bool packed = true;
+                for (const auto& [key, index] : {std::pair<std::string_view, std::uint64_t>{"input", input}, {"output", output}}) {
+                    const Accessor& a = accessors_[static_cast<std::size_t>(index)];
+                    if (a.ok && a.desc.byteStride != 0) {
+                        fault(sat / key, "accessor " + std::to_string(index) + "'s bufferView has byteStride " +
+                                             std::to_string(a.desc.byteStride) +
+                                             "; animation sampler data must be tightly packed (no byteStride)");
+                        packed = false;
+                    }
+                }
+                si.ok = packed;
             }
             std::vector<Track> tracks;
             std::vector<std::size_t> channelOfTrack;
             tracks.reserve(channels.size());
             channelOfTrack.reserve(channels.size());
             std::size_t c = 0;
-            const std::size_t faultsBefore = faults_.size();
+            // Faults about the data's values (bounds, unit length) do not stop the clip's
+            // own checks, which name other problems of the same data.
+            const std::size_t faultsBefore = faults_.size() - valueFaults_;
             for (dom::element e : channels) {
                 const Pointer cat = at / "channels" / c;
                 dom::object co, target;
@@ -1521,7 +2017,9 @@ private:
                 track.path = tp;
                 track.interpolation = si.interpolation;
                 std::uint32_t width = 3;
-                unsigned allow = quantized_ ? kQuantized : kFloat;
+                // Only rotation and weights outputs may be normalized integers;
+                // KHR_mesh_quantization covers mesh attributes, not animation.
+                unsigned allow = kFloat;
                 ElementShape shape{3, 1};
                 if (tp == TrackPath::Rotation) {
                     width = 4;
@@ -1536,7 +2034,7 @@ private:
                     }
                     width = targets;
                     shape = {1, 1};
-                    allow = quantized_ ? kQuantized : (kFloat | kInt8Norm | kInt16Norm);
+                    allow = kFloat | kInt8Norm | kInt16Norm;
                     track.weightOffset = static_cast<std::uint32_t>(model_.weightOffsetOfJoint[track.target]);
                 }
                 track.width = width;
@@ -1547,11 +2045,23 @@ private:
                         cached.clear();
                         continue;
                     }
+                    checkBounds(si.input, cached, true, "an animation input");
                 }
                 track.times = cached;
                 const std::size_t keys = track.times.size();
                 const std::size_t perKey = (si.interpolation == Interpolation::CubicSpline ? 3u : 1u) *
                                            (tp == TrackPath::Weights ? width : 1u);
+                if (allow == kFloat) {
+                    const Accessor& out = accessors_[static_cast<std::size_t>(si.output)];
+                    if (out.ok && out.desc.componentType != ComponentType::Float) {
+                        fault(sat / "output", std::string(path) + " output accessor " + std::to_string(si.output) +
+                                                  " must be float (componentType 5126), not " +
+                                                  std::to_string(static_cast<unsigned>(out.desc.componentType)) +
+                                                  "; only rotation and weights outputs may be normalized integers "
+                                                  "(KHR_mesh_quantization does not extend to animation)");
+                        continue;
+                    }
+                }
                 const AccessorDesc* od = useAccessor(si.output, sat / "output", {shape}, allow, "sampler output");
                 if (!od) continue;
                 if (od->count != keys * perKey) {
@@ -1564,10 +2074,12 @@ private:
                     track.values.resize(od->count * shape.components());
                     if (!decodeFloats(*od, si.output, track.values)) continue;
                 }
+                checkBounds(si.output, track.values, false, "an animation output");
+                if (tp == TrackPath::Rotation) checkUnitRotations(si.output, track);
                 tracks.push_back(std::move(track));
                 channelOfTrack.push_back(channelIndex);
             }
-            if (faults_.size() != faultsBefore) return;
+            if (faults_.size() - valueFaults_ != faultsBefore) return;
             auto clip = Clip::create(name, std::move(tracks));
             if (!clip) {
                 for (const Fault& f : clip.faults()) {
@@ -1600,7 +2112,9 @@ private:
     bool quantized_ = false;
     bool nodesOk_ = false;
     bool skeletonOk_ = false;
-    std::size_t decodedBytes_ = 0;
+    std::size_t usedBytes_ = 0;
+    std::size_t valueFaults_ = 0;  // faults from recoverable(), counted apart
+    std::vector<Fault> warnings_;
     std::vector<Buffer> buffers_;
     std::vector<View> views_;
     std::vector<Accessor> accessors_;

@@ -1,37 +1,109 @@
 #include "kinema/io/image.hpp"
 
-#include <stb/stb_image.h>
-
+#include <array>
 #include <cstring>
 #include <limits>
 #include <memory>
 
 #include "container.hpp"
 #include "kinema/io/gltf.hpp"
+#include "resource.hpp"
+#include "stb_image_decoder.hpp"
 
 namespace kinema {
 
 namespace {
 
-Result<ImageRGBA8> decodeBytes(std::span<const std::byte> bytes, const std::string& where) {
-    if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-        return Fault{where, "image is too large to decode"};
+enum class Format { Png, Jpeg, Unknown };
+
+constexpr std::array<unsigned char, 8> kPngSignature{0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+
+Format sniff(std::span<const std::byte> bytes) {
+    if (bytes.size() >= kPngSignature.size() && std::memcmp(bytes.data(), kPngSignature.data(), kPngSignature.size()) == 0) {
+        return Format::Png;
     }
-    int w = 0, h = 0, channels = 0;
-    stbi_uc* pixels = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()),
-                                            static_cast<int>(bytes.size()), &w, &h, &channels, 4);
-    if (!pixels) return Fault{where, std::string("cannot decode image: ") + stbi_failure_reason()};
-    std::unique_ptr<stbi_uc, void (*)(void*)> owner(pixels, &stbi_image_free);
-    ImageRGBA8 image;
-    image.width = static_cast<std::uint32_t>(w);
-    image.height = static_cast<std::uint32_t>(h);
-    image.pixels.assign(pixels, pixels + std::size_t(w) * std::size_t(h) * 4);
-    return image;
+    if (bytes.size() >= 3 && bytes[0] == std::byte{0xff} && bytes[1] == std::byte{0xd8} && bytes[2] == std::byte{0xff}) {
+        return Format::Jpeg;
+    }
+    return Format::Unknown;
+}
+
+std::uint32_t bigEndian32(std::span<const std::byte> bytes, std::size_t at) {
+    return std::uint32_t(bytes[at]) << 24 | std::uint32_t(bytes[at + 1]) << 16 | std::uint32_t(bytes[at + 2]) << 8 |
+           std::uint32_t(bytes[at + 3]);
+}
+
+struct Size {
+    std::uint64_t width = 0;
+    std::uint64_t height = 0;
+};
+
+// stb_image's header reader refuses PNGs it would not decode (over 2^30 bytes); the
+// size is still read from IHDR so that the budget fault can name it.
+bool pngHeaderSize(std::span<const std::byte> bytes, Size& size) {
+    // signature, IHDR length (13), "IHDR", width, height
+    if (bytes.size() < 24 || bigEndian32(bytes, 8) != 13 || std::memcmp(bytes.data() + 12, "IHDR", 4) != 0) return false;
+    size = {bigEndian32(bytes, 16), bigEndian32(bytes, 20)};
+    return size.width != 0 && size.height != 0;
+}
+
+// The limits, from the header alone; the empty string when the size is within them.
+std::string overLimits(Size size, const ImageLimits& limits) {
+    // Both factors are below 2^32, so their product fits in 64 bits; times 4 may not.
+    const std::uint64_t pixels = size.width * size.height;
+    const std::string dims = std::to_string(size.width) + " x " + std::to_string(size.height);
+    if (pixels > limits.maxPixels) {
+        return "image is " + dims + " = " + std::to_string(pixels) + " pixels, over the limit of " +
+               std::to_string(limits.maxPixels) + " pixels";
+    }
+    if (pixels > limits.maxBytes / 4) {
+        const std::string bytes = pixels > std::numeric_limits<std::uint64_t>::max() / 4 ? "over 2^64" : std::to_string(pixels * 4);
+        return "image is " + dims + " pixels = " + bytes + " bytes as RGBA8, over the limit of " +
+               std::to_string(limits.maxBytes) + " bytes";
+    }
+    return {};
 }
 
 }  // namespace
 
-Result<ImageRGBA8> decodeImage(const Model& model, std::size_t index) {
+Result<ImageRGBA8> decodeImageBytes(std::span<const std::byte> bytes, const std::string& where, const ImageLimits& limits) {
+    const Format format = sniff(bytes);
+    if (format == Format::Unknown) return Fault{where, "cannot decode image: unknown format (glTF images are PNG or JPEG)"};
+    if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+        return Fault{where, "image is too large to decode"};
+    }
+    // Every allocation of the decoder, from the header read to the output, is charged
+    // to this call's budget.
+    stb::AllocationBudget budget{.limit = limits.maxBytes};
+    const stb::BudgetScope scope(budget);
+    const auto decodeFault = [&] {
+        if (budget.refused) {
+            return Fault{where, "decoding the image needs more than the limit of " + std::to_string(limits.maxBytes) + " bytes"};
+        }
+        return Fault{where, std::string("cannot decode image: ") + stb::failureReason()};
+    };
+
+    Size size;
+    int w = 0, h = 0, channels = 0;
+    if (stb::info(bytes, w, h, channels)) {
+        size = {static_cast<std::uint64_t>(w), static_cast<std::uint64_t>(h)};
+    } else if (format != Format::Png || budget.refused || !pngHeaderSize(bytes, size)) {
+        return decodeFault();
+    }
+    if (auto over = overLimits(size, limits); !over.empty()) return Fault{where, std::move(over)};
+
+    unsigned char* decoded = stb::loadRGBA(bytes, w, h);
+    if (!decoded) return decodeFault();
+    // Released before the scope ends, so the free is charged to this budget.
+    std::unique_ptr<unsigned char, void (*)(unsigned char*)> owner(decoded, &stb::freeImage);
+    ImageRGBA8 image;
+    image.width = static_cast<std::uint32_t>(w);
+    image.height = static_cast<std::uint32_t>(h);
+    image.pixels.assign(decoded, decoded + std::size_t(image.width) * image.height * 4);
+    return image;
+}
+
+Result<ImageRGBA8> decodeImage(const Model& model, std::size_t index, const ImageLimits& limits) {
     const std::string where = model.source + "#/images/" + std::to_string(index);
     if (index >= model.images.size()) return Fault{where, "no such image"};
     const ImageSource& img = model.images[index];
@@ -43,18 +115,29 @@ Result<ImageRGBA8> decodeImage(const Model& model, std::size_t index) {
         if (img.byteOffset > bytes.size() || img.byteLength > bytes.size() - img.byteOffset) {
             return Fault{where, "image bytes lie outside their buffer"};
         }
-        return decodeBytes(std::span<const std::byte>(bytes).subspan(img.byteOffset, img.byteLength), where);
+        return decodeImageBytes(std::span<const std::byte>(bytes).subspan(img.byteOffset, img.byteLength), where, limits);
     }
     if (gltf::isDataUri(img.uri)) {
         std::string error;
         const auto data = gltf::decodeDataUri(img.uri, error);
         if (!data) return Fault{where, error};
-        return decodeBytes(data->bytes, where);
+        return decodeImageBytes(data->bytes, where, limits);
     }
     if (!img.path.empty()) {
-        auto bytes = readFileBytes(img.path);
-        if (!bytes) return Fault{where, "cannot read " + img.path};
-        return decodeBytes(**bytes, where);
+        // Opened under the rules import checked the URI with: inside img.folder,
+        // no symbolic link out, a regular file, no more bytes than the budget.
+        std::string error;
+        const gltf::OpenFile file = gltf::openLocated({img.folder, img.path}, error);
+        if (!file.isOpen()) return Fault{where, error};
+        if (file.size() > limits.maxBytes) {
+            return Fault{where, "image file " + img.path + " has " + std::to_string(file.size()) +
+                                    " bytes, over the limit of " + std::to_string(limits.maxBytes) + " bytes"};
+        }
+        const std::vector<std::byte> bytes = file.readPrefix(file.size(), error);
+        if (!error.empty()) return Fault{where, error};
+        ImageLimits rest = limits;
+        rest.maxBytes -= bytes.size();
+        return decodeImageBytes(bytes, where, rest);
     }
     return Fault{where, "image has no data"};
 }

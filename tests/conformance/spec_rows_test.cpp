@@ -106,7 +106,9 @@ TEST(SpecRows, NormalisedIntegerKeyframesDecodeAsSpecified) {
           {"name":"u16","samplers":[{"input":3,"output":8}],"channels":[{"sampler":0,"target":{"node":0,"path":"weights"}}]},
           {"name":"i16 weights","samplers":[{"input":3,"output":9}],"channels":[{"sampler":0,"target":{"node":0,"path":"weights"}}]}
         ]})";
-    auto imported = importSynthetic(json, w.bytes);
+    // The extreme codes make rotation keys of length sqrt(2), which only a lenient import
+    // accepts (renormalising them after decoding, as the clip always does).
+    auto imported = importSynthetic(json, w.bytes, kinema::Conformance::Lenient);
     ASSERT_TRUE(imported.ok()) << imported.message();
     const kinema::Model& model = imported.value();
     ASSERT_EQ(model.clips.size(), 4u);

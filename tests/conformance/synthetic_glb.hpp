@@ -73,12 +73,14 @@ inline std::string accessor(int view, int componentType, int count, const char* 
     return s + "}";
 }
 
-inline kinema::Result<kinema::Model> importSynthetic(const std::string& json, std::vector<std::uint8_t> bin) {
+inline kinema::Result<kinema::Model> importSynthetic(const std::string& json, std::vector<std::uint8_t> bin,
+                                                     kinema::Conformance conformance = kinema::Conformance::Strict) {
     kinema::GltfSource src;
     src.bytes = makeGlb(json, std::move(bin));
     src.name = "synthetic.glb";
     kinema::ImportOptions options;
     options.allowExternalFiles = false;
+    options.conformance = conformance;
     return kinema::importGltf(src, options);
 }
 

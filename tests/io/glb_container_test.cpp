@@ -48,8 +48,8 @@ TEST(GlbContainer, EveryTruncationIsRejectedAtTheRightByte) {
         ASSERT_FALSE(r.ok()) << "length " << n;
         const std::string& where = r.faults()[0].where;
         if (n < 4) {
-            // Not even the magic: it is read as (broken) JSON.
-            EXPECT_EQ(where, "t.glb") << "length " << n;
+            // Not even the magic; named .glb and not JSON: a broken magic.
+            EXPECT_EQ(where, "t.glb@byte 0") << "length " << n;
         } else if (n < kHeader) {
             EXPECT_EQ(where, "t.glb@byte 0") << "length " << n;  // header incomplete
         } else {
@@ -136,7 +136,9 @@ TEST(GlbContainer, HeaderFieldsThatLie) {
 TEST(GlbContainer, EmptyJsonChunkIsRejected) {
     const auto r = importGltf(makeSource(makeGlb("", std::nullopt), "e.glb"));
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(r.faults()[0].where, "e.glb");
+    // An empty JSON chunk is a syntax error where its data would start: after the
+    // 12-byte header and the 8-byte chunk header.
+    EXPECT_EQ(r.faults()[0].where, "e.glb@byte 20 (line 1, column 1)");
 }
 
 TEST(GlbContainer, BufferLongerThanBinChunkIsRejected) {
@@ -159,7 +161,7 @@ TEST(GlbContainer, FlippedBytesInGlbFailCleanly) {
             rejected += !r.ok();
             if (i < 4 && mask == 0xFFu) {
                 ASSERT_FALSE(r.ok());
-                EXPECT_EQ(r.faults()[0].where, "f.glb") << "broken magic: parsed as JSON";
+                EXPECT_EQ(describe(r.faults()[0]).substr(0, 24), "f.glb@byte 0: bad magic:") << "broken magic";
             } else if (i >= 4 && i < 8) {
                 ASSERT_FALSE(r.ok());
                 EXPECT_EQ(r.faults()[0].where, "f.glb@byte 4") << "version byte " << i;

@@ -556,14 +556,20 @@ TEST(Hostile, PrimitiveWithoutPositionButNormalsIsRejectedOrConsistent) {
 
 // ---- not JSON, not glTF ----------------------------------------------------------------
 
-TEST(Hostile, InvalidJsonIsRejectedAtTheFile) {
-    for (const std::string text : {"{", "}", "nul", "{\"asset\":", "{\"asset\":{\"version\":\"2.0\"}} trailing",
-                                   "{\"asset\":{\"version\":\"2.0\",}}", "\xff\xfe{}", "{\"a\":NaN}",
-                                   "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"\x01\"}]}"}) {
+TEST(Hostile, InvalidJsonIsRejectedAtTheOffendingByte) {
+    // Text, and the byte offset of the first byte that cannot continue it (counted by hand).
+    const std::vector<std::pair<std::string, std::size_t>> cases = {
+        {"{", 1}, {"}", 0}, {"nul", 3}, {"{\"asset\":", 9}, {"{\"asset\":{\"version\":\"2.0\"}} trailing", 28},
+        {"{\"asset\":{\"version\":\"2.0\",}}", 26}, {"\xff\xfe{}", 0}, {"{\"a\":NaN}", 5},
+        {"{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"\x01\"}]}", 45}};
+    for (const auto& [text, offset] : cases) {
         const auto r = importGltf(makeSource(text, "bad.gltf"));
         ASSERT_FALSE(r.ok()) << text;
         ASSERT_EQ(r.faults().size(), 1u) << text;
-        EXPECT_EQ(r.faults()[0].where, "bad.gltf") << text;
+        // One line: the column is the offset + 1.
+        EXPECT_EQ(r.faults()[0].where, "bad.gltf@byte " + std::to_string(offset) + " (line 1, column " +
+                                           std::to_string(offset + 1) + ")")
+            << text;
         EXPECT_NE(r.faults()[0].what.find("JSON"), std::string::npos) << r.faults()[0].what;
     }
 }

@@ -1,11 +1,216 @@
-// Images are located at import and decoded to RGBA8 only on request.
+// Images are located at import and decoded to RGBA8 only on request, within limits:
+// a hostile file can neither declare nor inflate its way to unbounded memory.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <iostream>
+#include <span>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "kinema/io/gltf.hpp"
 #include "kinema/io/image.hpp"
 #include "support/assets.hpp"
+#include "support/png_writer.hpp"
 
 namespace {
+
+using kinema::test::Bytes;
+using kinema::test::png;
+using kinema::test::zlibBomb;
+using kinema::test::zlibStored;
+
+// Pixel values from position alone, so the expected image needs no decoder.
+std::array<std::uint8_t, 4> pixelAt(std::uint32_t x, std::uint32_t y) {
+    return {static_cast<std::uint8_t>(x * 31 + y * 17), static_cast<std::uint8_t>((x * 7) ^ (y * 13)),
+            static_cast<std::uint8_t>((x + y * 5) * 3), static_cast<std::uint8_t>(255 - x * y)};
+}
+
+// Scanlines with filter None on even rows and Sub on odd rows, so both are exercised.
+Bytes scanlines(std::uint32_t width, std::uint32_t height, std::size_t channels) {
+    Bytes raw;
+    for (std::uint32_t y = 0; y < height; ++y) {
+        Bytes row;
+        for (std::uint32_t x = 0; x < width; ++x) {
+            const auto p = pixelAt(x, y);
+            row.insert(row.end(), p.begin(), p.begin() + static_cast<std::ptrdiff_t>(channels));
+        }
+        const bool sub = y % 2 == 1;
+        raw.push_back(sub ? 1 : 0);
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            raw.push_back(static_cast<std::uint8_t>(row[i] - (sub && i >= channels ? row[i - channels] : 0)));
+        }
+    }
+    return raw;
+}
+
+std::span<const std::byte> asBytes(const Bytes& bytes) { return std::as_bytes(std::span(bytes)); }
+
+// --- peak memory -------------------------------------------------------------------
+
+long peakRssKiB() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss;
+}
+
+// Restarts the peak at the current resident size (Linux), so that the growth measured
+// across one call is that call's own; where this is not allowed the growth is only
+// what the call added above an earlier, higher peak.
+void restartPeakRss() {
+    std::ofstream clear("/proc/self/clear_refs");
+    clear << "5";
+}
+
+// ------------------------------------------------------------------------------------
+
+void expectPixels(const kinema::ImageRGBA8& image, std::uint32_t width, std::uint32_t height, bool opaque) {
+    ASSERT_EQ(image.width, width);
+    ASSERT_EQ(image.height, height);
+    ASSERT_EQ(image.pixels.size(), std::size_t{width} * height * 4);
+    for (std::uint32_t y = 0; y < height; ++y) {
+        for (std::uint32_t x = 0; x < width; ++x) {
+            auto expected = pixelAt(x, y);
+            if (opaque) expected[3] = 255;
+            const std::size_t at = (std::size_t{y} * width + x) * 4;
+            for (std::size_t c = 0; c < 4; ++c) {
+                ASSERT_EQ(image.pixels[at + c], expected[c]) << "pixel " << x << "," << y << " channel " << c;
+            }
+        }
+    }
+}
+
+TEST(ImageDecodeBytes, RgbaPngDecodesToTheWrittenPixels) {
+    const Bytes file = png(7, 5, 6, zlibStored(scanlines(7, 5, 4)));
+    auto image = kinema::decodeImageBytes(asBytes(file), "rgba.png");
+    ASSERT_TRUE(image) << image.message();
+    expectPixels(*image, 7, 5, false);
+}
+
+TEST(ImageDecodeBytes, RgbPngDecodesOpaque) {
+    const Bytes file = png(6, 4, 2, zlibStored(scanlines(6, 4, 3)));
+    auto image = kinema::decodeImageBytes(asBytes(file), "rgb.png");
+    ASSERT_TRUE(image) << image.message();
+    expectPixels(*image, 6, 4, true);
+}
+
+TEST(ImageDecodeBytes, UnknownFormatsAndCorruptDataAreFaults) {
+    const Bytes gif{'G', 'I', 'F', '8', '9', 'a', 1, 0, 1, 0, 0, 0, 0};
+    auto unknown = kinema::decodeImageBytes(asBytes(gif), "a.gif");
+    ASSERT_FALSE(unknown);
+    EXPECT_NE(unknown.message().find("a.gif: cannot decode image: unknown format"), std::string::npos) << unknown.message();
+    // BMP is a format stb_image can read, but not one of glTF's.
+    const Bytes bmp{'B', 'M', 0, 0, 0, 0, 0, 0, 0, 0, 54, 0, 0, 0};
+    EXPECT_FALSE(kinema::decodeImageBytes(asBytes(bmp), "a.bmp"));
+    EXPECT_FALSE(kinema::decodeImageBytes({}, "empty"));
+    // A PNG cut inside its image data.
+    Bytes cut = png(7, 5, 6, zlibStored(scanlines(7, 5, 4)));
+    cut.resize(cut.size() - 40);
+    auto corrupt = kinema::decodeImageBytes(asBytes(cut), "cut.png");
+    ASSERT_FALSE(corrupt);
+    EXPECT_NE(corrupt.message().find("cannot decode image"), std::string::npos) << corrupt.message();
+}
+
+// A 20000 x 20000 header over a few bytes of data: refused from the header alone.
+TEST(ImageDecodeBytes, DeclaredSizeOverThePixelLimitIsRefusedWithoutAllocating) {
+    const Bytes file = png(20000, 20000, 6, Bytes{0x78, 0x01, 0x01, 0x00, 0x00, 0xff, 0xff});
+    restartPeakRss();
+    const long before = peakRssKiB();
+    const auto start = std::chrono::steady_clock::now();
+    auto image = kinema::decodeImageBytes(asBytes(file), "bomb.png");
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+    const long grown = peakRssKiB() - before;
+    ASSERT_FALSE(image);
+    EXPECT_EQ(image.message(), "bomb.png: image is 20000 x 20000 = 400000000 pixels, over the limit of 67108864 pixels");
+    EXPECT_LT(grown, 50 * 1024) << "peak RSS grew by " << grown << " KiB";
+    EXPECT_LT(elapsed, std::chrono::seconds(1));
+    std::cout << "[ measure  ] peak RSS growth " << grown << " KiB\n";
+
+    // Within the pixel limit, the RGBA8 size is still checked against the byte limit.
+    auto bytes = kinema::decodeImageBytes(asBytes(file), "bomb.png", {.maxPixels = std::uint64_t{1} << 40});
+    ASSERT_FALSE(bytes);
+    EXPECT_EQ(bytes.message(),
+              "bomb.png: image is 20000 x 20000 pixels = 1600000000 bytes as RGBA8, over the limit of 1073741824 bytes");
+}
+
+// A 1 x 1 image whose data inflates to 64 MiB (a PNG of about 400 KB).
+TEST(ImageDecodeBytes, InflationPastTheByteLimitIsRefused) {
+    const std::array<std::uint8_t, 4> pixel{10, 20, 30, 40};
+    const Bytes file = png(1, 1, 6, zlibBomb({0, pixel[0], pixel[1], pixel[2], pixel[3]}, std::size_t{64} << 20));
+    EXPECT_LT(file.size(), std::size_t{500} << 10);
+
+    restartPeakRss();
+    const long before = peakRssKiB();
+    auto refused = kinema::decodeImageBytes(asBytes(file), "inflate.png", {.maxBytes = std::size_t{8} << 20});
+    const long grown = peakRssKiB() - before;
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.message(), "inflate.png: decoding the image needs more than the limit of 8388608 bytes");
+    EXPECT_LT(grown, 20 * 1024) << "peak RSS grew by " << grown << " KiB";
+    std::cout << "[ measure  ] peak RSS growth " << grown << " KiB\n";
+
+    // Within the default limit stb_image inflates it all and ignores the data past the
+    // one row it needs: the pixel is the one written.
+    auto image = kinema::decodeImageBytes(asBytes(file), "inflate.png");
+    ASSERT_TRUE(image) << image.message();
+    ASSERT_EQ(image->pixels.size(), 4u);
+    EXPECT_EQ(image->pixels, (std::vector<std::uint8_t>{pixel.begin(), pixel.end()}));
+}
+
+TEST(ImageDecodeBytes, ImageOfExactlyMaxPixelsDecodesAndOneMoreIsRefused) {
+    const kinema::ImageLimits limits{.maxPixels = 64 * 64};
+    const Bytes exact = png(64, 64, 6, zlibStored(scanlines(64, 64, 4)));
+    auto image = kinema::decodeImageBytes(asBytes(exact), "exact.png", limits);
+    ASSERT_TRUE(image) << image.message();
+    expectPixels(*image, 64, 64, false);
+
+    const Bytes over = png(4097, 1, 6, zlibStored(scanlines(4097, 1, 4)));
+    auto refused = kinema::decodeImageBytes(asBytes(over), "over.png", limits);
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(refused.message(), "over.png: image is 4097 x 1 = 4097 pixels, over the limit of 4096 pixels");
+    EXPECT_TRUE(kinema::decodeImageBytes(asBytes(over), "over.png", {.maxPixels = 4097}));
+
+    // The RGBA8 size against maxBytes, from the header as well.
+    auto bytes = kinema::decodeImageBytes(asBytes(exact), "exact.png", {.maxBytes = 64 * 64 * 4 - 1});
+    ASSERT_FALSE(bytes);
+    EXPECT_EQ(bytes.message(), "exact.png: image is 64 x 64 pixels = 16384 bytes as RGBA8, over the limit of 16383 bytes");
+}
+
+// The budget belongs to the call: a refused decode on one thread does not limit a
+// decode on another, and both get their own failure reason.
+TEST(ImageDecodeBytes, ConcurrentDecodesKeepTheirOwnBudgets) {
+    const Bytes bomb = png(1, 1, 6, zlibBomb({0, 1, 2, 3, 4}, std::size_t{16} << 20));
+    const Bytes good = png(7, 5, 6, zlibStored(scanlines(7, 5, 4)));
+    Bytes cut = good;
+    cut.resize(cut.size() - 40);
+    bool bombsRefused = true, goodDecoded = true, cutReported = true;
+    std::thread tight([&] {
+        for (int i = 0; i < 20; ++i) {
+            auto r = kinema::decodeImageBytes(asBytes(bomb), "bomb.png", {.maxBytes = std::size_t{1} << 20});
+            bombsRefused = bombsRefused && !r && r.message().find("limit of 1048576 bytes") != std::string::npos;
+        }
+    });
+    std::thread loose([&] {
+        for (int i = 0; i < 20; ++i) {
+            auto r = kinema::decodeImageBytes(asBytes(good), "good.png");
+            goodDecoded = goodDecoded && r && r->pixels.size() == 7u * 5u * 4u;
+            auto c = kinema::decodeImageBytes(asBytes(cut), "cut.png");
+            cutReported = cutReported && !c && c.message().find("cannot decode image") != std::string::npos;
+        }
+    });
+    tight.join();
+    loose.join();
+    EXPECT_TRUE(bombsRefused);
+    EXPECT_TRUE(goodDecoded);
+    EXPECT_TRUE(cutReported);
+}
 
 // CesiumMan embeds a 1024 x 1024 JPEG in a bufferView (CATALOG.md).
 TEST(ImageDecode, EmbeddedJpegDecodesOnRequest) {
@@ -20,6 +225,23 @@ TEST(ImageDecode, EmbeddedJpegDecodesOnRequest) {
     EXPECT_EQ(image->width, 1024u);
     EXPECT_EQ(image->height, 1024u);
     EXPECT_EQ(image->pixels.size(), 1024u * 1024u * 4u);
+}
+
+// The limits apply to JPEG, and reach decodeImage.
+TEST(ImageDecode, LimitsApplyToAModelsJpeg) {
+    KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
+    auto model = kinema::importGltfFile(file);
+    ASSERT_TRUE(model) << model.message();
+    auto pixels = kinema::decodeImage(*model, 0, {.maxPixels = 1024 * 1024 - 1});
+    ASSERT_FALSE(pixels);
+    EXPECT_NE(pixels.message().find("#/images/0: image is 1024 x 1024 = 1048576 pixels, over the limit of 1048575 pixels"),
+              std::string::npos)
+        << pixels.message();
+    // Output fits, but the decoder's working buffers do not.
+    auto bytes = kinema::decodeImage(*model, 0, {.maxBytes = 1024 * 1024 * 4});
+    ASSERT_FALSE(bytes);
+    EXPECT_NE(bytes.message().find("decoding the image needs more than the limit of 4194304 bytes"), std::string::npos)
+        << bytes.message();
 }
 
 // AnimatedCube's base colour is an external 512 x 512 PNG next to the .gltf.

@@ -60,7 +60,8 @@ TEST(ImportAccessor, QuantizedMeshLoadsWithExactValues) {
     const auto posAcc = w.addAccessor({.componentType = kShort, .type = "VEC3",
                                        .values = {pos.begin(), pos.end()}, .byteStride = 8});
     // NORMAL as normalised bytes, 4 per vertex.
-    const std::vector<int> nrm = {127, 0, 0, -128, 0, 0, 0, -127, 64};
+    // Unit length within the specification's tolerance: (0, -90, 90) / 127 has length 1.0022.
+    const std::vector<int> nrm = {127, 0, 0, -128, 0, 0, 0, -90, 90};
     const auto nrmAcc = w.addAccessor({.componentType = kByte, .type = "VEC3", .values = {nrm.begin(), nrm.end()},
                                        .normalized = true, .byteStride = 4});
     const std::vector<int> uv = {0, 65535, 32768, 1, 12345, 54321};
@@ -102,14 +103,20 @@ TEST(ImportAccessor, NormalizedShortRotationOutputDecodesPerSpec) {
     w.useExtension("KHR_mesh_quantization", true);
     const auto times = w.addFloats("SCALAR", {0.0f, 0.5f, 1.0f, 2.0f});
     // Keys whose decoded value is already unit length stay exact; the last one is
-    // normalised after decoding (a track's rotation keys are unit quaternions).
+    // normalised after decoding by a lenient import (a track's rotation keys are unit
+    // quaternions; a strict import refuses one this far off).
     const std::vector<int> rot = {0, 0, 0, 32767, -32768, 0, 0, 0, 0, 32767, 0, 0, 0, 0, 12000, -20000};
     const auto rotAcc = w.addAccessor({.componentType = kShort, .type = "VEC4", .values = {rot.begin(), rot.end()},
                                        .normalized = true});
     const auto node = w.addNode({.name = "spinner"});
     w.addAnimation({{.input = times, .output = rotAcc}}, {{.sampler = 0, .node = node, .path = "rotation"}});
-    const auto r = importGltf(w.gltfSource("rot.gltf"));
+    ImportOptions lenient;
+    lenient.conformance = Conformance::Lenient;
+    const auto r = importGltf(w.gltfSource("rot.gltf"), lenient);
     ASSERT_TRUE(imported(r));
+    ASSERT_EQ(r.warnings().size(), 1u);
+    EXPECT_EQ(r.warnings()[0].where, "rot.gltf#/accessors/" + std::to_string(rotAcc));
+    EXPECT_TRUE(faultAt(importGltf(w.gltfSource("rot.gltf")), "rot.gltf#/accessors/" + std::to_string(rotAcc)));
     const Track* t = findTrack(*r, node, TrackPath::Rotation);
     ASSERT_NE(t, nullptr);
     EXPECT_EQ(t->times, (std::vector<float>{0.0f, 0.5f, 1.0f, 2.0f}));
@@ -179,21 +186,22 @@ TEST(ImportAccessor, NormalizedSkinWeightsDecodeAndSumToOne) {
     GltfWriter w;
     const auto pos = w.addFloats("VEC3", {0, 0, 0, 1, 0, 0, 0, 1, 0});
     const auto joints = w.addAccessor({.componentType = kUnsignedShort, .type = "VEC4",
-                                       .values = {0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0}});
+                                       .values = {0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 2, 0}});
     const std::vector<int> raw = {255, 0, 0, 0, 128, 127, 0, 0, 85, 85, 85, 0};
     const auto weights = w.addAccessor({.componentType = kUnsignedByte, .type = "VEC4",
                                         .values = {raw.begin(), raw.end()}, .normalized = true});
     const auto mesh = w.addMesh({{.attributes = {{"POSITION", pos}, {"JOINTS_0", joints}, {"WEIGHTS_0", weights}}}});
-    const auto j0 = w.addNode({.name = "j0", .children = {1}});
+    const auto j0 = w.addNode({.name = "j0", .children = {1, 2}});
     w.addNode({.name = "j1"});
-    const auto skin = w.addSkin({0, 1});
+    w.addNode({.name = "j2"});
+    const auto skin = w.addSkin({0, 1, 2});
     const auto body = w.addNode({.mesh = mesh, .skin = skin});
     w.addScene({j0, body});
     const auto r = importGltf(w.gltfSource("skin.gltf"));
     ASSERT_TRUE(imported(r));
     const MeshPrimitive& p = r->meshes.at(0).primitives.at(0);
     ASSERT_EQ(p.influencesPerVertex, 4u);
-    EXPECT_EQ(p.joints, (std::vector<std::uint16_t>{0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0}));
+    EXPECT_EQ(p.joints, (std::vector<std::uint16_t>{0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 2, 0}));
     ASSERT_EQ(p.weights.size(), 12u);
     for (std::size_t v = 0; v < 3; ++v) {
         double sum = 0;
@@ -222,6 +230,8 @@ TEST(ImportAccessor, InterleavedAttributesHonourByteStride) {
     const auto view = w.addBufferView(bytes, 28);
     const auto posAcc = w.addAccessorJson(view, 0, kFloat, "VEC3", 3);
     const auto nrmAcc = w.addAccessorJson(view, 12, kFloat, "VEC3", 3);
+    w.json()["accessors"][posAcc]["min"] = Json::numbers(std::vector<double>{1, 2, 3});  // required for POSITION
+    w.json()["accessors"][posAcc]["max"] = Json::numbers(std::vector<double>{7, 8, 9});
     meshNode(w, {.attributes = {{"POSITION", posAcc}, {"NORMAL", nrmAcc}}});
     for (const bool glb : {false, true}) {
         const auto r = importGltf(glb ? w.glbSource("i.glb") : w.gltfSource("i.gltf"));

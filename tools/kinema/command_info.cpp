@@ -166,7 +166,8 @@ void printText(const Model& model) {
 }  // namespace
 
 int runInfo(const InfoOptions& options) {
-    auto model = importGltfFile(options.file);
+    auto model = importGltfFile(options.file, toImportOptions(options.import));
+    printWarnings(std::cerr, model.warnings());
     if (!model) {
         std::cerr << model.message() << '\n';
         return 1;

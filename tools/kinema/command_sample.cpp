@@ -64,7 +64,8 @@ std::vector<Vec3> posedPositions(const Model& model, const Pose& pose, const Mes
 }  // namespace
 
 int runSample(const SampleOptions& options) {
-    auto loaded = importGltfFile(options.file);
+    auto loaded = importGltfFile(options.file, toImportOptions(options.import));
+    printWarnings(std::cerr, loaded.warnings());
     if (!loaded) {
         std::cerr << loaded.message() << '\n';
         return 1;

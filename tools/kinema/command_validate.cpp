@@ -6,11 +6,15 @@
 namespace kinema::cli {
 
 int runValidate(const ValidateOptions& options) {
-    auto model = importGltfFile(options.file);
+    auto model = importGltfFile(options.file, toImportOptions(options.import));
+    const auto warnings = model.warnings();
+    const std::string warned =
+        warnings.empty() ? "" : ", " + std::to_string(warnings.size()) + " warning" + (warnings.size() == 1 ? "" : "s");
     if (!model) {
         std::cout << options.file << ": invalid, " << model.faults().size() << " fault"
-                  << (model.faults().size() == 1 ? "" : "s") << '\n';
+                  << (model.faults().size() == 1 ? "" : "s") << warned << '\n';
         for (const Fault& f : model.faults()) std::cout << "  " << describe(f) << '\n';
+        for (const Fault& w : warnings) std::cout << "  warning: " << describe(w) << '\n';
         return 1;
     }
     // Import guarantees these; checking again guards the guarantee itself.
@@ -21,7 +25,9 @@ int runValidate(const ValidateOptions& options) {
         return 1;
     }
     std::cout << options.file << ": valid (" << model->nodeCount() << " nodes, " << model->clips.size()
-              << " animations, " << model->meshes.size() << " meshes, " << model->skins.size() << " skins)\n";
+              << " animations, " << model->meshes.size() << " meshes, " << model->skins.size() << " skins)" << warned
+              << '\n';
+    for (const Fault& w : warnings) std::cout << "  warning: " << describe(w) << '\n';
     return 0;
 }
 

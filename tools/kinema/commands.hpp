@@ -6,16 +6,20 @@
 #include <string>
 #include <vector>
 
+#include "import_flags.hpp"
+
 namespace kinema::cli {
 
 struct InfoOptions {
     std::string file;
     bool json = false;
+    ImportFlags import;
 };
 int runInfo(const InfoOptions& options);
 
 struct ValidateOptions {
     std::string file;
+    ImportFlags import;
 };
 int runValidate(const ValidateOptions& options);
 
@@ -26,6 +30,7 @@ struct SampleOptions {
     bool clamp = false;
     bool skinned = false;
     bool json = false;
+    ImportFlags import;
 };
 int runSample(const SampleOptions& options);
 

@@ -17,12 +17,15 @@ int main(int argc, char** argv) {
     auto* infoCmd = app.add_subcommand("info", "Summarise a glTF file: nodes, skins, animations, meshes, materials.");
     infoCmd->add_option("FILE", info.file, "a .gltf or .glb file")->required();
     infoCmd->add_flag("--json", info.json, "print JSON instead of text");
+    addImportFlags(*infoCmd, info.import);
 
     ValidateOptions validate;
     auto* validateCmd = app.add_subcommand(
-        "validate", "Check a glTF file the way import does. Exit 0 when valid; exit 1 listing every fault with its "
-                    "location (JSON pointer or byte offset).");
+        "validate", "Check a glTF file the way import does: the glTF 2.0 specification's errors, with the Khronos "
+                    "glTF-Validator's tolerances. Exit 0 when valid (printing any warnings); exit 1 listing every "
+                    "fault with its location (JSON pointer or byte offset).");
     validateCmd->add_option("FILE", validate.file, "a .gltf or .glb file")->required();
+    addImportFlags(*validateCmd, validate.import);
 
     SampleOptions sample;
     auto* sampleCmd = app.add_subcommand(
@@ -38,6 +41,7 @@ int main(int argc, char** argv) {
     sampleCmd->add_flag("--clamp", sample.clamp, "clamp times to [0, duration] instead of looping");
     sampleCmd->add_flag("--skinned", sample.skinned, "also output morphed and skinned vertex positions");
     sampleCmd->add_flag("--json", sample.json, "print JSON (the documented comparison format)");
+    addImportFlags(*sampleCmd, sample.import);
 
     DemoOptions demo;
     auto* demoCmd = app.add_subcommand(

@@ -85,10 +85,21 @@ struct ImageSource {
     std::string name;
     std::string mimeType;
     std::string uri;              // as written in the file (a relative path or a data: URI); or empty
-    std::string path;             // external file resolved against the model's folder; or empty
+    // An external file: `path` relative to `folder`, which opening it may not leave
+    // (symbolic links included); with an empty folder, `path` is opened as it is (an
+    // import that allowed any path). Both empty when the bytes are elsewhere.
+    std::string folder;
+    std::string path;
     std::int32_t buffer = -1;     // index into Model::buffers when the bytes are embedded
     std::size_t byteOffset = 0;
     std::size_t byteLength = 0;
+};
+
+// An image decoded to 8-bit RGBA.
+struct ImageRGBA8 {
+    std::uint32_t width = 0;
+    std::uint32_t height = 0;
+    std::vector<std::uint8_t> pixels;  // width * height * 4, rows top to bottom
 };
 
 // A node that draws a mesh.
@@ -120,6 +131,8 @@ struct Model {
     std::vector<ImageSource> images;
     std::vector<Scene> scenes;
     std::int32_t defaultScene = -1;
+    // Every image decoded, in `images` order, when import was asked to (empty otherwise).
+    std::vector<ImageRGBA8> decodedImages;
     // Binary buffers kept alive for on-demand work (embedded images).
     std::vector<std::shared_ptr<const std::vector<std::byte>>> buffers;
 

@@ -3,6 +3,8 @@
 // Fallible work at a boundary (import, validation, building assets from code)
 // returns a Result<T>: either the value, or every Fault found, each naming where
 // it is (a JSON pointer, a byte offset, or a field path of data built in code).
+// Beside either, a Result carries warnings: problems that were repaired or are
+// harmless (a lenient import names each repair it made), located the same way.
 // The per-frame path never produces Faults; it trusts data that passed here.
 #pragma once
 
@@ -54,8 +56,14 @@ public:
     }
     std::string message() const { return describe(faults()); }
 
+    // What was repaired or noticed on the way, whether or not a value came back.
+    std::span<const Fault> warnings() const noexcept { return warnings_; }
+    void addWarnings(std::span<const Fault> warnings) { warnings_.insert(warnings_.end(), warnings.begin(), warnings.end()); }
+    void addWarning(Fault warning) { warnings_.push_back(std::move(warning)); }
+
 private:
     std::variant<T, std::vector<Fault>> state_;
+    std::vector<Fault> warnings_;
 };
 
 }  // namespace kinema

@@ -3,14 +3,19 @@
 // each located by JSON pointer ("file.gltf#/accessors/3/count") or byte offset
 // ("file.glb@byte 20"). Every accessor the model needs is decoded once, bounds-
 // checked, during import; nothing later reads the file's buffers unchecked.
-// Images are not decoded here (see image.hpp): that costs far more than the
-// animation data and is only done on request.
+// Input is untrusted by default: URIs stay inside the file's folder, only regular
+// files are read, and everything one import holds fits a memory budget
+// (ImportOptions). Images are decoded only on request (image.hpp) or with
+// ImportOptions::decodeImages: that costs far more than the animation data.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kinema/asset/model.hpp"
@@ -18,17 +23,64 @@
 
 namespace kinema {
 
+// How strictly import holds a file to the glTF 2.0 specification.
+enum class Conformance : std::uint8_t {
+    // Every error the specification names is a fault, with the Khronos glTF-Validator's
+    // thresholds (unit length of rotations and normals within 0.00769 and 0.00674, skin
+    // weights summing to 1 within 2e-7 per non-zero weight, exact accessor min/max).
+    Strict,
+    // The recoverable errors are repaired and each repair is reported as a warning:
+    // rotations, normals and skin weights renormalised, missing or wrong accessor
+    // min/max replaced by the data's own bounds. Everything else is still a fault.
+    Lenient,
+};
+
+// A request for the bytes behind a buffer or image URI (any URI but a data: URI).
+struct ResourceRequest {
+    std::string_view uri;   // as written in the file
+    // The URI as a path: percent-decoded, '.' segments dropped, '..' applied. Relative
+    // and inside the file's folder unless ImportOptions allows otherwise.
+    std::string_view path;
+    // For a buffer, its byteLength: only that many bytes are used, and they are charged
+    // to the memory budget before the request is made. For an image, what is left of
+    // the budget: more is a fault.
+    std::size_t bytesWanted = 0;
+};
+
+// The bytes of a resource, or a fault whose `what` says why not (import fills in `where`).
+// Bytes may be shared with the engine's own cache; import keeps the pointer, never copies.
+using ResourceBytes = std::shared_ptr<const std::vector<std::byte>>;
+using ResourceResolver = std::function<Result<ResourceBytes>(const ResourceRequest&)>;
+
 struct ImportOptions {
-    // Read buffers named by relative URIs from the file's folder. Off: such a
-    // buffer is a fault (for untrusted input that must not touch the file system).
+    // Read buffers and images named by URIs other than data: URIs. Off: such a
+    // resource is a fault (untrusted input that must not touch any storage).
     bool allowExternalFiles = true;
-    // Upper bound on the bytes of decoded data (floats, indices) one import may
-    // allocate; a hostile file declaring huge accessors fails instead of exhausting memory.
-    std::size_t maxDecodedBytes = std::size_t{1} << 30;
+    // Where such URIs may lead. By default only to regular files inside the folder
+    // of the file being imported: absolute paths, '..' that climbs out, and symbolic
+    // links that point out are faults, so a downloaded file cannot read the rest of
+    // the machine. allowedFolders lists other folders a URI may reach (a shared
+    // texture folder); allowExternalPaths lets it reach anywhere.
+    std::vector<std::filesystem::path> allowedFolders;
+    bool allowExternalPaths = false;
+    // When set, every such URI that passes the checks above is handed to the
+    // resolver (virtual file system, archive, network cache) instead of the file system.
+    ResourceResolver resolver;
+    // Every byte one import may hold for the file's data: the file itself, buffers,
+    // decoded accessors and (with decodeImages) decoded images; checked before each
+    // allocation, so a hostile size is a fault that prints the numbers, not an
+    // exhausted machine.
+    std::size_t memoryBudget = std::size_t{1} << 30;
+    // Width x height of one image, read from its header before decoding.
+    std::uint64_t maxImagePixels = std::uint64_t{64} << 20;
+    // Decode every image to RGBA8 during import (Model::decodedImages). Off (the
+    // default): images are only located, and decoded on request by decodeImage.
+    bool decodeImages = false;
     // Decode what only drawing needs: NORMAL, TEXCOORD_0 and indices. Off: those
     // accessors are still range-checked but left empty in the Model (an animation-
     // only import: poses, palettes, skinned and morphed positions all still work).
     bool decodeRenderAttributes = true;
+    Conformance conformance = Conformance::Strict;
 };
 
 // The bytes of a .gltf or .glb file and where its relative URIs point.
@@ -59,7 +111,9 @@ private:
 Result<Model> importGltf(const GltfSource& source, const ImportOptions& options = {});
 Result<Model> importGltfFile(const std::filesystem::path& path, const ImportOptions& options = {});
 
-// Reads a whole file. Fault names the path when it cannot be read.
-Result<std::shared_ptr<const std::vector<std::byte>>> readFileBytes(const std::filesystem::path& path);
+// Reads a whole regular file of at most `maxBytes` bytes. A FIFO, a device or a
+// folder is refused without blocking; the fault names the path and the reason.
+Result<std::shared_ptr<const std::vector<std::byte>>> readFileBytes(const std::filesystem::path& path,
+                                                                    std::size_t maxBytes = SIZE_MAX);
 
 }  // namespace kinema

@@ -1,0 +1,289 @@
+#include "resource.hpp"
+
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+namespace kinema::gltf {
+
+namespace {
+
+int hexDigit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+bool isSchemeChar(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '+' || c == '-' ||
+           c == '.';
+}
+
+// Closes a descriptor on every path out unless released.
+struct Descriptor {
+    int fd = -1;
+    ~Descriptor() {
+        if (fd >= 0) ::close(fd);
+    }
+    int release() noexcept {
+        const int f = fd;
+        fd = -1;
+        return f;
+    }
+};
+
+std::string errnoText(int error, std::string_view path) {
+    switch (error) {
+        case ENOENT: return "no such file: " + std::string(path);
+        case EACCES:
+        case EPERM: return "permission denied: " + std::string(path);
+        case ELOOP: return "too many symbolic links (or a loop) on the way to " + std::string(path);
+        case ENOTDIR: return "a part of the path is not a folder: " + std::string(path);
+        case EXDEV: return "a symbolic link on the way to " + std::string(path) + " leads outside the file's folder";
+        default: return "cannot open " + std::string(path) + ": " + std::strerror(error);
+    }
+}
+
+constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+
+// The descriptor as a regular file, or an error: a FIFO, a device or a folder has
+// no byte count to trust (and a FIFO would block the read).
+OpenFile asRegularFile(Descriptor& file, std::string_view shown, std::string& error) {
+    struct stat info {};
+    if (::fstat(file.fd, &info) != 0) {
+        error = "cannot inspect " + std::string(shown) + ": " + std::strerror(errno);
+        return {};
+    }
+    if (!S_ISREG(info.st_mode)) {
+        const char* kind = S_ISDIR(info.st_mode) ? "a folder" : S_ISFIFO(info.st_mode) ? "a FIFO" :
+                           S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode) ? "a device" : S_ISSOCK(info.st_mode) ? "a socket" : "not a regular file";
+        error = std::string(shown) + " is " + kind + ", not a regular file";
+        return {};
+    }
+    if (info.st_size < 0) {
+        error = "cannot determine the size of " + std::string(shown);
+        return {};
+    }
+    return OpenFile(file.release(), static_cast<std::size_t>(info.st_size));
+}
+
+// The path the descriptor is open on, as the kernel resolved it ("" when unknown).
+std::string openedPath(int fd) {
+    const std::string link = "/proc/self/fd/" + std::to_string(fd);
+    std::array<char, PATH_MAX + 1> buffer{};
+    const ssize_t n = ::readlink(link.c_str(), buffer.data(), buffer.size() - 1);
+    if (n <= 0 || static_cast<std::size_t>(n) >= buffer.size() - 1) return {};
+    return std::string(buffer.data(), static_cast<std::size_t>(n));
+}
+
+// Opens `relative` below `folder`; every component, symbolic links included, must
+// resolve inside the folder. openat2's RESOLVE_BENEATH does that in the kernel, with
+// no window between a check and the open; where it is missing (kernels before 5.6,
+// some sandboxes), the file is opened and the path the kernel actually opened is
+// compared with the folder's real path, so the check is still on the open file.
+OpenFile openBeneath(const std::filesystem::path& folder, const std::string& relative, std::string_view shown,
+                     std::string& error) {
+    Descriptor dir{::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)};
+    if (dir.fd < 0) {
+        error = "cannot open the folder " + folder.string() + ": " + std::strerror(errno);
+        return {};
+    }
+    open_how how{};
+    how.flags = static_cast<std::uint64_t>(kReadFlags);
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+    Descriptor file{static_cast<int>(::syscall(SYS_openat2, dir.fd, relative.c_str(), &how, sizeof how))};
+    if (file.fd < 0 && (errno == ENOSYS || errno == EPERM)) {
+        file.fd = ::openat(dir.fd, relative.c_str(), kReadFlags);
+        if (file.fd >= 0) {
+            const std::string opened = openedPath(file.fd);
+            const std::string base = openedPath(dir.fd);
+            if (opened.empty() || base.empty()) {
+                error = "cannot confirm that " + std::string(shown) + " lies inside the file's folder";
+                return {};
+            }
+            const std::string prefix = base == "/" ? base : base + "/";
+            if (opened.compare(0, prefix.size(), prefix) != 0) {
+                error = "a symbolic link on the way to " + std::string(shown) + " leads outside the file's folder";
+                return {};
+            }
+        }
+    }
+    if (file.fd < 0) {
+        error = errnoText(errno, shown);
+        return {};
+    }
+    return asRegularFile(file, shown, error);
+}
+
+}  // namespace
+
+UriPath parseUriPath(std::string_view uri, std::string& error) {
+    error.clear();
+    UriPath out;
+    if (uri.empty()) {
+        error = "the URI is empty";
+        return out;
+    }
+    // A scheme is letters, digits, '+', '-', '.' up to the first ':', before any '/'.
+    if ((uri[0] >= 'a' && uri[0] <= 'z') || (uri[0] >= 'A' && uri[0] <= 'Z')) {
+        std::size_t i = 1;
+        while (i < uri.size() && isSchemeChar(uri[i])) ++i;
+        if (i < uri.size() && uri[i] == ':') {
+            error = "URI scheme '" + std::string(uri.substr(0, i)) +
+                    ":' is not supported (only data: URIs and relative paths)";
+            return out;
+        }
+    }
+    std::string decoded;
+    decoded.reserve(uri.size());
+    for (std::size_t i = 0; i < uri.size(); ++i) {
+        const char c = uri[i];
+        if (c == '?' || c == '#') {
+            error = std::string("a file URI may not have a ") + (c == '?' ? "query ('?')" : "fragment ('#')") +
+                    " (character " + std::to_string(i) + ")";
+            return out;
+        }
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+            error = "control character in the URI (character " + std::to_string(i) + ")";
+            return out;
+        }
+        if (c != '%') {
+            decoded.push_back(c);
+            continue;
+        }
+        if (i + 2 >= uri.size() || hexDigit(uri[i + 1]) < 0 || hexDigit(uri[i + 2]) < 0) {
+            error = "malformed percent-escape at character " + std::to_string(i) + " (two hex digits must follow '%')";
+            return out;
+        }
+        const char byte = static_cast<char>(hexDigit(uri[i + 1]) * 16 + hexDigit(uri[i + 2]));
+        if (byte == '\0') {
+            error = "'%00' (a NUL byte) at character " + std::to_string(i) + " would cut the path short";
+            return out;
+        }
+        decoded.push_back(byte);
+        i += 2;
+    }
+    if (decoded.find('\\') != std::string::npos) {
+        error = "a backslash is not a URI path separator (use '/')";
+        return out;
+    }
+    out.absolute = decoded.front() == '/';
+    out.leaves = out.absolute;
+    // Segments, with '.' and empty ones dropped and '..' applied; a '..' with nothing
+    // left to remove climbs out of the folder (kept, for a policy that allows it).
+    std::vector<std::string_view> segments;
+    std::size_t climbs = 0;
+    std::string_view rest(decoded);
+    while (!rest.empty()) {
+        const std::size_t slash = rest.find('/');
+        const std::string_view segment = rest.substr(0, slash);
+        rest = slash == std::string_view::npos ? std::string_view{} : rest.substr(slash + 1);
+        if (segment.empty() || segment == ".") continue;
+        if (segment == "..") {
+            if (!segments.empty()) segments.pop_back();
+            else if (!out.absolute) ++climbs;
+            continue;
+        }
+        segments.push_back(segment);
+    }
+    if (climbs > 0) out.leaves = true;
+    std::vector<std::string_view> parts(climbs, std::string_view(".."));
+    parts.insert(parts.end(), segments.begin(), segments.end());
+    std::size_t length = out.absolute ? 1 : 0;
+    for (const std::string_view part : parts) length += part.size() + 1;
+    out.path.reserve(length);
+    if (out.absolute) out.path.push_back('/');
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        if (i > 0) out.path.push_back('/');
+        out.path.append(parts[i].data(), parts[i].size());
+    }
+    if (segments.empty()) error = "the URI names a folder, not a file";
+    return out;
+}
+
+OpenFile& OpenFile::operator=(OpenFile&& other) noexcept {
+    if (this != &other) {
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = other.fd_;
+        size_ = other.size_;
+        other.fd_ = -1;
+    }
+    return *this;
+}
+
+OpenFile::~OpenFile() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+std::vector<std::byte> OpenFile::readPrefix(std::size_t count, std::string& error) const {
+    error.clear();
+    std::vector<std::byte> bytes(count);
+    std::size_t done = 0;
+    while (done < count) {
+        const ssize_t got = ::pread(fd_, bytes.data() + done, count - done, static_cast<off_t>(done));
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            error = std::string("read failed: ") + std::strerror(errno);
+            return {};
+        }
+        // A file that shrank while being read is as unreadable as one that failed.
+        if (got == 0) {
+            error = "the file ended after " + std::to_string(done) + " of " + std::to_string(count) + " bytes";
+            return {};
+        }
+        done += static_cast<std::size_t>(got);
+    }
+    return bytes;
+}
+
+OpenFile openRegularFile(const std::filesystem::path& path, std::string& error) {
+    error.clear();
+    Descriptor file{::open(path.c_str(), kReadFlags)};
+    if (file.fd < 0) {
+        error = errnoText(errno, path.string());
+        return {};
+    }
+    return asRegularFile(file, path.string(), error);
+}
+
+ResourceLocation locateResource(const std::filesystem::path& folder, const UriPath& uri, const PathPolicy& policy,
+                                std::string& error) {
+    error.clear();
+    const std::filesystem::path base = folder.empty() ? std::filesystem::path(".") : folder;
+    if (!uri.leaves) return {base.string(), uri.path};
+    std::error_code ec;
+    const std::filesystem::path target =
+        uri.absolute ? std::filesystem::path(uri.path)
+                     : (std::filesystem::absolute(base, ec) / uri.path).lexically_normal();
+    if (ec) {
+        error = "cannot resolve the folder " + base.string() + ": " + ec.message();
+        return {};
+    }
+    if (policy.anyPath) return {"", target.string()};
+    for (const std::filesystem::path& allowed : policy.folders) {
+        const std::filesystem::path root = std::filesystem::absolute(allowed, ec).lexically_normal();
+        if (ec) continue;
+        const std::filesystem::path inside = target.lexically_relative(root);
+        if (inside.empty() || *inside.begin() == "..") continue;
+        return {root.string(), inside.string()};
+    }
+    error = uri.absolute ? "an absolute path leads outside the file's folder, which this import does not allow"
+                         : "'..' leads outside the file's folder, which this import does not allow";
+    return {};
+}
+
+OpenFile openLocated(const ResourceLocation& location, std::string& error) {
+    error.clear();
+    if (location.folder.empty()) return openRegularFile(location.path, error);
+    return openBeneath(location.folder, location.path, location.path, error);
+}
+
+}  // namespace kinema::gltf

@@ -1,0 +1,43 @@
+#include "import_flags.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <limits>
+#include <ostream>
+
+namespace kinema::cli {
+
+void addImportFlags(CLI::App& command, ImportFlags& flags) {
+    command.add_flag("--lenient", flags.lenient,
+                     "accept the recoverable specification errors (rotations, normals and skin weights that are "
+                     "not normalised, missing or wrong accessor min/max), repairing each with a warning");
+    command.add_flag("--allow-external-paths", flags.allowExternalPaths,
+                     "let buffer and image URIs reach files outside the file's folder (absolute paths, '..', "
+                     "symbolic links); off by default, for files from untrusted sources");
+    command.add_option("--allow-folder", flags.allowedFolders,
+                       "a folder outside the file's own that its URIs may reach (repeatable)");
+    command.add_option("--memory-budget", flags.memoryBudget,
+                       "bytes one import may hold: the file, buffers, decoded data and images; a number with an "
+                       "optional unit, e.g. 512M or 2G (default 1G)")
+        ->transform(CLI::AsSizeValue(false));
+    command.add_option("--max-image-pixels", flags.maxImagePixels,
+                       "width x height allowed for one image, checked before decoding (default 67108864)")
+        ->check(CLI::Range(std::uint64_t{1}, std::numeric_limits<std::uint64_t>::max()));
+}
+
+ImportOptions toImportOptions(const ImportFlags& flags) {
+    ImportOptions options;
+    options.conformance = flags.lenient ? Conformance::Lenient : Conformance::Strict;
+    options.allowExternalPaths = flags.allowExternalPaths;
+    options.allowedFolders.assign(flags.allowedFolders.begin(), flags.allowedFolders.end());
+    options.memoryBudget = static_cast<std::size_t>(
+        std::min<std::uint64_t>(flags.memoryBudget, std::numeric_limits<std::size_t>::max()));
+    options.maxImagePixels = flags.maxImagePixels;
+    return options;
+}
+
+void printWarnings(std::ostream& out, std::span<const Fault> warnings) {
+    for (const Fault& w : warnings) out << "warning: " << describe(w) << '\n';
+}
+
+}  // namespace kinema::cli
