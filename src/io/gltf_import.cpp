@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 
 #include "accessor.hpp"
 #include "container.hpp"
@@ -1756,7 +1757,18 @@ private:
                 fault(at / "joints", "a skin needs at least one joint");
                 return;
             }
-            std::vector<std::uint8_t> seen(nodes_.size(), 0);
+            // One marker array for all skins, cleared joint by joint: work stays
+            // proportional to the joints listed, however many nodes and skins there are.
+            std::vector<std::uint8_t>& seen = jointSeen_;
+            seen.resize(nodes_.size(), 0);
+            struct Clear {
+                std::vector<std::uint8_t>& marks;
+                const Skin& skin;
+                const std::vector<std::uint32_t>& nodeOfJoint;
+                ~Clear() {
+                    for (const std::uint32_t joint : skin.joints) marks[nodeOfJoint[joint]] = 0;
+                }
+            } const clear{seen, skin, model_.nodeOfJoint};
             std::size_t j = 0;
             for (dom::element e : joints) {
                 const auto v = asUint(e);
@@ -1825,6 +1837,16 @@ private:
         });
     }
 
+    std::uint16_t largestJoint(std::size_t mesh, std::size_t primitive, const MeshPrimitive& prim) {
+        const std::uint64_t key = (std::uint64_t{mesh} << 32) | primitive;
+        const auto it = largestJoint_.find(key);
+        if (it != largestJoint_.end()) return it->second;
+        std::uint16_t largest = 0;
+        for (const std::uint16_t j : prim.joints) largest = std::max(largest, j);
+        largestJoint_.emplace(key, largest);
+        return largest;
+    }
+
     // Mesh instances, morph weight layout, and the rules that tie nodes to meshes and skins.
     void bindNodes() {
         const std::size_t count = nodes_.size();
@@ -1851,6 +1873,8 @@ private:
                                               std::to_string(mesh.targetCount) + " morph targets");
                 }
                 const std::vector<float>& w = (n.hasWeights && n.weights.size() == mesh.targetCount) ? n.weights : mesh.weights;
+                // Many nodes may share a mesh with many targets: each gets its own weights.
+                if (!reserveDecoded(w.size() * sizeof(float), at / "mesh")) continue;
                 model_.restWeights.insert(model_.restWeights.end(), w.begin(), w.end());
             } else if (n.hasWeights) {
                 fault(at / "weights", "the node's mesh has no morph targets");
@@ -1865,8 +1889,8 @@ private:
                               "skinned by node " + std::to_string(i) + " but has no JOINTS_0/WEIGHTS_0");
                         continue;
                     }
-                    std::uint16_t largest = 0;
-                    for (const std::uint16_t j : prim.joints) largest = std::max(largest, j);
+                    // Once per primitive, however many nodes skin it.
+                    const std::uint16_t largest = largestJoint(static_cast<std::size_t>(n.mesh), p, prim);
                     if (largest < skin.joints.size()) continue;
                     for (std::size_t k = 0; k < prim.joints.size(); ++k) {
                         if (prim.joints[k] >= skin.joints.size()) {
@@ -2047,6 +2071,8 @@ private:
                     }
                     checkBounds(si.input, cached, true, "an animation input");
                 }
+                // Each track holds its own copy of the shared times.
+                if (!reserveDecoded(cached.size() * sizeof(float), sat / "input")) continue;
                 track.times = cached;
                 const std::size_t keys = track.times.size();
                 const std::size_t perKey = (si.interpolation == Interpolation::CubicSpline ? 3u : 1u) *
@@ -2114,6 +2140,8 @@ private:
     bool skeletonOk_ = false;
     std::size_t usedBytes_ = 0;
     std::size_t valueFaults_ = 0;  // faults from recoverable(), counted apart
+    std::vector<std::uint8_t> jointSeen_;                          // per node, while reading one skin
+    std::unordered_map<std::uint64_t, std::uint16_t> largestJoint_;  // (mesh, primitive) -> largest joint index
     std::vector<Fault> warnings_;
     std::vector<Buffer> buffers_;
     std::vector<View> views_;

@@ -289,6 +289,26 @@ TEST(UntrustedFiles, ResolverFaultsAndOutOfMemoryBecomeFaults) {
     EXPECT_NE(oom.faults()[0].what.find("out of memory"), std::string::npos) << faultList(oom);
 }
 
+TEST(UntrustedFiles, ManyNodesSharingAManyTargetMeshStayWithinTheBudget) {
+    // A mesh with 1000 morph targets (all the same accessor) drawn by 2000 nodes: each
+    // node's weights, 8 MB in all, are charged, though the file stays small.
+    GltfWriter w;
+    const auto pos = w.addFloats("VEC3", {0, 0, 0});
+    const auto delta = w.addFloats("VEC3", {0, 1, 0});
+    PrimitiveSpec prim{.attributes = {{"POSITION", pos}}};
+    prim.targets.assign(1000, Attributes{{"POSITION", delta}});
+    w.addMesh({prim});
+    for (int i = 0; i < 2000; ++i) w.addNode({.mesh = 0});
+    ImportOptions options;
+    options.memoryBudget = std::size_t{4} << 20;
+    const auto r = importGltf(w.glbSource("shared.glb"), options);
+    ASSERT_FALSE(r.ok());
+    EXPECT_TRUE(cleanOutcome(r, "shared.glb"));
+    EXPECT_NE(r.faults()[0].what.find("memory budget"), std::string::npos) << faultList(r);
+    options.memoryBudget = std::size_t{64} << 20;
+    EXPECT_TRUE(imported(importGltf(w.glbSource("shared.glb"), options)));
+}
+
 // ---- images decoded during import ------------------------------------------------------
 
 // The rig with one embedded image (a bufferView) holding `image`.

@@ -1,4 +1,4 @@
-// kinema/io: an asset cache (seed feature B4). It loads each file once and hands out
+// kinema/io: an asset cache. It loads each file once and hands out
 // shared, immutable models; clips are registered by name as their files load, so a
 // state machine or a script can ask for "walk" without knowing which file holds it.
 // A failed load is not cached: once the file is repaired, the next load() reads it.
