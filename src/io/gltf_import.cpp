@@ -43,7 +43,7 @@ constexpr std::uint64_t kMaxElementCount = std::uint64_t{1} << 40;
 // and per non-zero weight of a vertex's weight sum (accumulated in float).
 constexpr double kRotationUnitTolerance = 0.00769;
 constexpr double kNormalUnitTolerance = 0.00674;
-constexpr float kWeightSumTolerancePerWeight = 2e-7f;
+constexpr double kWeightSumTolerancePerWeight = 2e-7;
 
 // A number as the shortest text that reads back to the same value: messages print
 // what the file holds, not a rounded neighbour.
@@ -828,6 +828,52 @@ private:
         acc.hasBounds = hasMin && hasMax;
     }
 
+    // Every component's bounds in one pass. Element-wise min/max over blocks of eight
+    // elements (so each block lines up with the components) is a loop over contiguous
+    // floats that the compiler vectorises; the blocks' lanes are folded per component
+    // at the end. NaN compares false and so never becomes a bound (those values have
+    // faults of their own); false when a bound is not finite.
+    template <std::size_t N>
+    static bool boundsOfWidth(std::span<const float> values, std::array<float, 16>& lo, std::array<float, 16>& hi) {
+        constexpr std::size_t kBlock = N * 8;
+        std::array<float, kBlock> l, h;
+        for (std::size_t p = 0; p < kBlock; ++p) l[p] = h[p] = values[p % N];
+        std::size_t i = 0;
+        for (; i + kBlock <= values.size(); i += kBlock) {
+            for (std::size_t p = 0; p < kBlock; ++p) {
+                l[p] = values[i + p] < l[p] ? values[i + p] : l[p];
+                h[p] = values[i + p] > h[p] ? values[i + p] : h[p];
+            }
+        }
+        for (; i < values.size(); ++i) {
+            l[i % N] = values[i] < l[i % N] ? values[i] : l[i % N];
+            h[i % N] = values[i] > h[i % N] ? values[i] : h[i % N];
+        }
+        bool finite = true;
+        for (std::size_t c = 0; c < N; ++c) {
+            lo[c] = l[c];
+            hi[c] = h[c];
+            for (std::size_t p = c + N; p < kBlock; p += N) {
+                lo[c] = std::min(lo[c], l[p]);
+                hi[c] = std::max(hi[c], h[p]);
+            }
+            finite &= std::isfinite(lo[c]) && std::isfinite(hi[c]);
+        }
+        return finite;
+    }
+    static bool boundsOf(std::span<const float> values, std::size_t comps, std::array<float, 16>& lo,
+                         std::array<float, 16>& hi) {
+        switch (comps) {
+            case 1: return boundsOfWidth<1>(values, lo, hi);
+            case 2: return boundsOfWidth<2>(values, lo, hi);
+            case 3: return boundsOfWidth<3>(values, lo, hi);
+            case 4: return boundsOfWidth<4>(values, lo, hi);
+            case 9: return boundsOfWidth<9>(values, lo, hi);
+            case 16: return boundsOfWidth<16>(values, lo, hi);
+            default: return false;  // every accessor type has one of the widths above
+        }
+    }
+
     // Compares a float accessor's declared min/max with its decoded values, once per
     // accessor. `required`: the specification makes them mandatory for this use
     // (animation inputs, POSITION). Integer accessors declare bounds in raw integer
@@ -849,24 +895,20 @@ private:
             }
             return;
         }
-        // Non-finite values have faults of their own; a bound cannot be compared with them.
-        if (values.size() != acc.desc.count * comps || values.empty() || !allFinite(values)) return;
+        if (values.size() != acc.desc.count * comps || values.empty()) return;
+        std::array<float, 16> lo{}, hi{};
+        if (!boundsOf(values, comps, lo, hi)) return;  // non-finite values have faults of their own
         for (std::size_t c = 0; c < comps; ++c) {
-            float lo = values[c], hi = values[c];
-            for (std::size_t i = c; i < values.size(); i += comps) {
-                lo = std::min(lo, values[i]);
-                hi = std::max(hi, values[i]);
-            }
             // The declared bounds are JSON numbers for float data: equal when they
             // round to the same float.
             const float declaredLo = static_cast<float>(acc.min[c]);
             const float declaredHi = static_cast<float>(acc.max[c]);
-            if (!(declaredLo == lo)) {
-                recoverable(at / "min" / c, "declared min " + exact(acc.min[c]) + " differs from the data's minimum " + exact(lo),
+            if (!(declaredLo == lo[c])) {
+                recoverable(at / "min" / c, "declared min " + exact(acc.min[c]) + " differs from the data's minimum " + exact(lo[c]),
                             "the data's own minimum is used");
             }
-            if (!(declaredHi == hi)) {
-                recoverable(at / "max" / c, "declared max " + exact(acc.max[c]) + " differs from the data's maximum " + exact(hi),
+            if (!(declaredHi == hi[c])) {
+                recoverable(at / "max" / c, "declared max " + exact(acc.max[c]) + " differs from the data's maximum " + exact(hi[c]),
                             "the data's own maximum is used");
             }
         }
@@ -1677,6 +1719,27 @@ private:
         else renormalise(k);
     }
 
+    // One set of four influences per vertex (nearly every file): whether every vertex
+    // passes, in one branch-free pass that the compiler can vectorise; the slower
+    // pass that names the first offender runs only when one does not. Zero weights
+    // add nothing to a float sum, and |sum - 1| is exact in float near 1, so this
+    // decides exactly as the validator's double-precision comparison does.
+    static bool influencesLookRight(const std::vector<std::uint16_t>& joints, const std::vector<float>& weights,
+                                    std::size_t vertexCount) {
+        std::uint32_t bad = 0;
+        for (std::size_t v = 0; v < vertexCount; ++v) {
+            const float* w = &weights[v * 4];
+            const std::uint16_t* j = &joints[v * 4];
+            const bool n0 = w[0] != 0.0f, n1 = w[1] != 0.0f, n2 = w[2] != 0.0f, n3 = w[3] != 0.0f;
+            const bool repeated = (n0 & n1 & (j[0] == j[1])) | (n0 & n2 & (j[0] == j[2])) | (n0 & n3 & (j[0] == j[3])) |
+                                  (n1 & n2 & (j[1] == j[2])) | (n1 & n3 & (j[1] == j[3])) | (n2 & n3 & (j[2] == j[3]));
+            const float sum = ((w[0] + w[1]) + w[2]) + w[3];
+            const float tolerance = float(int(n0) + int(n1) + int(n2) + int(n3)) * float(kWeightSumTolerancePerWeight);
+            bad |= std::uint32_t(repeated) | std::uint32_t(std::fabs(sum - 1.0f) > tolerance);
+        }
+        return bad == 0;
+    }
+
     // Per vertex, as the glTF-Validator counts it: a joint may carry a non-zero weight
     // once (a repeat is a fault: which of the two the file meant is unknowable); the
     // non-zero weights, summed in float in component-then-set order, are 1 within 2e-7
@@ -1686,36 +1749,40 @@ private:
         const std::size_t k = sets * 4;
         std::size_t offSum = 0, firstOff = 0;
         float firstSum = 0.0f;
+        if (sets == 1 && influencesLookRight(prim.joints, prim.weights, vertexCount)) return true;
         for (std::size_t v = 0; v < vertexCount; ++v) {
             const std::uint16_t* joints = &prim.joints[v * k];
             const float* weights = &prim.weights[v * k];
-            float sum = 0.0f, tolerance = 0.0f;
+            float sum = 0.0f;
+            double tolerance = 0.0;
             for (std::size_t r = 0; r < 4; ++r) {
                 for (std::size_t set = 0; set < sets; ++set) {
-                    const std::size_t i = set * 4 + r;
-                    if (weights[i] == 0.0f) continue;
-                    bool repeated = false;
-                    for (std::size_t q = 0; q < 4 && !repeated; ++q) {
-                        for (std::size_t s2 = 0; s2 < sets; ++s2) {
-                            const std::size_t earlier = s2 * 4 + q;
-                            if (q > r || (q == r && s2 >= set)) break;
-                            if (weights[earlier] != 0.0f && joints[earlier] == joints[i]) {
-                                repeated = true;
-                                break;
-                            }
-                        }
-                    }
-                    if (repeated) {
-                        fault(Pointer{} / "accessors" / jointAccessor[set],
-                              "vertex " + std::to_string(v) + " lists joint " + std::to_string(joints[i]) +
-                                  " twice with non-zero weights");
-                        return false;
-                    }
-                    sum += weights[i];
+                    const float w = weights[set * 4 + r];
+                    if (w == 0.0f) continue;
+                    sum += w;
                     tolerance += kWeightSumTolerancePerWeight;
                 }
             }
-            if (std::fabs(sum - 1.0f) > tolerance) {
+            bool repeated = false;
+            for (std::size_t a = 0; a < k && !repeated; ++a) {
+                for (std::size_t b = a + 1; b < k; ++b) {
+                    repeated |= weights[a] != 0.0f && weights[b] != 0.0f && joints[a] == joints[b];
+                }
+            }
+            if (repeated) {
+                // Which joint, and in which set's accessor its second listing is.
+                for (std::size_t b = 1; b < k; ++b) {
+                    for (std::size_t a = 0; a < b; ++a) {
+                        if (weights[a] != 0.0f && weights[b] != 0.0f && joints[a] == joints[b]) {
+                            fault(Pointer{} / "accessors" / jointAccessor[b / 4],
+                                  "vertex " + std::to_string(v) + " lists joint " + std::to_string(joints[b]) +
+                                      " twice with non-zero weights");
+                            return false;
+                        }
+                    }
+                }
+            }
+            if (std::fabs(double(sum) - 1.0) > tolerance) {
                 if (offSum++ == 0) {
                     firstOff = v;
                     firstSum = sum;
@@ -2168,7 +2235,8 @@ Result<Model> GltfImporter::import(const GltfSource& source, const ImportOptions
 }
 
 Result<Model> GltfImporter::importFile(const std::filesystem::path& path, const ImportOptions& options) {
-    auto bytes = readFileBytes(path);
+    // The file is the first thing charged to the budget: one larger is not read at all.
+    auto bytes = readFileBytes(path, options.memoryBudget);
     if (!bytes) return std::vector<Fault>(bytes.faults().begin(), bytes.faults().end());
     GltfSource source{std::move(*bytes), path.parent_path(), fileName(path)};
     return import(source, options);

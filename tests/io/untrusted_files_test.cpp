@@ -191,6 +191,18 @@ TEST(UntrustedFiles, FifoAsTheFileItselfIsRefusedWithoutBlocking) {
     EXPECT_NE(r.faults()[0].what.find("FIFO"), std::string::npos) << faultList(r);
 }
 
+TEST(UntrustedFiles, AFileLargerThanTheBudgetIsNotRead) {
+    TempDir dir;
+    const fs::path file = dir.path() / "huge.gltf";
+    writeFile(file, std::string("{}"));
+    ASSERT_EQ(::truncate(file.c_str(), off_t{8} << 30), 0);
+    const long before = maxResidentKiB();
+    const auto r = importGltfFile(file);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.faults()[0].what, "the file has 8589934592 bytes, more than the memory budget of 1073741824 bytes");
+    EXPECT_LT(maxResidentKiB() - before, 64 * 1024);
+}
+
 TEST(UntrustedFiles, FolderAsBufferIsRefused) {
     Sandbox s;
     fs::create_directories(s.model / "folder.bin");

@@ -2,12 +2,14 @@
 // documented JSON output of `kinema sample`, parsed independently with simdjson.
 #include <gtest/gtest.h>
 #include <simdjson.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <numbers>
 #include <string>
@@ -43,7 +45,12 @@ CliRun runKinema(const std::string& args) {
     return r;
 }
 
-std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+std::string quoted(const std::filesystem::path& p) {
+    std::string q(1, '\'');
+    q.append(p.string());
+    q.push_back('\'');
+    return q;
+}
 
 std::string writeTemp(const std::string& name, const std::string& content) {
     const std::string path = testing::TempDir() + name;
@@ -118,6 +125,80 @@ TEST(Cli, ValidateReportsUnreadableAndTruncatedFiles) {
     const CliRun r = runKinema("validate " + path);
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_NE(r.out.find("truncated.glb@byte 8"), std::string::npos) << r.out;
+}
+
+// A .gltf in a fresh folder whose one buffer is `uri` (4 bytes), for the path rules.
+std::string gltfWithBuffer(const std::string& folder, const std::string& uri) {
+    const std::string dir = testing::TempDir() + folder;
+    std::filesystem::create_directories(dir);
+    const std::string path = dir + "/model.gltf";
+    std::ofstream(path, std::ios::binary)
+        << R"({"asset":{"version":"2.0"},"buffers":[{"uri":")" + uri + R"(","byteLength":4}]})";
+    return path;
+}
+
+TEST(Cli, ValidateRefusesUrisLeavingTheFolderUnlessAllowed) {
+    const std::string outside = writeTemp("cli_outside.bin", "12345678");
+    const std::string path = gltfWithBuffer("cli_paths_" + std::to_string(::getpid()), "../cli_outside.bin");
+    const CliRun refused = runKinema("validate " + path);
+    EXPECT_EQ(refused.exitCode, 1);
+    EXPECT_NE(refused.out.find("model.gltf#/buffers/0/uri: '..' leads outside the file's folder"), std::string::npos)
+        << refused.out;
+    EXPECT_EQ(runKinema("validate --allow-external-paths " + path).exitCode, 0);
+    EXPECT_EQ(runKinema("validate --allow-folder " + testing::TempDir() + " " + path).exitCode, 0);
+    const CliRun absolute = runKinema("validate " + gltfWithBuffer("cli_abs_" + std::to_string(::getpid()), "/etc/passwd"));
+    EXPECT_EQ(absolute.exitCode, 1);
+    EXPECT_NE(absolute.out.find("absolute path"), std::string::npos) << absolute.out;
+}
+
+TEST(Cli, AFifoIsRefusedInsteadOfWaitedOn) {
+    const std::string fifo = testing::TempDir() + "cli_fifo_" + std::to_string(::getpid()) + ".gltf";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const CliRun r = runKinema("validate " + fifo);
+    std::remove(fifo.c_str());
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.out.find("is a FIFO, not a regular file"), std::string::npos) << r.out;
+}
+
+TEST(Cli, MemoryBudgetTakesUnitsAndIsReportedWithNumbers) {
+    const std::string path = writeTemp("cli_budget.gltf", R"({"asset":{"version":"2.0"},"nodes":[{}]})");
+    const CliRun small = runKinema("validate --memory-budget 16 " + path);
+    EXPECT_EQ(small.exitCode, 1);
+    EXPECT_NE(small.out.find("the file needs 40 bytes; the import's memory budget of 16 bytes has 16 left"),
+              std::string::npos)
+        << small.out;
+    EXPECT_EQ(runKinema("validate --memory-budget 1k " + path).exitCode, 0);
+    EXPECT_NE(runKinema("validate --memory-budget lots " + path).exitCode, 0);
+}
+
+TEST(Cli, LenientValidationListsEachRepair) {
+    // A node rotation of length 2: an error for the specification, repairable.
+    const std::string path =
+        writeTemp("cli_rotation.gltf", R"({"asset":{"version":"2.0"},"nodes":[{"rotation":[0,0,0,2]}]})");
+    const CliRun strict = runKinema("validate " + path);
+    EXPECT_EQ(strict.exitCode, 1);
+    EXPECT_NE(strict.out.find("cli_rotation.gltf#/nodes/0/rotation: rotation has length 2"), std::string::npos)
+        << strict.out;
+    const CliRun lenient = runKinema("validate --lenient " + path);
+    EXPECT_EQ(lenient.exitCode, 0) << lenient.out;
+    EXPECT_NE(lenient.out.find("valid (1 nodes, 0 animations, 0 meshes, 0 skins), 1 warning"), std::string::npos)
+        << lenient.out;
+    EXPECT_NE(lenient.out.find("warning: cli_rotation.gltf#/nodes/0/rotation: rotation has length 2"), std::string::npos)
+        << lenient.out;
+    EXPECT_NE(lenient.out.find("renormalised"), std::string::npos) << lenient.out;
+    // sample and info print the warnings on stderr and go on.
+    const CliRun sampled = runKinema("sample --lenient --animation none --times 0 --json " + path);
+    EXPECT_EQ(sampled.exitCode, 0) << sampled.err;
+    EXPECT_NE(sampled.err.find("warning: cli_rotation.gltf#/nodes/0/rotation"), std::string::npos) << sampled.err;
+    EXPECT_EQ(runKinema("info " + path).exitCode, 1);
+    EXPECT_EQ(runKinema("info --lenient " + path).exitCode, 0);
+}
+
+TEST(Cli, JsonSyntaxErrorsNameLineAndColumn) {
+    const std::string path = writeTemp("cli_syntax.gltf", "{\"asset\":{\"version\":\"2.0\"},\n\"nodes\":[{} {}]}");
+    const CliRun r = runKinema("validate " + path);
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.out.find("cli_syntax.gltf@byte 40 (line 2, column 13): JSON syntax error"), std::string::npos) << r.out;
 }
 
 TEST(Cli, InfoJsonDescribesCesiumMan) {
