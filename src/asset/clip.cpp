@@ -77,12 +77,12 @@ void checkTrack(Track& t, std::size_t index, std::vector<Fault>& faults) {
             break;
         }
         if (k == 0 && v < 0.0f) {
-            faults.push_back({at + "/times/0", "first key time " + std::to_string(v) + " is negative"});
+            faults.push_back({at + "/times/0", "first key time " + exactNumber(v) + " is negative"});
         }
         if (k > 0 && !(v > t.times[k - 1])) {
             faults.push_back({at + "/times/" + std::to_string(k), "key times are not strictly increasing (" +
-                                                                      std::to_string(t.times[k - 1]) + " then " +
-                                                                      std::to_string(v) + ")"});
+                                                                      exactNumber(t.times[k - 1]) + " then " +
+                                                                      exactNumber(v) + ")"});
             break;
         }
     }
@@ -176,7 +176,7 @@ std::vector<Fault> findClipFaults(const Clip& clip, const Skeleton& skeleton, st
         }
         if (t.path == TrackPath::Weights && std::size_t{t.weightOffset} + t.width > weightCount) {
             faults.push_back({at + "/weightOffset", "weights " + std::to_string(t.weightOffset) + ".." +
-                                                        std::to_string(t.weightOffset + t.width) +
+                                                        std::to_string(std::uint64_t{t.weightOffset} + t.width) +
                                                         " pass the end of " + std::to_string(weightCount) +
                                                         " morph weights"});
         }

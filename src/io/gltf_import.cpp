@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -38,6 +37,33 @@ namespace {
 constexpr std::size_t kMaxFaults = 500;
 constexpr std::uint64_t kMaxElementCount = std::uint64_t{1} << 40;
 
+// Messages quote the file's own text (names, versions, URIs): control characters are
+// shown as \xNN, so a file cannot move the cursor, recolour a terminal or forge a line
+// of output, and a message is cut after 1000 bytes, so a huge string stays one line.
+std::string printable(std::string text) {
+    constexpr std::size_t kMaxMessage = 1000;
+    bool clean = text.size() <= kMaxMessage;
+    for (const char c : text) clean &= !(static_cast<unsigned char>(c) < 0x20 || c == 0x7F);
+    if (clean) return text;
+    std::string out;
+    for (const char c : text) {
+        if (out.size() >= kMaxMessage) {
+            out += "... (cut)";
+            break;
+        }
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7F) {
+            constexpr char kHex[] = "0123456789abcdef";
+            out += "\\x";
+            out += kHex[u >> 4];
+            out += kHex[u & 15];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 // The Khronos glTF-Validator's tolerances, so that strict import and the validator
 // call the same files errors: |length - 1| of a unit quaternion, of a unit normal,
 // and per non-zero weight of a vertex's weight sum (accumulated in float).
@@ -45,18 +71,6 @@ constexpr double kRotationUnitTolerance = 0.00769;
 constexpr double kNormalUnitTolerance = 0.00674;
 constexpr double kWeightSumTolerancePerWeight = 2e-7;
 
-// A number as the shortest text that reads back to the same value: messages print
-// what the file holds, not a rounded neighbour.
-std::string exact(double v) {
-    std::array<char, 32> buf{};
-    const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-    return std::string(buf.data(), r.ptr);
-}
-std::string exact(float v) {
-    std::array<char, 32> buf{};
-    const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-    return std::string(buf.data(), r.ptr);
-}
 
 // A JSON pointer built without allocating; formatted only when a fault is recorded.
 // Keys are views into the parsed document or string literals, both outliving it.
@@ -278,19 +292,24 @@ private:
         model_.source = src_.name;
         if (!charge(src_.bytes->size(), "", "the file")) return finish();
         if (!parseContainer()) return finish();
-        readAsset();
-        readBuffers();
-        readViews();
-        readAccessors();
-        readNodes();
+        // A pass that ran out of budget stops the import: later passes index the
+        // tables it could not build.
+        for (void (Importer::*pass)() : {&Importer::readAsset, &Importer::readBuffers, &Importer::readViews,
+                                         &Importer::readAccessors, &Importer::readNodes}) {
+            (this->*pass)();
+            if (stopped_) return finish();
+        }
         if (nodesOk_) buildSkeleton();
-        readImagesTexturesMaterials();
-        readMeshes();
+        for (void (Importer::*pass)() : {&Importer::readImagesTexturesMaterials, &Importer::readMeshes}) {
+            (this->*pass)();
+            if (stopped_) return finish();
+        }
         if (skeletonOk_) {
-            readSkins();
-            bindNodes();
-            readScenes();
-            readAnimations();
+            for (void (Importer::*pass)() :
+                 {&Importer::readSkins, &Importer::bindNodes, &Importer::readScenes, &Importer::readAnimations}) {
+                (this->*pass)();
+                if (stopped_) return finish();
+            }
         }
         if (opt_.decodeImages && faults_.empty()) decodeImages();
         return finish();
@@ -329,7 +348,7 @@ private:
         }
     }
     void warn(const Pointer& at, std::string what) {
-        if (warnings_.size() < kMaxFaults) warnings_.push_back({src_.name + "#" + at.str(), std::move(what)});
+        if (warnings_.size() < kMaxFaults) warnings_.push_back({src_.name + "#" + at.str(), printable(std::move(what))});
     }
 
     // Charges `bytes` to the import's memory budget before they are allocated; a
@@ -350,6 +369,23 @@ private:
         faultRaw(rawWhere, budgetMessage(bytes, what));
         return false;
     }
+    // The working table of a top-level array: `perItem` bytes per entry, charged
+    // before it is sized (a file of a million "{}" would otherwise cost far more
+    // memory than its bytes). 0, and the import stops, when they do not fit.
+    std::size_t table(std::string_view key, std::size_t perItem) {
+        const std::size_t count = arraySize(key);
+        return charged(count, perItem, Pointer{} / key, "the " + std::string(key) + " table") ? count : 0;
+    }
+    // Charges `count` items of `perItem` bytes; false (and the import stops) when they
+    // do not fit.
+    bool charged(std::size_t count, std::size_t perItem, const Pointer& at, const std::string& what) {
+        if (count == 0) return true;
+        if (count > std::numeric_limits<std::size_t>::max() / perItem || !charge(count * perItem, at, what)) {
+            stopped_ = true;
+            return false;
+        }
+        return true;
+    }
     void refund(std::size_t bytes) noexcept { usedBytes_ -= std::min(bytes, usedBytes_); }
     bool fitsBudget(std::size_t bytes) const noexcept {
         return bytes <= opt_.memoryBudget && usedBytes_ <= opt_.memoryBudget - bytes;
@@ -363,13 +399,17 @@ private:
     // ---- faults -------------------------------------------------------------
     void fault(const Pointer& at, std::string what) {
         if (faults_.size() < kMaxFaults) {
-            faults_.push_back({src_.name + "#" + at.str(), std::move(what)});
+            faults_.push_back({src_.name + "#" + at.str(), printable(std::move(what))});
         } else if (faults_.size() == kMaxFaults) {
             faults_.push_back({src_.name, "more faults not listed"});
         }
     }
     void faultRaw(std::string where, std::string what) {
-        if (faults_.size() <= kMaxFaults) faults_.push_back({src_.name + std::move(where), std::move(what)});
+        if (faults_.size() < kMaxFaults) {
+            faults_.push_back({src_.name + std::move(where), printable(std::move(what))});
+        } else if (faults_.size() == kMaxFaults) {
+            faults_.push_back({src_.name, "more faults not listed"});
+        }
     }
 
     // ---- JSON field readers: absent optional fields leave `out` untouched ---
@@ -506,9 +546,10 @@ private:
     template <class Fn>
     void forEachObject(std::string_view key, Fn&& fn) {
         dom::array a;
-        if (!getArray(root_, key, Pointer{}, a, false)) return;
+        if (stopped_ || !getArray(root_, key, Pointer{}, a, false)) return;
         std::size_t i = 0;
         for (dom::element e : a) {
+            if (stopped_) return;
             const Pointer at = Pointer{} / key / i;
             dom::object o;
             if (asObject(e, at, o)) fn(i, o, at);
@@ -575,6 +616,15 @@ private:
         // own bytes are that padding and the parser need not copy the text first.
         const std::size_t after = static_cast<std::size_t>(file.data() + file.size() - (json.data() + json.size()));
         const bool padded = after >= simdjson::SIMDJSON_PADDING;
+        // The parser's document: an 8-byte tape slot and up to 5/3 bytes of string
+        // buffer per byte of text, a 4-byte structural index per byte, and a padded copy
+        // of the text when the file's own bytes cannot serve as the padding.
+        constexpr std::size_t kParserBytesPerJsonByte = 14;
+        const std::size_t copy = padded ? 0 : json.size() + simdjson::SIMDJSON_PADDING;
+        if (json.size() > std::numeric_limits<std::size_t>::max() / (kParserBytesPerJsonByte + 1) ||
+            !charge(json.size() * kParserBytesPerJsonByte + copy, "", "parsing the JSON text")) {
+            return false;
+        }
         dom::element doc;
         const auto error = parser_.parse(reinterpret_cast<const char*>(json.data()), json.size(), !padded).get(doc);
         if (error) {
@@ -698,7 +748,7 @@ private:
 
     // ---- buffers, views, accessors -----------------------------------------
     void readBuffers() {
-        buffers_.resize(arraySize("buffers"));
+        buffers_.resize(table("buffers", sizeof(Buffer) + sizeof(ResourceBytes)));
         forEachObject("buffers", [&](std::size_t i, const dom::object& o, const Pointer& at) {
             Buffer& b = buffers_[i];
             std::uint64_t byteLength = 0;
@@ -752,7 +802,7 @@ private:
     }
 
     void readViews() {
-        views_.resize(arraySize("bufferViews"));
+        views_.resize(table("bufferViews", sizeof(View)));
         forEachObject("bufferViews", [&](std::size_t i, const dom::object& o, const Pointer& at) {
             View& v = views_[i];
             enum { kBuffer, kByteOffset, kByteLength, kByteStride };
@@ -904,11 +954,11 @@ private:
             const float declaredLo = static_cast<float>(acc.min[c]);
             const float declaredHi = static_cast<float>(acc.max[c]);
             if (!(declaredLo == lo[c])) {
-                recoverable(at / "min" / c, "declared min " + exact(acc.min[c]) + " differs from the data's minimum " + exact(lo[c]),
+                recoverable(at / "min" / c, "declared min " + exactNumber(acc.min[c]) + " differs from the data's minimum " + exactNumber(lo[c]),
                             "the data's own minimum is used");
             }
             if (!(declaredHi == hi[c])) {
-                recoverable(at / "max" / c, "declared max " + exact(acc.max[c]) + " differs from the data's maximum " + exact(hi[c]),
+                recoverable(at / "max" / c, "declared max " + exactNumber(acc.max[c]) + " differs from the data's maximum " + exactNumber(hi[c]),
                             "the data's own maximum is used");
             }
         }
@@ -922,7 +972,7 @@ private:
         const std::size_t at = static_cast<std::size_t>(bad - values.begin());
         fault(Pointer{} / "accessors" / static_cast<std::size_t>(index),
               "element " + std::to_string(at / comps) + " component " + std::to_string(at % comps) + " is " +
-                  exact(*bad) + "; accessor values must be finite");
+                  exactNumber(*bad) + "; accessor values must be finite");
         return false;
     }
 
@@ -950,7 +1000,7 @@ private:
         recoverable(Pointer{} / "accessors" / static_cast<std::size_t>(index),
                     std::to_string(off) + " rotation key" + (off == 1 ? " is" : "s are") +
                         " not a unit quaternion (first: key " + std::to_string(firstKey) + ", length " +
-                        exact(firstLength) + "; tolerance " + exact(kRotationUnitTolerance) + ")",
+                        exactNumber(firstLength) + "; tolerance " + exactNumber(kRotationUnitTolerance) + ")",
                     "renormalised");
     }
 
@@ -972,13 +1022,13 @@ private:
         if (off == 0) return;
         recoverable(Pointer{} / "accessors" / static_cast<std::size_t>(index),
                     std::to_string(off) + " normal" + (off == 1 ? " is" : "s are") + " not of unit length (first: vertex " +
-                        std::to_string(first) + ", length " + exact(firstLength) + "; tolerance " +
-                        exact(kNormalUnitTolerance) + ")",
+                        std::to_string(first) + ", length " + exactNumber(firstLength) + "; tolerance " +
+                        exactNumber(kNormalUnitTolerance) + ")",
                     "renormalised (zero vectors left as they are)");
     }
 
     void readAccessors() {
-        accessors_.resize(arraySize("accessors"));
+        accessors_.resize(table("accessors", sizeof(Accessor) + sizeof(std::vector<float>)));
         forEachObject("accessors", [&](std::size_t i, const dom::object& o, const Pointer& at) {
             Accessor& acc = accessors_[i];
             AccessorDesc& d = acc.desc;
@@ -1163,8 +1213,13 @@ private:
         const std::size_t count = arraySize("nodes");
         const std::size_t meshCount = arraySize("meshes");
         const std::size_t skinCount = arraySize("skins");
+        // A node is also a joint of the skeleton, with its maps and rest pose.
+        if (!charged(count, sizeof(Node) + sizeof(JointDesc) + 2 * sizeof(Transform) + 8 * sizeof(std::uint32_t),
+                     Pointer{} / "nodes", "the nodes table")) {
+            return;
+        }
         nodes_.resize(count);
-        const std::size_t faultsBefore = faults_.size();
+        const std::size_t faultsBefore = faults_.size() - valueFaults_;
         forEachObject("nodes", [&](std::size_t i, const dom::object& o, const Pointer& at) {
             Node& n = nodes_[i];
             enum { kName, kMesh, kSkin, kMatrix, kTranslation, kRotation, kScale, kChildren, kWeights };
@@ -1211,9 +1266,9 @@ private:
                 } else {
                     // Within the tolerance, renormalising is what the file means.
                     if (std::fabs(len - 1.0) > kRotationUnitTolerance) {
-                        recoverable(at / "rotation", "rotation has length " + exact(len) +
+                        recoverable(at / "rotation", "rotation has length " + exactNumber(len) +
                                                          "; a unit quaternion is required (tolerance " +
-                                                         exact(kRotationUnitTolerance) + ")",
+                                                         exactNumber(kRotationUnitTolerance) + ")",
                                     "renormalised");
                     }
                     n.local.rotation = *q;
@@ -1256,7 +1311,9 @@ private:
                 }
             }
         }
-        nodesOk_ = faults_.size() == faultsBefore;
+        // Repairable value faults (a non-unit rotation) do not stop the passes that
+        // need the hierarchy, so that every other fault is still found.
+        nodesOk_ = faults_.size() - valueFaults_ == faultsBefore;
     }
 
     void buildSkeleton() {
@@ -1332,7 +1389,7 @@ private:
     }
 
     void readImagesTexturesMaterials() {
-        model_.images.resize(arraySize("images"));
+        model_.images.resize(table("images", sizeof(ImageSource)));
         forEachObject("images", [&](std::size_t i, const dom::object& o, const Pointer& at) {
             ImageSource& img = model_.images[i];
             std::string_view s;
@@ -1357,11 +1414,11 @@ private:
                 if (img.mimeType.empty()) fault(at / "mimeType", "required when the image is in a bufferView");
             }
         });
-        model_.textures.resize(arraySize("textures"));
+        model_.textures.resize(table("textures", sizeof(Texture)));
         forEachObject("textures", [&](std::size_t i, const dom::object& o, const Pointer& at) {
             model_.textures[i].image = getIndex(o, "source", at, model_.images.size(), "image", false);
         });
-        model_.materials.resize(arraySize("materials"));
+        model_.materials.resize(table("materials", sizeof(Material)));
         forEachObject("materials", [&](std::size_t i, const dom::object& o, const Pointer& at) {
             Material& m = model_.materials[i];
             std::string_view s;
@@ -1383,7 +1440,7 @@ private:
 
     // ---- meshes -------------------------------------------------------------
     void readMeshes() {
-        model_.meshes.resize(arraySize("meshes"));
+        model_.meshes.resize(table("meshes", sizeof(Mesh)));
         forEachObject("meshes", [&](std::size_t mi, const dom::object& o, const Pointer& at) {
             Mesh& mesh = model_.meshes[mi];
             std::string_view s;
@@ -1391,6 +1448,7 @@ private:
             dom::array prims;
             if (!getArray(o, "primitives", at, prims, true)) return;
             if (prims.size() == 0) fault(at / "primitives", "a mesh needs at least one primitive");
+            if (!charged(prims.size(), sizeof(MeshPrimitive), at / "primitives", "the primitives")) return;
             mesh.primitives.resize(prims.size());
             std::size_t p = 0;
             bool first = true;
@@ -1588,6 +1646,7 @@ private:
         dom::array targets;
         if (getArray(pm[kTargets], "targets", at, targets, false)) {
             targetCount = targets.size();
+            if (!charged(targetCount, sizeof(MorphTarget), at / "targets", "the morph targets")) return;
             prim.targets.resize(targetCount);
             std::size_t t = 0;
             for (dom::element e : targets) {
@@ -1792,7 +1851,7 @@ private:
         if (offSum > 0) {
             recoverable(Pointer{} / "accessors" / weightAccessor[0],
                         "the skin weights of " + std::to_string(offSum) + " vertex" + (offSum == 1 ? "" : "es") +
-                            " do not sum to 1 (first: vertex " + std::to_string(firstOff) + ", sum " + exact(firstSum) +
+                            " do not sum to 1 (first: vertex " + std::to_string(firstOff) + ", sum " + exactNumber(firstSum) +
                             "; tolerance 2e-7 per non-zero weight)",
                         "renormalised (a vertex with no weight at all stays unskinned at the origin)");
             if (!lenient()) return false;
@@ -1813,7 +1872,7 @@ private:
     }
 
     void readSkins() {
-        model_.skins.resize(arraySize("skins"));
+        model_.skins.resize(table("skins", sizeof(Skin)));
         forEachObject("skins", [&](std::size_t si, const dom::object& o, const Pointer& at) {
             Skin& skin = model_.skins[si];
             std::string_view s;
@@ -1850,6 +1909,7 @@ private:
                 ++j;
             }
             if (skin.joints.size() != joints.size()) return;
+            if (!charged(skin.joints.size(), sizeof(Mat4), at / "joints", "the inverse bind matrices")) return;
             skin.inverseBindMatrices.assign(skin.joints.size(), Mat4::identity());
             std::uint64_t ibm = 0;
             if (getUint(o, "inverseBindMatrices", at, ibm, false)) {
@@ -1975,7 +2035,7 @@ private:
     }
 
     void readScenes() {
-        model_.scenes.resize(arraySize("scenes"));
+        model_.scenes.resize(table("scenes", sizeof(Scene)));
         forEachObject("scenes", [&](std::size_t si, const dom::object& o, const Pointer& at) {
             Scene& scene = model_.scenes[si];
             std::string_view s;
@@ -2003,7 +2063,7 @@ private:
     void readAnimations() {
         // Key times by input accessor (empty: not decoded yet).
         std::vector<std::vector<float>> timesByAccessor(accessors_.size());
-        model_.clips.reserve(arraySize("animations"));
+        model_.clips.reserve(table("animations", sizeof(Clip)));
         forEachObject("animations", [&](std::size_t, const dom::object& o, const Pointer& at) {
             std::string name;
             std::string_view s;
@@ -2017,6 +2077,10 @@ private:
                 Interpolation interpolation = Interpolation::Linear;
                 bool ok = false;
             };
+            if (!charged(samplers.size() + channels.size(), sizeof(Track) + 2 * sizeof(std::size_t), at,
+                         "the samplers and channels")) {
+                return;
+            }
             std::vector<SamplerInfo> infos(samplers.size());
             std::size_t i = 0;
             for (dom::element e : samplers) {
@@ -2205,6 +2269,7 @@ private:
     bool quantized_ = false;
     bool nodesOk_ = false;
     bool skeletonOk_ = false;
+    bool stopped_ = false;  // out of budget: the remaining passes do not run
     std::size_t usedBytes_ = 0;
     std::size_t valueFaults_ = 0;  // faults from recoverable(), counted apart
     std::vector<std::uint8_t> jointSeen_;                          // per node, while reading one skin

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <new>
 
 #include "container.hpp"
 #include "kinema/io/gltf.hpp"
@@ -66,7 +67,9 @@ std::string overLimits(Size size, const ImageLimits& limits) {
 
 }  // namespace
 
-Result<ImageRGBA8> decodeImageBytes(std::span<const std::byte> bytes, const std::string& where, const ImageLimits& limits) {
+namespace {
+
+Result<ImageRGBA8> decodeBytesWithin(std::span<const std::byte> bytes, const std::string& where, const ImageLimits& limits) {
     const Format format = sniff(bytes);
     if (format == Format::Unknown) return Fault{where, "cannot decode image: unknown format (glTF images are PNG or JPEG)"};
     if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
@@ -103,8 +106,8 @@ Result<ImageRGBA8> decodeImageBytes(std::span<const std::byte> bytes, const std:
     return image;
 }
 
-Result<ImageRGBA8> decodeImage(const Model& model, std::size_t index, const ImageLimits& limits) {
-    const std::string where = model.source + "#/images/" + std::to_string(index);
+Result<ImageRGBA8> decodeModelImage(const Model& model, std::size_t index, const ImageLimits& limits,
+                                    const std::string& where) {
     if (index >= model.images.size()) return Fault{where, "no such image"};
     const ImageSource& img = model.images[index];
     if (img.buffer >= 0) {
@@ -127,7 +130,7 @@ Result<ImageRGBA8> decodeImage(const Model& model, std::size_t index, const Imag
         // Opened under the rules import checked the URI with: inside img.folder,
         // no symbolic link out, a regular file, no more bytes than the budget.
         std::string error;
-        const gltf::OpenFile file = gltf::openLocated({img.folder, img.path}, error);
+        const gltf::OpenFile file = gltf::openLocated({img.folder, img.path, {}}, error);
         if (!file.isOpen()) return Fault{where, error};
         if (file.size() > limits.maxBytes) {
             return Fault{where, "image file " + img.path + " has " + std::to_string(file.size()) +
@@ -140,6 +143,27 @@ Result<ImageRGBA8> decodeImage(const Model& model, std::size_t index, const Imag
         return decodeImageBytes(bytes, where, rest);
     }
     return Fault{where, "image has no data"};
+}
+
+}  // namespace
+
+// The budgets bound what the decoder asks for; an allocation that fails anyway is a
+// fault too, never an exception out of the library.
+Result<ImageRGBA8> decodeImageBytes(std::span<const std::byte> bytes, const std::string& where, const ImageLimits& limits) {
+    try {
+        return decodeBytesWithin(bytes, where, limits);
+    } catch (const std::bad_alloc&) {
+        return Fault{where, "out of memory decoding the image"};
+    }
+}
+
+Result<ImageRGBA8> decodeImage(const Model& model, std::size_t index, const ImageLimits& limits) {
+    const std::string where = model.source + "#/images/" + std::to_string(index);
+    try {
+        return decodeModelImage(model, index, limits, where);
+    } catch (const std::bad_alloc&) {
+        return Fault{where, "out of memory decoding the image"};
+    }
 }
 
 }  // namespace kinema

@@ -84,13 +84,25 @@ std::string openedPath(int fd) {
     return std::string(buffer.data(), static_cast<std::size_t>(n));
 }
 
+// The real path of a folder, with a trailing '/', for prefix tests ("" when unknown).
+std::string realFolder(const std::string& folder) {
+    std::error_code ec;
+    const std::filesystem::path real = std::filesystem::canonical(folder.empty() ? "." : folder, ec);
+    if (ec) return {};
+    const std::string text = real.string();
+    return text == "/" ? text : text + "/";
+}
+
 // Opens `relative` below `folder`; every component, symbolic links included, must
-// resolve inside the folder. openat2's RESOLVE_BENEATH does that in the kernel, with
-// no window between a check and the open; where it is missing (kernels before 5.6,
-// some sandboxes), the file is opened and the path the kernel actually opened is
-// compared with the folder's real path, so the check is still on the open file.
-OpenFile openBeneath(const std::filesystem::path& folder, const std::string& relative, std::string_view shown,
-                     std::string& error) {
+// resolve inside the folder or inside one of `alsoInside`. openat2's RESOLVE_BENEATH
+// decides the common case in the kernel, with no window between a check and the open.
+// It refuses every absolute link and every link into another allowed folder, and it
+// is missing on kernels before 5.6 and in some sandboxes; then the path is opened with
+// O_PATH (which reads nothing and cannot block or touch a device), the path the kernel
+// resolved is compared with the folders' real paths, and only a file found inside is
+// reopened for reading through that same descriptor.
+OpenFile openBeneath(const std::filesystem::path& folder, const std::string& relative,
+                     const std::vector<std::string>& alsoInside, std::string_view shown, std::string& error) {
     Descriptor dir{::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)};
     if (dir.fd < 0) {
         error = "cannot open the folder " + folder.string() + ": " + std::strerror(errno);
@@ -100,21 +112,29 @@ OpenFile openBeneath(const std::filesystem::path& folder, const std::string& rel
     how.flags = static_cast<std::uint64_t>(kReadFlags);
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
     Descriptor file{static_cast<int>(::syscall(SYS_openat2, dir.fd, relative.c_str(), &how, sizeof how))};
-    if (file.fd < 0 && (errno == ENOSYS || errno == EPERM)) {
-        file.fd = ::openat(dir.fd, relative.c_str(), kReadFlags);
-        if (file.fd >= 0) {
-            const std::string opened = openedPath(file.fd);
-            const std::string base = openedPath(dir.fd);
-            if (opened.empty() || base.empty()) {
-                error = "cannot confirm that " + std::string(shown) + " lies inside the file's folder";
-                return {};
-            }
-            const std::string prefix = base == "/" ? base : base + "/";
-            if (opened.compare(0, prefix.size(), prefix) != 0) {
-                error = "a symbolic link on the way to " + std::string(shown) + " leads outside the file's folder";
-                return {};
-            }
+    if (file.fd < 0 && (errno == EXDEV || errno == ENOSYS || errno == EPERM)) {
+        Descriptor path{::openat(dir.fd, relative.c_str(), O_PATH | O_CLOEXEC)};
+        if (path.fd < 0) {
+            error = errnoText(errno, shown);
+            return {};
         }
+        const std::string opened = openedPath(path.fd);
+        bool inside = false;
+        std::vector<std::string> roots{openedPath(dir.fd)};
+        for (const std::string& other : alsoInside) roots.push_back(realFolder(other));
+        for (std::string root : roots) {
+            if (root.empty()) continue;
+            if (root.back() != '/') root += '/';
+            inside |= !opened.empty() && opened.compare(0, root.size(), root) == 0;
+        }
+        if (!inside) {
+            error = opened.empty() ? "cannot confirm that " + std::string(shown) + " lies inside the file's folder"
+                                   : "a symbolic link on the way to " + std::string(shown) +
+                                         " leads outside the file's folder";
+            return {};
+        }
+        const std::string reopen = "/proc/self/fd/" + std::to_string(path.fd);
+        file.fd = ::open(reopen.c_str(), kReadFlags);
     }
     if (file.fd < 0) {
         error = errnoText(errno, shown);
@@ -166,6 +186,10 @@ UriPath parseUriPath(std::string_view uri, std::string& error) {
         const char byte = static_cast<char>(hexDigit(uri[i + 1]) * 16 + hexDigit(uri[i + 2]));
         if (byte == '\0') {
             error = "'%00' (a NUL byte) at character " + std::to_string(i) + " would cut the path short";
+            return out;
+        }
+        if (static_cast<unsigned char>(byte) < 0x20 || byte == 0x7F) {
+            error = "a percent-encoded control character at character " + std::to_string(i);
             return out;
         }
         decoded.push_back(byte);
@@ -258,22 +282,25 @@ ResourceLocation locateResource(const std::filesystem::path& folder, const UriPa
                                 std::string& error) {
     error.clear();
     const std::filesystem::path base = folder.empty() ? std::filesystem::path(".") : folder;
-    if (!uri.leaves) return {base.string(), uri.path};
+    std::vector<std::string> others;
+    for (const std::filesystem::path& allowed : policy.folders) others.push_back(allowed.string());
+    // Any path allowed: the file is opened as named, links followed wherever they go.
+    if (policy.anyPath) {
+        return {"", uri.absolute ? uri.path : (base / uri.path).lexically_normal().string(), {}};
+    }
+    if (!uri.leaves) return {base.string(), uri.path, std::move(others)};
     std::error_code ec;
-    const std::filesystem::path target =
-        uri.absolute ? std::filesystem::path(uri.path)
-                     : (std::filesystem::absolute(base, ec) / uri.path).lexically_normal();
+    const std::filesystem::path target = (std::filesystem::absolute(base, ec) / uri.path).lexically_normal();
     if (ec) {
         error = "cannot resolve the folder " + base.string() + ": " + ec.message();
         return {};
     }
-    if (policy.anyPath) return {"", target.string()};
     for (const std::filesystem::path& allowed : policy.folders) {
         const std::filesystem::path root = std::filesystem::absolute(allowed, ec).lexically_normal();
         if (ec) continue;
         const std::filesystem::path inside = target.lexically_relative(root);
-        if (inside.empty() || *inside.begin() == "..") continue;
-        return {root.string(), inside.string()};
+        if (inside.empty() || *inside.begin() == ".." || inside == ".") continue;
+        return {root.string(), inside.string(), std::move(others)};
     }
     error = uri.absolute ? "an absolute path leads outside the file's folder, which this import does not allow"
                          : "'..' leads outside the file's folder, which this import does not allow";
@@ -283,7 +310,7 @@ ResourceLocation locateResource(const std::filesystem::path& folder, const UriPa
 OpenFile openLocated(const ResourceLocation& location, std::string& error) {
     error.clear();
     if (location.folder.empty()) return openRegularFile(location.path, error);
-    return openBeneath(location.folder, location.path, location.path, error);
+    return openBeneath(location.folder, location.path, location.alsoInside, location.path, error);
 }
 
 }  // namespace kinema::gltf

@@ -64,6 +64,8 @@ OpenFile openRegularFile(const std::filesystem::path& path, std::string& error);
 struct ResourceLocation {
     std::string folder;
     std::string path;
+    // Other folders a symbolic link below `folder` may lead into (the policy's folders).
+    std::vector<std::string> alsoInside;
 };
 
 // The location of `uri` relative to `folder` (empty: the current folder): inside the
@@ -73,7 +75,7 @@ ResourceLocation locateResource(const std::filesystem::path& folder, const UriPa
                                 std::string& error);
 
 // Opens a located file: below its folder no component, symbolic links included, may
-// resolve outside that folder. On failure `error` says why.
+// resolve outside that folder (or the location's other folders). On failure `error` says why.
 OpenFile openLocated(const ResourceLocation& location, std::string& error);
 
 }  // namespace kinema::gltf

@@ -98,16 +98,21 @@ GltfSource positionsOnly(std::size_t vertices) {
 
 TEST(ImportOptions, MemoryBudgetIsHonoured) {
     const GltfSource source = positionsOnly(100);
-    const std::size_t needed = source.bytes->size() + 100 * 12;
+    // The smallest budget that imports (found by bisection); one byte less must fail on
+    // the last thing charged, the 1200 bytes of decoded positions, with exact numbers.
+    std::size_t low = 0, high = std::size_t{1} << 24;
     ImportOptions options;
-    options.memoryBudget = needed;
+    while (low + 1 < high) {
+        options.memoryBudget = low + (high - low) / 2;
+        (importGltf(source, options).ok() ? high : low) = options.memoryBudget;
+    }
+    options.memoryBudget = high;
     EXPECT_TRUE(imported(importGltf(source, options)));
-    options.memoryBudget = needed - 1;
+    options.memoryBudget = high - 1;
     const auto r = importGltf(source, options);
     ASSERT_TRUE(faultAt(r, "p.glb#/meshes/0/primitives/0/attributes/POSITION"));
-    // The numbers: what was asked for, the budget, and what was left of it.
     EXPECT_EQ(r.faults()[0].what, "decoded data needs 1200 bytes; the import's memory budget of " +
-                                      std::to_string(needed - 1) + " bytes has 1199 left");
+                                      std::to_string(high - 1) + " bytes has 1199 left");
 }
 
 TEST(ImportOptions, TheFileItselfCountsAgainstTheBudget) {

@@ -139,6 +139,47 @@ TEST(UntrustedFiles, SymbolicLinkStayingInsideTheFolderIsFollowed) {
     EXPECT_TRUE(imported(importGltfFile(s.gltfWithBufferUri("alias.bin"))));
 }
 
+TEST(UntrustedFiles, AnAbsoluteLinkThatStaysInsideIsFollowed) {
+    Sandbox s;
+    fs::create_symlink(s.model / "rig.bin", s.model / "absolute-alias.bin");
+    EXPECT_TRUE(imported(importGltfFile(s.gltfWithBufferUri("absolute-alias.bin"))));
+}
+
+TEST(UntrustedFiles, LinksOutAreFollowedOnlyWhereTheOptionsAllow) {
+    Sandbox s;
+    fs::create_directories(s.root.path() / "shared");
+    writeFile(s.root.path() / "shared" / "rig.bin", s.rig.w.bin());
+    fs::create_symlink(s.root.path() / "shared" / "rig.bin", s.model / "to-shared.bin");
+    fs::create_symlink(s.secret, s.model / "to-secret.bin");
+    ImportOptions shared;
+    shared.allowedFolders = {s.root.path() / "shared"};
+    EXPECT_TRUE(imported(importGltfFile(s.gltfWithBufferUri("to-shared.bin"), shared)));
+    EXPECT_TRUE(faultAt(importGltfFile(s.gltfWithBufferUri("to-secret.bin"), shared), "rig.gltf#/buffers/0/uri"));
+    ImportOptions any;
+    any.allowExternalPaths = true;
+    EXPECT_TRUE(imported(importGltfFile(s.gltfWithBufferUri("to-secret.bin"), any)));
+}
+
+TEST(UntrustedFiles, TheFilesOwnTextCannotControlTheTerminal) {
+    Rig rig = makeRig();
+    rig.w.json()["asset"]["version"] = "\x1b[2J\rfake.gltf: valid";
+    const auto r = importGltf(rig.w.gltfSource("esc.gltf"));
+    ASSERT_TRUE(faultAt(r, "esc.gltf#/asset/version"));
+    EXPECT_EQ(r.faults()[0].what, "glTF version \\x1b[2J\\x0dfake.gltf: valid is not 2.x");
+    Sandbox s;
+    EXPECT_NE(importGltfFile(s.gltfWithBufferUri("a%1b[2J.bin")).faults()[0].what.find("control character"),
+              std::string::npos);
+}
+
+TEST(UntrustedFiles, ARepairableFaultDoesNotHideTheOthers) {
+    Rig rig = makeRig();
+    rig.w.json()["nodes"][0]["rotation"] = Json::numbers(std::vector<double>{0, 0, 0, 2});
+    rig.w.json()["skins"][0]["joints"].push(99);
+    const auto r = importGltf(rig.w.gltfSource("both.gltf"));
+    EXPECT_TRUE(faultAt(r, "both.gltf#/nodes/0/rotation"));
+    EXPECT_TRUE(faultAt(r, "both.gltf#/skins/0/joints/2"));
+}
+
 TEST(UntrustedFiles, AllowedFoldersAndAnyPathAreExplicit) {
     Sandbox s;
     const fs::path file = s.gltfWithBufferUri("../secret.bin");

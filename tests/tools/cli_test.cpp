@@ -164,11 +164,11 @@ TEST(Cli, MemoryBudgetTakesUnitsAndIsReportedWithNumbers) {
     const std::string path = writeTemp("cli_budget.gltf", R"({"asset":{"version":"2.0"},"nodes":[{}]})");
     const CliRun small = runKinema("validate --memory-budget 16 " + path);
     EXPECT_EQ(small.exitCode, 1);
-    EXPECT_NE(small.out.find("the file needs 40 bytes; the import's memory budget of 16 bytes has 16 left"),
-              std::string::npos)
+    EXPECT_NE(small.out.find("the file has 40 bytes, more than the memory budget of 16 bytes"), std::string::npos)
         << small.out;
     EXPECT_EQ(runKinema("validate --memory-budget 1k " + path).exitCode, 0);
     EXPECT_NE(runKinema("validate --memory-budget lots " + path).exitCode, 0);
+    EXPECT_NE(runKinema("validate --memory-budget -1 " + path).exitCode, 0);  // not "no limit"
 }
 
 TEST(Cli, LenientValidationListsEachRepair) {

@@ -6,7 +6,10 @@
 namespace kinema::cli {
 
 int runValidate(const ValidateOptions& options) {
-    auto model = importGltfFile(options.file, toImportOptions(options.import));
+    // A validator checks that every image decodes, within the image budgets.
+    ImportOptions importOptions = toImportOptions(options.import);
+    importOptions.decodeImages = true;
+    auto model = importGltfFile(options.file, importOptions);
     const auto warnings = model.warnings();
     const std::string warned =
         warnings.empty() ? "" : ", " + std::to_string(warnings.size()) + " warning" + (warnings.size() == 1 ? "" : "s");

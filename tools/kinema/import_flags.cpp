@@ -16,13 +16,19 @@ void addImportFlags(CLI::App& command, ImportFlags& flags) {
                      "symbolic links); off by default, for files from untrusted sources");
     command.add_option("--allow-folder", flags.allowedFolders,
                        "a folder outside the file's own that its URIs may reach (repeatable)");
+    // Sizes past 2^62 are refused rather than read as "no limit" (a negative number
+    // would otherwise wrap around to one).
+    constexpr std::uint64_t kLargest = std::uint64_t{1} << 62;
     command.add_option("--memory-budget", flags.memoryBudget,
-                       "bytes one import may hold: the file, buffers, decoded data and images; a number with an "
-                       "optional unit, e.g. 512M or 2G (default 1G)")
-        ->transform(CLI::AsSizeValue(false));
+                       "bytes one import may hold: the file, the parsed JSON, buffers, decoded data and images; a "
+                       "number with an optional unit, e.g. 512M or 2G (powers of 1024; default 1G)")
+        ->transform(CLI::AsSizeValue(false))
+        ->check(CLI::Range(std::uint64_t{1}, kLargest));
     command.add_option("--max-image-pixels", flags.maxImagePixels,
-                       "width x height allowed for one image, checked before decoding (default 67108864)")
-        ->check(CLI::Range(std::uint64_t{1}, std::numeric_limits<std::uint64_t>::max()));
+                       "width x height allowed for one image, read from its header before decoding; a number with an "
+                       "optional unit, e.g. 16M (default 64M = 67108864)")
+        ->transform(CLI::AsSizeValue(false))
+        ->check(CLI::Range(std::uint64_t{1}, kLargest));
 }
 
 ImportOptions toImportOptions(const ImportFlags& flags) {

@@ -22,8 +22,8 @@ int main(int argc, char** argv) {
     ValidateOptions validate;
     auto* validateCmd = app.add_subcommand(
         "validate", "Check a glTF file the way import does: the glTF 2.0 specification's errors, with the Khronos "
-                    "glTF-Validator's tolerances. Exit 0 when valid (printing any warnings); exit 1 listing every "
-                    "fault with its location (JSON pointer or byte offset).");
+                    "glTF-Validator's tolerances; every image is decoded too. Exit 0 when valid (printing any "
+                    "warnings); exit 1 listing every fault with its location (JSON pointer or byte offset).");
     validateCmd->add_option("FILE", validate.file, "a .gltf or .glb file")->required();
     addImportFlags(*validateCmd, validate.import);
 

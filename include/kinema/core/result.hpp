@@ -23,6 +23,11 @@ struct Fault {
     std::string what;   // what is wrong, in plain words
 };
 
+// A number as the shortest text that reads back to the same value ("0.1", "1e-07",
+// "nan"): messages print what the input holds, not a rounded neighbour.
+std::string exactNumber(float value);
+std::string exactNumber(double value);
+
 // "where: what" on one line.
 std::string describe(const Fault& fault);
 // Every fault, one per line.

@@ -11,7 +11,9 @@
 // later (clear(), destruction). The cache itself must outlive the calls in progress.
 // The cache's lock is held only to look up and update its maps, never while a file is
 // imported: imports of different files run in parallel, and an import in progress
-// blocks no other call except load() of that same file, which waits for it.
+// blocks no other call except load() of that same file, which waits for it. A
+// resolver in the options is therefore called from several threads at once: it must
+// be safe for that, and must not load() through this cache (that would wait on itself).
 #pragma once
 
 #include <cstddef>
