@@ -464,6 +464,16 @@ HeldFile writeHeldFile(const fs::path& dir, const std::string& clip) {
 
 using LoadFuture = std::future<kinema::Result<std::shared_ptr<const kinema::Model>>>;
 
+// kThreads loads of the held file: the first has started importing (its buffer was
+// requested) before the others are started, so they all find that import in progress.
+std::vector<LoadFuture> startHeldLoads(AssetCache& cache, const HeldFile& held) {
+    std::vector<LoadFuture> loads;
+    loads.push_back(std::async(std::launch::async, [&] { return cache.load(held.path); }));
+    EXPECT_TRUE(held.buffer->waitUntilRequested());
+    for (int t = 1; t < kThreads; ++t) loads.push_back(std::async(std::launch::async, [&] { return cache.load(held.path); }));
+    return loads;
+}
+
 // While a file is being imported, the rest of the cache works: other files load and
 // every other call returns (the import does not hold the cache's lock); callers of
 // the same file wait and share the one import.
@@ -474,11 +484,9 @@ TEST(AssetCache, AnImportInProgressBlocksOnlyLoadsOfItsOwnFile) {
     auto held = writeHeldFile(dir, "held");
     AssetCache cache(held.buffer->options());
 
-    std::vector<LoadFuture> loads;
+    std::vector<LoadFuture> loads;  // before the release: the gate opens before the futures wait
     ReleaseOnExit release{*held.buffer};
-    loads.push_back(std::async(std::launch::async, [&] { return cache.load(held.path); }));
-    ASSERT_TRUE(held.buffer->waitUntilRequested());
-    for (int t = 1; t < kThreads; ++t) loads.push_back(std::async(std::launch::async, [&] { return cache.load(held.path); }));
+    loads = startHeldLoads(cache, held);
 
     auto others = std::async(std::launch::async, [&] {
         auto loaded = cache.load(small);
@@ -517,11 +525,9 @@ TEST(AssetCache, WaitersOnAFailedImportGetItsFaultsAndTheNextLoadRetries) {
     held.buffer->refuse = true;
     AssetCache cache(held.buffer->options());
 
-    std::vector<LoadFuture> loads;
+    std::vector<LoadFuture> loads;  // before the release: the gate opens before the futures wait
     ReleaseOnExit release{*held.buffer};
-    loads.push_back(std::async(std::launch::async, [&] { return cache.load(held.path); }));
-    ASSERT_TRUE(held.buffer->waitUntilRequested());
-    for (int t = 1; t < kThreads; ++t) loads.push_back(std::async(std::launch::async, [&] { return cache.load(held.path); }));
+    loads = startHeldLoads(cache, held);
     // Let the waiters line up; one arriving after the failure would import again.
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     held.buffer->release();

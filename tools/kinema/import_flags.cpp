@@ -15,20 +15,23 @@ void addImportFlags(CLI::App& command, ImportFlags& flags) {
                      "let buffer and image URIs reach files outside the file's folder (absolute paths, '..', "
                      "symbolic links); off by default, for files from untrusted sources");
     command.add_option("--allow-folder", flags.allowedFolders,
-                       "a folder outside the file's own that its URIs may reach (repeatable)");
+                       "a folder outside the file's own that its URIs may reach (repeatable)")
+        ->type_name("DIR");
     // Sizes past 2^62 are refused rather than read as "no limit" (a negative number
     // would otherwise wrap around to one).
     constexpr std::uint64_t kLargest = std::uint64_t{1} << 62;
     command.add_option("--memory-budget", flags.memoryBudget,
                        "bytes one import may hold: the file, the parsed JSON, buffers, decoded data and images; a "
                        "number with an optional unit, e.g. 512M or 2G (powers of 1024; default 1G)")
-        ->transform(CLI::AsSizeValue(false))
-        ->check(CLI::Range(std::uint64_t{1}, kLargest));
+        ->transform(CLI::AsSizeValue(false).description(""))
+        ->check(CLI::Range(std::uint64_t{1}, kLargest).description(""))
+        ->type_name("SIZE");
     command.add_option("--max-image-pixels", flags.maxImagePixels,
                        "width x height allowed for one image, read from its header before decoding; a number with an "
                        "optional unit, e.g. 16M (default 64M = 67108864)")
-        ->transform(CLI::AsSizeValue(false))
-        ->check(CLI::Range(std::uint64_t{1}, kLargest));
+        ->transform(CLI::AsSizeValue(false).description(""))
+        ->check(CLI::Range(std::uint64_t{1}, kLargest).description(""))
+        ->type_name("SIZE");
 }
 
 ImportOptions toImportOptions(const ImportFlags& flags) {
