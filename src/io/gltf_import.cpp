@@ -558,6 +558,84 @@ private:
     }
 
     // ---- container ----------------------------------------------------------
+    // glTF requires the keys of a JSON object to be unique. Readers disagree on which
+    // of two equal keys counts (kinema reads the first, JSON.parse the last), so a
+    // file could mean one thing here and another elsewhere: strict import refuses it,
+    // lenient import warns and keeps the first. One walk over the objects of the
+    // document, without recursion; objects of up to 16 keys compare pairwise, larger
+    // ones sort a copy.
+    void checkDuplicateKeys(const dom::element& doc) {
+        // Each container visited: its element and where it hangs (parent, key or index),
+        // so a pointer is built only for a duplicate found.
+        struct Visit {
+            dom::element element;
+            std::uint32_t parent;
+            std::uint32_t index;  // in the parent array, when key is empty
+            std::string_view key;
+        };
+        std::vector<Visit> visits{{doc, 0, 0, {}}};
+        std::vector<std::string_view> keys;
+        for (std::size_t v = 0; v < visits.size(); ++v) {
+            const dom::element e = visits[v].element;
+            const auto self = static_cast<std::uint32_t>(v);
+            dom::object o;
+            dom::array a;
+            if (!e.get_object().get(o)) {
+                keys.clear();
+                for (dom::key_value_pair field : o) {
+                    keys.push_back(field.key);
+                    if (isContainer(field.value)) visits.push_back({field.value, self, 0, field.key});
+                }
+                const std::string_view repeated = firstRepeated(keys);
+                if (!repeated.empty()) {
+                    recoverable(pointerTo(visits, v) / repeated,
+                                "the key '" + std::string(repeated) +
+                                    "' appears more than once in one object (keys must be unique)",
+                                "the first one is used");
+                }
+            } else if (!e.get_array().get(a)) {
+                // An array that starts with a number or string holds no objects that
+                // kinema reads (a glTF array is of one kind): not walked, which keeps
+                // this cheap on files full of number arrays.
+                dom::element first;
+                if (a.at(0).get(first) || !isContainer(first)) continue;
+                std::uint32_t i = 0;
+                for (dom::element item : a) {
+                    if (isContainer(item)) visits.push_back({item, self, i, {}});
+                    ++i;
+                }
+            }
+        }
+    }
+    template <class Visits>
+    static Pointer pointerTo(const Visits& visits, std::size_t v) {
+        std::vector<std::size_t> chain;
+        for (std::size_t at = v; at != 0; at = visits[at].parent) chain.push_back(at);
+        Pointer p;
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            const auto& step = visits[*it];
+            p = step.key.data() ? p / step.key : p / std::size_t{step.index};
+        }
+        return p;
+    }
+    static bool isContainer(const dom::element& e) noexcept {
+        const dom::element_type t = e.type();
+        return t == dom::element_type::OBJECT || t == dom::element_type::ARRAY;
+    }
+    static std::string_view firstRepeated(std::vector<std::string_view>& keys) {
+        if (keys.size() <= 16) {
+            for (std::size_t i = 1; i < keys.size(); ++i) {
+                for (std::size_t j = 0; j < i; ++j) {
+                    if (keys[i].size() == keys[j].size() && keys[i] == keys[j]) return keys[i];
+                }
+            }
+            return {};
+        }
+        std::sort(keys.begin(), keys.end());
+        const auto it = std::adjacent_find(keys.begin(), keys.end());
+        return it == keys.end() ? std::string_view{} : *it;
+    }
+
     // A GLB whose magic is damaged: named .glb and not JSON text, or a GLB header
     // (version 2) and first chunk header ("JSON") behind the wrong four bytes.
     bool looksLikeGlb(std::span<const std::byte> bytes) const {
@@ -645,6 +723,7 @@ private:
             faultRaw("#", "the JSON root must be an object");
             return false;
         }
+        checkDuplicateKeys(doc);
         return true;
     }
 
@@ -1000,7 +1079,7 @@ private:
         recoverable(Pointer{} / "accessors" / static_cast<std::size_t>(index),
                     std::to_string(off) + " rotation key" + (off == 1 ? " is" : "s are") +
                         " not a unit quaternion (first: key " + std::to_string(firstKey) + ", length " +
-                        exactNumber(firstLength) + "; tolerance " + exactNumber(kRotationUnitTolerance) + ")",
+                        exactNumber(static_cast<float>(firstLength)) + "; tolerance " + exactNumber(kRotationUnitTolerance) + ")",
                     "renormalised");
     }
 
@@ -1022,7 +1101,7 @@ private:
         if (off == 0) return;
         recoverable(Pointer{} / "accessors" / static_cast<std::size_t>(index),
                     std::to_string(off) + " normal" + (off == 1 ? " is" : "s are") + " not of unit length (first: vertex " +
-                        std::to_string(first) + ", length " + exactNumber(firstLength) + "; tolerance " +
+                        std::to_string(first) + ", length " + exactNumber(static_cast<float>(firstLength)) + "; tolerance " +
                         exactNumber(kNormalUnitTolerance) + ")",
                     "renormalised (zero vectors left as they are)");
     }
@@ -1266,7 +1345,7 @@ private:
                 } else {
                     // Within the tolerance, renormalising is what the file means.
                     if (std::fabs(len - 1.0) > kRotationUnitTolerance) {
-                        recoverable(at / "rotation", "rotation has length " + exactNumber(len) +
+                        recoverable(at / "rotation", "rotation has length " + exactNumber(static_cast<float>(len)) +
                                                          "; a unit quaternion is required (tolerance " +
                                                          exactNumber(kRotationUnitTolerance) + ")",
                                     "renormalised");

@@ -171,6 +171,22 @@ TEST(UntrustedFiles, TheFilesOwnTextCannotControlTheTerminal) {
               std::string::npos);
 }
 
+TEST(UntrustedFiles, DuplicateKeysAreRefusedStrictlyAndTheFirstIsUsedLeniently) {
+    // Written by hand: the writer's JSON cannot hold a key twice.
+    const std::string text = R"({"asset":{"version":"2.0"},"nodes":[{"name":"first","name":"second"}],)"
+                             R"("scenes":[{"nodes":[0]}],"scenes":[]})";
+    const auto strict = importGltf(makeSource(text, "dup.gltf"));
+    EXPECT_TRUE(faultAt(strict, "dup.gltf#/nodes/0/name"));
+    EXPECT_TRUE(faultAt(strict, "dup.gltf#/scenes"));
+    ImportOptions options;
+    options.conformance = Conformance::Lenient;
+    const auto lenient = importGltf(makeSource(text, "dup.gltf"), options);
+    ASSERT_TRUE(imported(lenient));
+    EXPECT_EQ(lenient.warnings().size(), 2u);
+    EXPECT_EQ(lenient->skeleton.name(0), "first");
+    EXPECT_EQ(lenient->scenes.size(), 1u);
+}
+
 TEST(UntrustedFiles, ARepairableFaultDoesNotHideTheOthers) {
     Rig rig = makeRig();
     rig.w.json()["nodes"][0]["rotation"] = Json::numbers(std::vector<double>{0, 0, 0, 2});
