@@ -12,7 +12,7 @@
 #include "kinema/math/mat4.hpp"
 #include "kinema/math/quat.hpp"
 #include "kinema/math/transform.hpp"
-#include "workload.hpp"
+#include "workloads.hpp"
 
 namespace kinema::bench {
 

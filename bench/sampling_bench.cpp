@@ -11,7 +11,7 @@
 // is animated on all three paths; CesiumMan leaves 3 of its 22 nodes at rest).
 //
 //   CesiumMan/<instances>       the sample model's only clip (19 joints x T/R/S, 22 nodes)
-//   W1/<joints>                 reference workload W1 (workload.hpp), 256 instances
+//   W1/<joints>                 reference workload W1 (workloads/workloads.hpp), 256 instances
 //   W1Sample/<joints>           W1 with sampleClip only (no localToModel)
 //   W1LocalToModel/<joints>     W1 with localToModel only (poses sampled once before)
 //   W1bSeek/<joints>            W1b: every instance jumps to a random time every frame
@@ -27,7 +27,7 @@
 #include "kinema/runtime/clip_time.hpp"
 #include "kinema/runtime/pose.hpp"
 #include "kinema/runtime/sample.hpp"
-#include "workload.hpp"
+#include "workloads.hpp"
 
 namespace kinema::bench {
 

@@ -47,7 +47,7 @@
 #include "kinema/runtime/packed_clip.hpp"
 #include "kinema/runtime/pose_kernels.hpp"
 #include "kinema/runtime/simd.hpp"
-#include "workload.hpp"
+#include "workloads.hpp"
 
 namespace kinema::bench {
 

@@ -15,7 +15,7 @@
 #include "kinema/runtime/pose.hpp"
 #include "kinema/runtime/sample.hpp"
 #include "kinema/runtime/skinning.hpp"
-#include "workload.hpp"
+#include "workloads.hpp"
 
 namespace kinema::bench {
 

@@ -19,7 +19,7 @@
 
 #include "kinema/batch/motion_layers.hpp"
 #include "kinema/play/state_machine.hpp"
-#include "workload.hpp"
+#include "workloads.hpp"
 
 namespace kinema::bench {
 
@@ -40,20 +40,29 @@ struct Crowd {
     std::string error;
 };
 
+// "s3", "clip3": appended rather than `"s" + std::to_string(k)`, on which g++ 12 at -O3
+// warns about an overlapping memcpy (a false positive of -Wrestrict) depending on
+// what else the file inlines.
+std::string numbered(const char* prefix, int k) {
+    std::string name = prefix;
+    name += std::to_string(k);
+    return name;
+}
+
 StateMachineDesc ladderDesc() {
     StateMachineDesc d;
     d.parameters = {{"speed", ParameterType::Float, 0.0f}, {"hit", ParameterType::Trigger, 0.0f}};
     for (int k = 0; k < kStates; ++k) {
         StateDesc s;
-        s.name = "s" + std::to_string(k);
-        s.clip = "clip" + std::to_string(k);
+        s.name = numbered("s", k);
+        s.clip = numbered("clip", k);
         s.mode = k == kStates - 1 ? PlaybackMode::Clamp : PlaybackMode::Loop;
         d.states.push_back(s);
     }
     const auto transition = [](int from, int to, float duration) {
         TransitionDesc t;
-        t.from = from < 0 ? "*" : "s" + std::to_string(from);
-        t.to = "s" + std::to_string(to);
+        t.from = from < 0 ? "*" : numbered("s", from);
+        t.to = numbered("s", to);
         t.duration = duration;
         return t;
     };

@@ -21,7 +21,7 @@
 #include "container.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/io/image.hpp"
-#include "json_syntax.hpp"
+#include "../core/json_syntax.hpp"
 #include "kinema/math/finite.hpp"
 #include "resource.hpp"
 
@@ -708,7 +708,7 @@ private:
         if (error) {
             // simdjson says that the text is malformed, the locator says where.
             const std::string_view text(reinterpret_cast<const char*>(json.data()), json.size());
-            const auto syntax = gltf::findJsonSyntaxError(text);
+            const auto syntax = kinema::json::findJsonSyntaxError(text);
             if (!syntax) {
                 faultRaw("", std::string("JSON does not parse: ") + simdjson::error_message(error));
                 return false;

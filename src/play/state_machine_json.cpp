@@ -9,6 +9,9 @@
 #include <initializer_list>
 #include <iterator>
 #include <sstream>
+#include <unordered_set>
+
+#include "../core/json_syntax.hpp"
 
 namespace kinema {
 
@@ -23,12 +26,22 @@ public:
 
     void fault(const std::string& at, std::string what) { faults.push_back({at, std::move(what)}); }
 
-    // Rejects keys outside `known`, so that a misspelt setting is an error rather than a default.
+    // Rejects keys outside `known`, so that a misspelt setting is an error rather than a
+    // default, and a known key given twice: readers disagree on which of the two counts
+    // (this one would read the first), so the text would mean different things to
+    // different tools. Every object the reader reads passes here; any other object is
+    // the value of a key or an element that is a fault already.
     void onlyKeys(dom::object object, const std::string& at, std::initializer_list<std::string_view> known) {
+        seen_.clear();
+        repeated_.clear();
         for (const auto field : object) {
             bool ok = false;
             for (const std::string_view k : known) ok = ok || field.key == k;
-            if (!ok) fault(at + "/" + escape(field.key), "unknown key");
+            if (!ok) {
+                fault(at + "/" + escape(field.key), "unknown key");
+            } else if (!seen_.insert(field.key).second && repeated_.insert(field.key).second) {
+                fault(at + "/" + escape(field.key), "duplicate key (keys must be unique)");
+            }
         }
     }
 
@@ -202,12 +215,17 @@ public:
                 onlyKeys(c, cat, {"parameter", "op", "value"});
                 ConditionDesc cond;
                 string(c, "parameter", cat, cond.parameter, true);
+                // Whether `value` belongs depends on the operator: when that is missing
+                // or unknown, its own fault is the only one (cond.op would still hold
+                // its default, "true", which takes no value).
+                const std::size_t before = faults.size();
                 if (!has(c, "op")) fault(cat + "/op", "missing");
                 name(c, "op", cat, cond.op, parseConditionOp, "operator");
+                const bool opKnown = faults.size() == before;
                 const bool comparison = cond.op != ConditionOp::IsTrue && cond.op != ConditionOp::IsFalse;
-                if (comparison) {
+                if (opKnown && comparison) {
                     number(c, "value", cat, cond.value, true);
-                } else if (has(c, "value")) {
+                } else if (opKnown && has(c, "value")) {
                     fault(cat + "/value", "\"true\" and \"false\" take no value");
                 }
                 t.conditions.push_back(std::move(cond));
@@ -223,6 +241,11 @@ public:
         string(root, "defaultState", "", desc.defaultState, false);
         return desc;
     }
+
+private:
+    // onlyKeys' scratch: the keys of the object at hand, and those already reported twice.
+    std::unordered_set<std::string_view> seen_;
+    std::unordered_set<std::string_view> repeated_;
 };
 
 std::vector<Fault> located(std::span<const Fault> faults, std::string_view source) {
@@ -320,7 +343,15 @@ Result<StateMachineDesc> parseStateMachineJson(std::string_view json, std::strin
     dom::parser parser;
     dom::element doc;
     if (const auto error = parser.parse(json.data(), json.size(), true).get(doc); error) {
-        return Fault{std::string(source) + "#", std::string("JSON does not parse: ") + simdjson::error_message(error)};
+        // simdjson says that the text is malformed, the locator says where: the byte
+        // offset in `json`, and the line and column (in code points) for an editor.
+        const auto syntax = kinema::json::findJsonSyntaxError(json);
+        if (!syntax) {
+            return Fault{std::string(source) + "#", std::string("JSON does not parse: ") + simdjson::error_message(error)};
+        }
+        return Fault{std::string(source) + "@byte " + std::to_string(syntax->byteOffset) + " (line " +
+                         std::to_string(syntax->line) + ", column " + std::to_string(syntax->column) + ")",
+                     "JSON syntax error: " + syntax->what};
     }
     dom::object root;
     if (doc.get_object().get(root)) return Fault{std::string(source) + "#", "the JSON root must be an object"};

@@ -1,5 +1,5 @@
 // The JSON syntax error locator: hand-checked positions, valid documents, and
-// agreement with simdjson (the importer's parser) on which texts are JSON.
+// agreement with simdjson (the parser of kinema's JSON readers) on which texts are JSON.
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
@@ -8,12 +8,12 @@
 #include <string_view>
 #include <vector>
 
-#include "io/json_syntax.hpp"
+#include "core/json_syntax.hpp"
 
 namespace {
 
-using kinema::gltf::findJsonSyntaxError;
-using kinema::gltf::JsonSyntaxError;
+using kinema::json::findJsonSyntaxError;
+using kinema::json::JsonSyntaxError;
 
 struct Expected {
     std::string text;

@@ -174,8 +174,10 @@ TEST_P(StateMachineJsonRejects, EveryFaultAtItsPointer) {
 INSTANTIATE_TEST_SUITE_P(
     Documents, StateMachineJsonRejects,
     ::testing::Values(
-        BadDocument{"", {"f.json#"}},
-        BadDocument{"{\"states\": [", {"f.json#"}},
+        // Syntax errors: the byte, line and column of the first one. The empty text
+        // fails at byte 0; the cut one at its end, after the 12 bytes of {"states": [.
+        BadDocument{"", {"f.json@byte 0 (line 1, column 1)"}},
+        BadDocument{"{\"states\": [", {"f.json@byte 12 (line 1, column 13)"}},
         BadDocument{"[]", {"f.json#"}},
         BadDocument{"{}", {"f.json#/states"}},
         BadDocument{R"({"states": {}})", {"f.json#/states"}},
@@ -208,6 +210,69 @@ INSTANTIATE_TEST_SUITE_P(
                     {"f.json#/transitions/0/conditions/0/value"}},
         BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "canTransitionToSelf": 1}]})",
                     {"f.json#/transitions/0/canTransitionToSelf"}},
-        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "a/b~c": 1})", {"f.json#/a~1b~0c"}}));
+        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "a/b~c": 1})", {"f.json#/a~1b~0c"}},
+        // A duplicate key, in any object the document holds, is a fault at its pointer,
+        // once per key however often it repeats; unknown keys stay one fault each.
+        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "states": []})", {"f.json#/states"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x", "clip": "y"}]})", {"f.json#/states/0/clip"}},
+        BadDocument{R"({"states": [{"name": "a", "name": "b", "clip": "x", "name": "c"}]})", {"f.json#/states/0/name"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x", "sped": 1, "sped": 2}]})",
+                    {"f.json#/states/0/sped", "f.json#/states/0/sped"}},
+        BadDocument{R"({"parameters": [{"name": "p", "type": "float", "default": 1, "default": 2}], "states": [{"name": "a", "clip": "x"}]})",
+                    {"f.json#/parameters/0/default"}},
+        BadDocument{R"({"states": [{"name": "a", "blendSpace": {"x": "s", "sync": "markers", "sync": "markers", "clips": [{"clip": "w", "x": 1, "x": 2}]}}]})",
+                    {"f.json#/states/0/blendSpace/sync", "f.json#/states/0/blendSpace/clips/0/x"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "to": "a", "conditions": [{"parameter": "p", "op": "true", "op": "false"}]}]})",
+                    {"f.json#/transitions/0/to", "f.json#/transitions/0/conditions/0/op"}},
+        // An unknown or missing operator is one fault: whether `value` belongs is not
+        // judged without a known operator.
+        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": ">>", "value": 1}]}]})",
+                    {"f.json#/transitions/0/conditions/0/op"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": "=>", "value": "x"}]}]})",
+                    {"f.json#/transitions/0/conditions/0/op"}},
+        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "value": 1}]}]})",
+                    {"f.json#/transitions/0/conditions/0/op"}}));
+
+TEST(StateMachineJson, ADuplicateKeyIsAFaultEvenWhenBothValuesAreValid) {
+    // Either "clip" alone would load; two make the text ambiguous (readers differ on
+    // which one counts), so the document is refused, whatever the values.
+    auto parsed = parseStateMachineJson(R"({"states": [{"name": "a", "clip": "x", "clip": "x"}]})", "f.json");
+    ASSERT_FALSE(parsed.ok());
+    ASSERT_EQ(parsed.faults().size(), 1u) << parsed.message();
+    EXPECT_EQ(parsed.faults()[0].where, "f.json#/states/0/clip");
+    EXPECT_EQ(parsed.faults()[0].what, "duplicate key (keys must be unique)");
+}
+
+TEST(StateMachineJson, ASyntaxErrorNamesItsByteLineAndColumn) {
+    // Line 1 "{" is byte 0, its LF byte 1. Line 2 is bytes 2..14 and its LF byte 15.
+    // Line 3 starts at byte 16: 4 spaces, {"name": "é", "clip": "x", then the '}'
+    // that may not follow a ','. Before it on line 3: 30 code points, 31 bytes (é is
+    // two), so the '}' is byte 16 + 31 = 47, column 31.
+    const std::string text = "{\n  \"states\": [\n    {\"name\": \"\xC3\xA9\", \"clip\": \"x\",}\n  ]\n}";
+    ASSERT_EQ(text[47], '}');
+    auto parsed = parseStateMachineJson(text, "f.json");
+    ASSERT_FALSE(parsed.ok());
+    ASSERT_EQ(parsed.faults().size(), 1u) << parsed.message();
+    EXPECT_EQ(parsed.faults()[0].where, "f.json@byte 47 (line 3, column 31)");
+    EXPECT_EQ(parsed.faults()[0].what,
+              "JSON syntax error: trailing comma: expected an object member after ',', found '}'");
+
+    // The loader reports the same location, without a source as well.
+    const ClipLookup none = [](std::string_view) -> const Clip* { return nullptr; };
+    auto loaded = loadStateMachineJson(text, none);
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_EQ(loaded.faults()[0].where, "@byte 47 (line 3, column 31)");
+}
+
+TEST(StateMachineJson, AnUnknownOperatorIsOneFault) {
+    // A value is given, as a comparison would need; the unknown operator alone is reported.
+    auto parsed = parseStateMachineJson(
+        R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": ">>", "value": 1}]}]})",
+        "f.json");
+    ASSERT_FALSE(parsed.ok());
+    ASSERT_EQ(parsed.faults().size(), 1u) << parsed.message();
+    EXPECT_EQ(parsed.faults()[0].where, "f.json#/transitions/0/conditions/0/op");
+    EXPECT_EQ(parsed.faults()[0].what, "unknown operator '>>'");
+}
 
 }  // namespace

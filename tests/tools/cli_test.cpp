@@ -77,7 +77,26 @@ TEST(Cli, EveryCommandHasHelp) {
 TEST(Cli, UnknownCommandFailsOnStderr) {
     const CliRun r = runKinema("frobnicate");
     EXPECT_NE(r.exitCode, 0);
-    EXPECT_FALSE(r.err.empty());
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("unknown command 'frobnicate'; commands: info, validate, sample, demo, bench"),
+              std::string::npos)
+        << r.err;
+}
+
+TEST(Cli, UnknownOptionOrNoCommandIsNamed) {
+    const CliRun option = runKinema("-x");
+    EXPECT_NE(option.exitCode, 0);
+    EXPECT_NE(option.err.find("unknown option '-x'; commands: info, validate, sample, demo, bench"), std::string::npos)
+        << option.err;
+    const CliRun longOption = runKinema("--frobnicate");
+    EXPECT_NE(longOption.exitCode, 0);
+    EXPECT_NE(longOption.err.find("--frobnicate"), std::string::npos) << longOption.err;
+    const CliRun none = runKinema("");
+    EXPECT_NE(none.exitCode, 0);
+    EXPECT_NE(none.err.find("a command is required; commands: info, validate, sample, demo, bench"),
+              std::string::npos)
+        << none.err;
+    EXPECT_EQ(runKinema("--version").exitCode, 0);
 }
 
 TEST(Cli, DemoSwitchesStatesAndPrintsFootsteps) {
@@ -115,16 +134,29 @@ TEST(Cli, ValidateListsEveryFaultWithItsLocation) {
         "nodes":[{"children":[5]},{"rotation":[0,0,0,0]}]})");
     const CliRun r = runKinema("validate " + path);
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_NE(r.out.find("two_faults.gltf#/nodes/0/children/0"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("two_faults.gltf#/nodes/1/rotation"), std::string::npos) << r.out;
+    // The verdict is the one line on stdout; the faults go to stderr.
+    EXPECT_EQ(r.out, path + ": invalid, 2 faults\n");
+    EXPECT_NE(r.err.find("  two_faults.gltf#/nodes/0/children/0"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("  two_faults.gltf#/nodes/1/rotation"), std::string::npos) << r.err;
 }
 
 TEST(Cli, ValidateReportsUnreadableAndTruncatedFiles) {
-    EXPECT_EQ(runKinema("validate /nonexistent/file.glb").exitCode, 1);
+    // A file that cannot be read is not "invalid": stderr says why, stdout stays empty.
+    const CliRun missing = runKinema("validate /nonexistent/file.glb");
+    EXPECT_EQ(missing.exitCode, 1);
+    EXPECT_TRUE(missing.out.empty()) << missing.out;
+    EXPECT_NE(missing.err.find("/nonexistent/file.glb: cannot read: no such file"), std::string::npos)
+        << missing.err;
+    EXPECT_EQ(missing.err.find("invalid"), std::string::npos) << missing.err;
+    const CliRun folder = runKinema("validate " + testing::TempDir());
+    EXPECT_EQ(folder.exitCode, 1);
+    EXPECT_NE(folder.err.find("cannot read: "), std::string::npos) << folder.err;
+    EXPECT_NE(folder.err.find("is a folder, not a regular file"), std::string::npos) << folder.err;
     const std::string path = writeTemp("truncated.glb", std::string("glTF\x02\0\0\0\xff\0\0\0", 12));
     const CliRun r = runKinema("validate " + path);
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_NE(r.out.find("truncated.glb@byte 8"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out, path + ": invalid, 1 fault\n");
+    EXPECT_NE(r.err.find("truncated.glb@byte 8"), std::string::npos) << r.err;
 }
 
 // A .gltf in a fresh folder whose one buffer is `uri` (4 bytes), for the path rules.
@@ -142,13 +174,13 @@ TEST(Cli, ValidateRefusesUrisLeavingTheFolderUnlessAllowed) {
     const std::string path = gltfWithBuffer("cli_paths_" + std::to_string(::getpid()), "../cli_outside.bin");
     const CliRun refused = runKinema("validate " + path);
     EXPECT_EQ(refused.exitCode, 1);
-    EXPECT_NE(refused.out.find("model.gltf#/buffers/0/uri: '..' leads outside the file's folder"), std::string::npos)
-        << refused.out;
+    EXPECT_NE(refused.err.find("model.gltf#/buffers/0/uri: '..' leads outside the file's folder"), std::string::npos)
+        << refused.err;
     EXPECT_EQ(runKinema("validate --allow-external-paths " + path).exitCode, 0);
     EXPECT_EQ(runKinema("validate --allow-folder " + testing::TempDir() + " " + path).exitCode, 0);
     const CliRun absolute = runKinema("validate " + gltfWithBuffer("cli_abs_" + std::to_string(::getpid()), "/etc/passwd"));
     EXPECT_EQ(absolute.exitCode, 1);
-    EXPECT_NE(absolute.out.find("absolute path"), std::string::npos) << absolute.out;
+    EXPECT_NE(absolute.err.find("absolute path"), std::string::npos) << absolute.err;
 }
 
 TEST(Cli, AFifoIsRefusedInsteadOfWaitedOn) {
@@ -157,18 +189,27 @@ TEST(Cli, AFifoIsRefusedInsteadOfWaitedOn) {
     const CliRun r = runKinema("validate " + fifo);
     std::remove(fifo.c_str());
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_NE(r.out.find("is a FIFO, not a regular file"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("cannot read: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("is a FIFO, not a regular file"), std::string::npos) << r.err;
 }
 
 TEST(Cli, MemoryBudgetTakesUnitsAndIsReportedWithNumbers) {
     const std::string path = writeTemp("cli_budget.gltf", R"({"asset":{"version":"2.0"},"nodes":[{}]})");
     const CliRun small = runKinema("validate --memory-budget 16 " + path);
     EXPECT_EQ(small.exitCode, 1);
-    EXPECT_NE(small.out.find("the file has 40 bytes, more than the memory budget of 16 bytes"), std::string::npos)
-        << small.out;
+    EXPECT_NE(small.err.find("the file has 40 bytes, more than the memory budget of 16 bytes"), std::string::npos)
+        << small.err;
     EXPECT_EQ(runKinema("validate --memory-budget 1k " + path).exitCode, 0);
     EXPECT_NE(runKinema("validate --memory-budget lots " + path).exitCode, 0);
     EXPECT_NE(runKinema("validate --memory-budget -1 " + path).exitCode, 0);  // not "no limit"
+    for (const char* size : {"nan", "inf", "0", "1.5"}) {
+        for (const char* option : {"--memory-budget", "--max-image-pixels"}) {
+            const CliRun r = runKinema(std::string("validate ") + option + " " + size + " " + path);
+            EXPECT_NE(r.exitCode, 0) << option << " " << size;
+            EXPECT_NE(r.err.find(option), std::string::npos) << option << " " << size << ": " << r.err;
+            EXPECT_TRUE(r.out.empty()) << r.out;
+        }
+    }
 }
 
 TEST(Cli, LenientValidationListsEachRepair) {
@@ -177,15 +218,15 @@ TEST(Cli, LenientValidationListsEachRepair) {
         writeTemp("cli_rotation.gltf", R"({"asset":{"version":"2.0"},"nodes":[{"rotation":[0,0,0,2]}]})");
     const CliRun strict = runKinema("validate " + path);
     EXPECT_EQ(strict.exitCode, 1);
-    EXPECT_NE(strict.out.find("cli_rotation.gltf#/nodes/0/rotation: rotation has length 2"), std::string::npos)
-        << strict.out;
+    EXPECT_NE(strict.err.find("cli_rotation.gltf#/nodes/0/rotation: rotation has length 2"), std::string::npos)
+        << strict.err;
     const CliRun lenient = runKinema("validate --lenient " + path);
-    EXPECT_EQ(lenient.exitCode, 0) << lenient.out;
-    EXPECT_NE(lenient.out.find("valid (1 nodes, 0 animations, 0 meshes, 0 skins), 1 warning"), std::string::npos)
-        << lenient.out;
-    EXPECT_NE(lenient.out.find("warning: cli_rotation.gltf#/nodes/0/rotation: rotation has length 2"), std::string::npos)
-        << lenient.out;
-    EXPECT_NE(lenient.out.find("renormalised"), std::string::npos) << lenient.out;
+    EXPECT_EQ(lenient.exitCode, 0) << lenient.out << lenient.err;
+    EXPECT_EQ(lenient.out, path + ": valid (1 node, 0 animations, 0 meshes, 0 skins), 1 warning\n");
+    EXPECT_NE(lenient.err.find("  warning: cli_rotation.gltf#/nodes/0/rotation: rotation has length 2"),
+              std::string::npos)
+        << lenient.err;
+    EXPECT_NE(lenient.err.find("renormalised"), std::string::npos) << lenient.err;
     // sample and info print the warnings on stderr and go on.
     const CliRun sampled = runKinema("sample --lenient --animation none --times 0 --json " + path);
     EXPECT_EQ(sampled.exitCode, 0) << sampled.err;
@@ -198,7 +239,7 @@ TEST(Cli, JsonSyntaxErrorsNameLineAndColumn) {
     const std::string path = writeTemp("cli_syntax.gltf", "{\"asset\":{\"version\":\"2.0\"},\n\"nodes\":[{} {}]}");
     const CliRun r = runKinema("validate " + path);
     EXPECT_EQ(r.exitCode, 1);
-    EXPECT_NE(r.out.find("cli_syntax.gltf@byte 40 (line 2, column 13): JSON syntax error"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("cli_syntax.gltf@byte 40 (line 2, column 13): JSON syntax error"), std::string::npos) << r.err;
 }
 
 TEST(Cli, InfoJsonDescribesCesiumMan) {
@@ -390,4 +431,176 @@ TEST(Cli, BenchSkipsW2WithoutAssets) {
     simdjson::dom::element doc;
     ASSERT_FALSE(parser.parse(r.out).get(doc)) << r.out;
     EXPECT_EQ(doc.get_array().size(), 0u);
+}
+
+// Every numeric option is a finite number within its range, or the command stops
+// before doing anything, naming the option. (CLI11's own range check lets NaN through.)
+TEST(Cli, NumericOptionsMustBeFiniteAndInRange) {
+    const std::string model = writeTemp("cli_numbers.gltf", R"({"asset":{"version":"2.0"},"nodes":[{}]})");
+    const std::pair<const char*, const char*> refused[] = {
+        {"demo --seconds nan", "--seconds"},        {"demo --seconds inf", "--seconds"},
+        {"demo --seconds -1", "--seconds"},         {"demo --seconds 3601", "--seconds"},
+        {"demo --seconds 1e999", "--seconds"},      {"demo --seconds six", "--seconds"},
+        {"demo --step nan", "--step"},              {"demo --step -nan", "--step"},
+        {"demo --step 0", "--step"},                {"demo --step inf", "--step"},
+        {"bench --min-time nan", "--min-time"},     {"bench --min-time -inf", "--min-time"},
+        {"bench --min-time -0.5", "--min-time"},    {"bench --min-time 601", "--min-time"},
+        {"bench --repetitions nan", "--repetitions"}, {"bench --repetitions 0", "--repetitions"},
+        {"bench --repetitions 2.5", "--repetitions"}, {"bench --threads nan", "--threads"},
+        {"bench --threads -1", "--threads"},        {"bench --threads 1025", "--threads"},
+    };
+    for (const auto& [args, option] : refused) {
+        const CliRun r = runKinema(args);
+        EXPECT_NE(r.exitCode, 0) << args;
+        EXPECT_NE(r.err.find(option), std::string::npos) << args << ": " << r.err;
+        EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;  // nothing ran
+    }
+    const CliRun nan = runKinema("demo --seconds nan");
+    EXPECT_NE(nan.err.find("--seconds: 'nan' is not a finite number in [0 - 3600]"), std::string::npos) << nan.err;
+    for (const char* times : {"nan", "inf", "0,-inf", "1e999"}) {
+        const CliRun r = runKinema("sample --times " + std::string(times) + " " + model);
+        EXPECT_EQ(r.exitCode, 2) << times;
+        EXPECT_NE(r.err.find("--times: "), std::string::npos) << times << ": " << r.err;
+        EXPECT_NE(r.err.find("is not a finite number"), std::string::npos) << times << ": " << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    // The bounds themselves are accepted.
+    const CliRun zero = runKinema("demo --seconds 0 --step 10");
+    EXPECT_EQ(zero.exitCode, 0) << zero.err;
+    EXPECT_NE(zero.out.find("evaluated 0 ticks"), std::string::npos) << zero.out;
+}
+
+// --times takes exactly one argument, a comma-separated list without empty items.
+TEST(Cli, SampleTimesAreOneListWithoutEmptyItems) {
+    const std::string model = writeTemp("cli_times.gltf", R"({"asset":{"version":"2.0"},"nodes":[{}]})");
+    for (const char* times : {"''", "0,,1", "0,", ",1", "' '", "'0, ,1'"}) {
+        const CliRun r = runKinema("sample --times " + std::string(times) + " " + model + " --json");
+        EXPECT_EQ(r.exitCode, 2) << times;
+        EXPECT_NE(r.err.find("kinema sample: --times: item "), std::string::npos) << times << ": " << r.err;
+        EXPECT_NE(r.err.find("is empty"), std::string::npos) << times << ": " << r.err;
+        EXPECT_TRUE(r.out.empty()) << times << ": " << r.out;
+    }
+    const CliRun middle = runKinema("sample --times 0,,1 " + model);
+    EXPECT_NE(middle.err.find("item 2 of '0,,1' is empty"), std::string::npos) << middle.err;
+    const CliRun word = runKinema("sample --times 0,soon " + model);
+    EXPECT_EQ(word.exitCode, 2);
+    EXPECT_NE(word.err.find("--times: 'soon' is not a number"), std::string::npos) << word.err;
+
+    // FILE after one time is the positional file, not a second time.
+    const CliRun one = runKinema("sample --times 0.5 " + model + " --json");
+    ASSERT_EQ(one.exitCode, 0) << one.err;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.parse(one.out).get(doc)) << one.out;
+    ASSERT_EQ(doc["samples"].get_array().size(), 1u);
+    EXPECT_EQ(double(doc["samples"].at(0)["time"]), 0.5);
+    // Spaces around the items are allowed; each item is one time, in order.
+    const CliRun list = runKinema("sample --times '0.25, -1,+2' " + model + " --json");
+    ASSERT_EQ(list.exitCode, 0) << list.err;
+    simdjson::dom::parser listParser;
+    ASSERT_FALSE(listParser.parse(list.out).get(doc)) << list.out;
+    ASSERT_EQ(doc["samples"].get_array().size(), 3u);
+    EXPECT_EQ(double(doc["samples"].at(0)["time"]), 0.25);
+    EXPECT_EQ(double(doc["samples"].at(1)["time"]), -1.0);
+    EXPECT_EQ(double(doc["samples"].at(2)["time"]), 2.0);
+    // A second time given as its own argument is not swallowed: it is an unexpected argument.
+    EXPECT_NE(runKinema("sample --times 0.5 1 " + model).exitCode, 0);
+}
+
+// A triangle whose one morph target lifts it by 1 in z, at default weight 0.5, on a
+// node translated by 1 in z: its world-space vertices are at z = 1.5.
+constexpr const char* kMorphedTriangle = R"({"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"scene":0,
+  "nodes":[{"name":"tri","mesh":0,"translation":[0,0,1]}],
+  "meshes":[{"name":"morphed","primitives":[{"attributes":{"POSITION":0},"targets":[{"POSITION":1}]}],"weights":[0.5]}],
+  "buffers":[{"byteLength":72,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/"}],
+  "bufferViews":[{"buffer":0,"byteLength":72}],
+  "accessors":[
+    {"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]},
+    {"bufferView":0,"byteOffset":36,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,1],"max":[0,0,1]}]})";
+
+// The text form of sample shows each mesh node's morph weights, and with --skinned
+// each primitive's world-space positions.
+TEST(Cli, SampleTextShowsMorphWeightsAndSkinnedPositions) {
+    const std::string path = writeTemp("cli_morphed.gltf", kMorphedTriangle);
+    const CliRun plain = runKinema("sample --times 0 " + path);
+    ASSERT_EQ(plain.exitCode, 0) << plain.err;
+    EXPECT_NE(plain.out.find("t = 0 s (clip time 0 s)\n  node 0 tri "), std::string::npos) << plain.out;
+    EXPECT_NE(plain.out.find("\n  mesh 0 'morphed' on node 0: morph weights (0.5)\n"), std::string::npos)
+        << plain.out;
+    EXPECT_EQ(plain.out.find("primitive"), std::string::npos) << plain.out;  // positions only with --skinned
+
+    const CliRun skinned = runKinema("sample --times 0,1 --skinned " + path);
+    ASSERT_EQ(skinned.exitCode, 0) << skinned.err;
+    const std::string block = "  mesh 0 'morphed' on node 0: morph weights (0.5)\n"
+                              "    primitive 0: 3 vertex positions in world space\n"
+                              "      0 (0, 0, 1.5)\n"
+                              "      1 (1, 0, 1.5)\n"
+                              "      2 (0, 1, 1.5)\n";
+    const std::size_t first = skinned.out.find(block);
+    ASSERT_NE(first, std::string::npos) << skinned.out;
+    EXPECT_NE(skinned.out.find(block, first + 1), std::string::npos) << skinned.out;  // at both times
+    EXPECT_NE(skinned.out.find("t = 1 s"), std::string::npos) << skinned.out;
+
+    // A mesh without morph targets says so.
+    std::string unmorphedText = kMorphedTriangle;
+    for (const std::string part : {R"(,"targets":[{"POSITION":1}])", R"(,"weights":[0.5])"}) {
+        ASSERT_NE(unmorphedText.find(part), std::string::npos) << part;
+        unmorphedText.erase(unmorphedText.find(part), part.size());
+    }
+    const std::string plainMesh = writeTemp("cli_unmorphed.gltf", unmorphedText);
+    const CliRun unmorphed = runKinema("sample --times 0 " + plainMesh);
+    ASSERT_EQ(unmorphed.exitCode, 0) << unmorphed.err;
+    EXPECT_NE(unmorphed.out.find("  mesh 0 'morphed' on node 0: no morph targets\n"), std::string::npos)
+        << unmorphed.out;
+}
+
+// Counts agree with their nouns: "1 node", "2 nodes", "1 mesh", "0 meshes".
+TEST(Cli, TextOutputCountsAgreeWithTheirNouns) {
+    const std::string path = writeTemp("cli_plural.gltf", kMorphedTriangle);
+    const CliRun valid = runKinema("validate " + path);
+    EXPECT_EQ(valid.exitCode, 0) << valid.err;
+    EXPECT_EQ(valid.out, path + ": valid (1 node, 0 animations, 1 mesh, 0 skins)\n");
+    const CliRun info = runKinema("info " + path);
+    EXPECT_EQ(info.exitCode, 0) << info.err;
+    EXPECT_NE(info.out.find("#0 'morphed': 1 primitive, 3 vertices, 0 indices, 1 morph target\n"), std::string::npos)
+        << info.out;
+    const CliRun demo = runKinema("demo --seconds 0.0166");
+    EXPECT_EQ(demo.exitCode, 0) << demo.err;
+    EXPECT_NE(demo.out.find("evaluated 1 tick: "), std::string::npos) << demo.out;
+    EXPECT_NE(demo.out.find("0 fades, 0 footsteps"), std::string::npos) << demo.out;
+    EXPECT_NE(demo.out.find("rig: 7 joints:"), std::string::npos) << demo.out;
+    EXPECT_NE(demo.out.find("3 states, 4 transitions on 'speed'"), std::string::npos) << demo.out;
+    const CliRun bench = runKinema("bench --workload w1a --repetitions 1 --min-time 0");
+    EXPECT_EQ(bench.exitCode, 0) << bench.err;
+    EXPECT_NE(bench.out.find("median of 1 repetition of >= 0 s"), std::string::npos) << bench.out;
+    const std::string animated = writeTemp("cli_plural_anim.gltf", R"({"asset":{"version":"2.0"},"nodes":[{}]})");
+    const CliRun missing = runKinema("sample --animation 3 --times 0 " + animated);
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_NE(missing.err.find("animation 3 does not exist (0 animations)"), std::string::npos) << missing.err;
+}
+
+// The tool includes only kinema's public headers, its own, and the shared workloads
+// library's header; nothing from bench/.
+TEST(Cli, ToolIncludesNothingFromBench) {
+    const std::filesystem::path tool = std::filesystem::path(KINEMA_SOURCE_DIR) / "tools" / "kinema";
+    ASSERT_TRUE(std::filesystem::is_directory(tool)) << tool;
+    std::size_t files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(tool)) {
+        const std::string name = entry.path().filename().string();
+        std::ifstream in(entry.path());
+        std::string line;
+        if (name == "CMakeLists.txt") {
+            while (std::getline(in, line)) EXPECT_EQ(line.find("/bench"), std::string::npos) << name << ": " << line;
+            continue;
+        }
+        ++files;
+        while (std::getline(in, line)) {
+            if (!line.starts_with("#include \"")) continue;
+            const std::string header = line.substr(10, line.find('"', 10) - 10);
+            const bool ok = header.starts_with("kinema/") || header == "workloads.hpp" ||
+                            std::filesystem::exists(tool / header);
+            EXPECT_TRUE(ok) << name << ": " << line;
+        }
+    }
+    EXPECT_GT(files, 5u);
 }

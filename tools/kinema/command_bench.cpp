@@ -12,7 +12,7 @@
 //   w1e  w1a on all threads; scaling = w1a time / w1e time
 //   w2   CesiumMan's clip, 1000 instances, 1 thread, sample + local->model + palette
 //
-// Every W1 workload runs for 64 and 128 joints (bench/workload.hpp builds them).
+// Every W1 workload runs for 64 and 128 joints (kinema_workloads builds them).
 // Timing: one untimed evaluation first (binds cursors), then each repetition runs
 // whole evaluations until --min-time has passed on std::chrono::steady_clock; the
 // median over the repetitions is reported.
@@ -33,6 +33,7 @@
 
 #include <tbb/info.h>
 
+#include "arguments.hpp"
 #include "commands.hpp"
 #include "json_writer.hpp"
 #include "kinema/batch/pose_batch.hpp"
@@ -40,7 +41,7 @@
 #include "kinema/runtime/packed_clip.hpp"
 #include "kinema/runtime/pose_kernels.hpp"
 #include "kinema/runtime/simd.hpp"
-#include "workload.hpp"  // bench/: the W1 builders shared with kinema_bench
+#include "workloads.hpp"  // kinema_workloads: the W1 builders shared with kinema_bench
 
 namespace kinema::cli {
 
@@ -297,9 +298,9 @@ std::string fixed(std::optional<double> v, int decimals) {
 }
 
 void printHeader(const Settings& s, std::size_t hardwareThreads) {
-    std::printf("kinema bench: SIMD %s; threads: 1 (w1e: %zu; hardware: %zu); median of %d repetition%s of >= %g s\n",
-                s.kernels.c_str(), s.threads, hardwareThreads, s.repetitions, s.repetitions == 1 ? "" : "s",
-                s.minTime);
+    std::printf("kinema bench: SIMD %s; threads: 1 (w1e: %zu; hardware: %zu); median of %s of >= %g s\n",
+                s.kernels.c_str(), s.threads, hardwareThreads,
+                counted(static_cast<std::size_t>(s.repetitions), "repetition").c_str(), s.minTime);
     std::printf("%-8s %-22s %6s %9s %7s %10s %10s %13s %9s %7s\n", "workload", "pass", "joints", "instances", "threads",
                 "ns/joint", "ns/vertex", "instances/s", "bytes/key", "scaling");
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "arguments.hpp"
 #include "commands.hpp"
 #include "demo_runner.hpp"
 #include "kinema/batch/motion_layers.hpp"
@@ -85,7 +86,7 @@ int runDemo(const DemoOptions& options) {
     const MeshPrimitive& mesh = model.meshes[0].primitives[0];
 
     std::printf("kinema demo: a runner built in code, driven by a state machine\n");
-    std::printf("  rig: %zu joints:", model.skeleton.jointCount());
+    std::printf("  rig: %s:", counted(model.skeleton.jointCount(), "joint").c_str());
     for (std::size_t j = 0; j < model.skeleton.jointCount(); ++j) {
         const auto name = model.skeleton.name(j);
         std::printf(" %.*s", int(name.size()), name.data());
@@ -96,13 +97,14 @@ int runDemo(const DemoOptions& options) {
         for (const Marker& m : c.markers()) std::printf(" %s@%.3gs", m.name.c_str(), double(m.time));
         std::printf(";");
     }
-    std::printf("\n  state machine (read from its JSON form): %zu states, %zu transitions on 'speed'\n",
-                definition.stateCount(), definition.desc().transitions.size());
+    std::printf("\n  state machine (read from its JSON form): %s, %s on 'speed'\n",
+                counted(definition.stateCount(), "state").c_str(),
+                counted(definition.desc().transitions.size(), "transition").c_str());
     std::printf("  script: speed");
     for (const SpeedKey& k : kScript) std::printf(" %g from %gs", double(k.speed), k.from);
     std::printf("; ticks of 1/60 s\n");
-    std::printf("  skin: %zu joints; mesh: %zu vertices with up to 2 influences\n\n", skin.joints.size(),
-                mesh.vertexCount());
+    std::printf("  skin: %s; mesh: %s with up to 2 influences\n\n", counted(skin.joints.size(), "joint").c_str(),
+                counted(mesh.vertexCount(), "vertex", "vertices").c_str());
 
     // The clips laid out for the SIMD sampler, one per clip slot of the definition.
     std::vector<PackedClip> packed;
@@ -192,10 +194,12 @@ int runDemo(const DemoOptions& options) {
                         position(pose[head]).c_str());
         }
     }
-    std::printf("\n  evaluated %ld ticks: state machine -> layers -> sample and blend -> local-to-model -> palette "
-                "-> skinning of %zu vertices\n",
-                ticks, mesh.vertexCount());
-    std::printf("  %d fades, %d footsteps\n", fades, footsteps);
+    std::printf("\n  evaluated %s: state machine -> layers -> sample and blend -> local-to-model -> palette "
+                "-> skinning of %s\n",
+                counted(static_cast<std::size_t>(ticks), "tick").c_str(),
+                counted(mesh.vertexCount(), "vertex", "vertices").c_str());
+    std::printf("  %s, %s\n", counted(static_cast<std::size_t>(fades), "fade").c_str(),
+                counted(static_cast<std::size_t>(footsteps), "footstep").c_str());
     std::printf("  check: rigidly bound vertices are within %.2g m of their joints\n", double(worstSkinError));
     return worstSkinError < 1e-4f ? 0 : 1;
 }

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <set>
 
+#include "arguments.hpp"
 #include "commands.hpp"
 #include "json_writer.hpp"
 #include "kinema/io/gltf.hpp"
@@ -135,23 +136,25 @@ void printText(const Model& model) {
     std::printf("  skins: %zu\n", model.skins.size());
     for (std::size_t s = 0; s < model.skins.size(); ++s) {
         const Skin& skin = model.skins[s];
-        std::printf("    #%zu '%s': %zu joints\n", s, skin.name.c_str(), skin.joints.size());
+        std::printf("    #%zu '%s': %s\n", s, skin.name.c_str(), counted(skin.joints.size(), "joint").c_str());
     }
     std::printf("  animations: %zu\n", model.clips.size());
     for (std::size_t a = 0; a < model.clips.size(); ++a) {
         const Clip& clip = model.clips[a];
         const ClipSummary s = summarise(clip);
-        std::printf("    #%zu '%.*s': %.4g s, %zu channels, %s; paths %s\n", a, int(clip.name().size()),
-                    clip.name().data(), double(clip.duration()), clip.tracks().size(), joined(s.interpolations).c_str(),
-                    joined(s.paths).c_str());
+        std::printf("    #%zu '%.*s': %.4g s, %s, %s; paths %s\n", a, int(clip.name().size()), clip.name().data(),
+                    double(clip.duration()), counted(clip.tracks().size(), "channel").c_str(),
+                    joined(s.interpolations).c_str(), joined(s.paths).c_str());
     }
     std::printf("  meshes: %zu\n", model.meshes.size());
     for (std::size_t m = 0; m < model.meshes.size(); ++m) {
         const Mesh& mesh = model.meshes[m];
         std::size_t vertices = 0;
         for (const auto& p : mesh.primitives) vertices += p.vertexCount();
-        std::printf("    #%zu '%s': %zu primitives, %zu vertices, %zu indices, %u morph targets\n", m, mesh.name.c_str(),
-                    mesh.primitives.size(), vertices, countIndices(mesh), mesh.targetCount);
+        std::printf("    #%zu '%s': %s, %s, %s, %s\n", m, mesh.name.c_str(),
+                    counted(mesh.primitives.size(), "primitive").c_str(), counted(vertices, "vertex", "vertices").c_str(),
+                    counted(countIndices(mesh), "index", "indices").c_str(),
+                    counted(mesh.targetCount, "morph target").c_str());
     }
     std::printf("  materials: %zu\n", model.materials.size());
     for (std::size_t m = 0; m < model.materials.size(); ++m) {

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <optional>
 
+#include "arguments.hpp"
 #include "commands.hpp"
 #include "json_writer.hpp"
 #include "kinema/io/gltf.hpp"
@@ -26,8 +27,8 @@ std::optional<const Clip*> chooseClip(const Model& model, const std::string& spe
             index = i;
             return &model.clips[i];
         }
-        std::cerr << "kinema sample: animation " << i << " does not exist (" << model.clips.size()
-                  << " animations)\n";
+        std::cerr << "kinema sample: animation " << i << " does not exist ("
+                  << counted(model.clips.size(), "animation") << ")\n";
         return std::nullopt;
     }
     for (std::size_t c = 0; c < model.clips.size(); ++c) {
@@ -59,6 +60,46 @@ std::vector<Vec3> posedPositions(const Model& model, const Pose& pose, const Mes
         for (std::size_t v = 0; v < morphed.size(); ++v) out[v] = transformPoint(world, morphed[v]);
     }
     return out;
+}
+
+// The readable form of one time: a line per node (local TRS, world position), then a
+// line per mesh node with its morph weights and, with `skinned`, each primitive's
+// world-space vertex positions, one vertex a line.
+void printText(const Model& model, const Pose& pose, double time, float clipT, bool skinned) {
+    std::printf("t = %g s (clip time %g s)\n", time, double(clipT));
+    for (std::size_t n = 0; n < model.nodeCount(); ++n) {
+        const std::uint32_t j = model.jointOfNode[n];
+        const Transform& l = pose.local[j];
+        const Mat4& m = pose.model[j];
+        std::printf("  node %zu %-20.*s T(%g, %g, %g) R(%g, %g, %g, %g) S(%g, %g, %g) world pos (%g, %g, %g)\n", n,
+                    int(model.skeleton.name(j).size()), model.skeleton.name(j).data(), double(l.translation.x),
+                    double(l.translation.y), double(l.translation.z), double(l.rotation.x), double(l.rotation.y),
+                    double(l.rotation.z), double(l.rotation.w), double(l.scale.x), double(l.scale.y),
+                    double(l.scale.z), double(m.m[12]), double(m.m[13]), double(m.m[14]));
+    }
+    for (const MeshInstance& inst : model.meshInstances) {
+        const Mesh& mesh = model.meshes[inst.mesh];
+        std::printf("  mesh %u '%s' on node %u: ", inst.mesh, mesh.name.c_str(), model.nodeOfJoint[inst.joint]);
+        if (mesh.targetCount == 0) {
+            std::printf("no morph targets\n");
+        } else {
+            std::printf("morph weights (");
+            for (std::uint32_t k = 0; k < mesh.targetCount; ++k) {
+                std::printf("%s%g", k == 0 ? "" : ", ", double(pose.weights[inst.weightOffset + k]));
+            }
+            std::printf(")\n");
+        }
+        if (!skinned) continue;
+        for (std::size_t p = 0; p < mesh.primitives.size(); ++p) {
+            const auto positions = posedPositions(model, pose, inst, mesh.primitives[p]);
+            std::printf("    primitive %zu: %s in world space\n", p,
+                        counted(positions.size(), "vertex position", "vertex positions").c_str());
+            for (std::size_t v = 0; v < positions.size(); ++v) {
+                std::printf("      %zu (%g, %g, %g)\n", v, double(positions[v].x), double(positions[v].y),
+                            double(positions[v].z));
+            }
+        }
+    }
 }
 
 }  // namespace
@@ -104,17 +145,7 @@ int runSample(const SampleOptions& options) {
         }
         localToModel(model.skeleton.parents(), pose.local, pose.model);
         if (!options.json) {
-            std::printf("t = %g s (clip time %g s)\n", time, double(clipT));
-            for (std::size_t n = 0; n < model.nodeCount(); ++n) {
-                const std::uint32_t j = model.jointOfNode[n];
-                const Transform& l = pose.local[j];
-                const Mat4& m = pose.model[j];
-                std::printf("  node %zu %-20.*s T(%g, %g, %g) R(%g, %g, %g, %g) S(%g, %g, %g) world pos (%g, %g, %g)\n", n,
-                            int(model.skeleton.name(j).size()), model.skeleton.name(j).data(), double(l.translation.x),
-                            double(l.translation.y), double(l.translation.z), double(l.rotation.x), double(l.rotation.y),
-                            double(l.rotation.z), double(l.rotation.w), double(l.scale.x), double(l.scale.y),
-                            double(l.scale.z), double(m.m[12]), double(m.m[13]), double(m.m[14]));
-            }
+            printText(model, pose, time, clipT, options.skinned);
             continue;
         }
         w.beginObject();

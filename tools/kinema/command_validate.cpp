@@ -1,36 +1,48 @@
+#include <filesystem>
 #include <iostream>
 
+#include "arguments.hpp"
 #include "commands.hpp"
 #include "kinema/io/gltf.hpp"
 
 namespace kinema::cli {
 
+// The verdict is one line on stdout; every fault and warning goes to stderr.
 int runValidate(const ValidateOptions& options) {
     // A validator checks that every image decodes, within the image budgets.
     ImportOptions importOptions = toImportOptions(options.import);
     importOptions.decodeImages = true;
-    auto model = importGltfFile(options.file, importOptions);
+    // The file is read first, apart from the import, so that a file that cannot be
+    // read (missing, a folder, a FIFO, over the memory budget) is not called invalid.
+    const std::filesystem::path path(options.file);
+    auto bytes = readFileBytes(path, importOptions.memoryBudget);
+    if (!bytes) {
+        for (const Fault& f : bytes.faults()) std::cerr << options.file << ": cannot read: " << f.what << '\n';
+        return 1;
+    }
+    GltfImporter importer;
+    auto model = importer.import(GltfSource{std::move(*bytes), path.parent_path(), path.filename().string()},
+                                 importOptions);
     const auto warnings = model.warnings();
-    const std::string warned =
-        warnings.empty() ? "" : ", " + std::to_string(warnings.size()) + " warning" + (warnings.size() == 1 ? "" : "s");
+    const std::string warned = warnings.empty() ? "" : ", " + counted(warnings.size(), "warning");
     if (!model) {
-        std::cout << options.file << ": invalid, " << model.faults().size() << " fault"
-                  << (model.faults().size() == 1 ? "" : "s") << warned << '\n';
-        for (const Fault& f : model.faults()) std::cout << "  " << describe(f) << '\n';
-        for (const Fault& w : warnings) std::cout << "  warning: " << describe(w) << '\n';
+        std::cout << options.file << ": invalid, " << counted(model.faults().size(), "fault") << warned << '\n';
+        for (const Fault& f : model.faults()) std::cerr << "  " << describe(f) << '\n';
+        for (const Fault& w : warnings) std::cerr << "  warning: " << describe(w) << '\n';
         return 1;
     }
     // Import guarantees these; checking again guards the guarantee itself.
     const auto faults = findModelFaults(*model);
     if (!faults.empty()) {
-        std::cout << options.file << ": invalid, " << faults.size() << " inconsistencies\n";
-        for (const Fault& f : faults) std::cout << "  " << describe(f) << '\n';
+        std::cout << options.file << ": invalid, " << counted(faults.size(), "inconsistency", "inconsistencies")
+                  << '\n';
+        for (const Fault& f : faults) std::cerr << "  " << describe(f) << '\n';
         return 1;
     }
-    std::cout << options.file << ": valid (" << model->nodeCount() << " nodes, " << model->clips.size()
-              << " animations, " << model->meshes.size() << " meshes, " << model->skins.size() << " skins)" << warned
-              << '\n';
-    for (const Fault& w : warnings) std::cout << "  warning: " << describe(w) << '\n';
+    std::cout << options.file << ": valid (" << counted(model->nodeCount(), "node") << ", "
+              << counted(model->clips.size(), "animation") << ", " << counted(model->meshes.size(), "mesh", "meshes")
+              << ", " << counted(model->skins.size(), "skin") << ")" << warned << '\n';
+    for (const Fault& w : warnings) std::cerr << "  warning: " << describe(w) << '\n';
     return 0;
 }
 

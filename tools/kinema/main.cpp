@@ -1,10 +1,33 @@
 // kinema: inspect, validate and sample glTF animation; run the built-in demo; time the workloads.
 #include <CLI/CLI.hpp>
 
-#include <cmath>
 #include <iostream>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "arguments.hpp"
 #include "commands.hpp"
+
+namespace {
+
+// A parse error before any command was recognised: name what was not understood
+// (CLI11 would only say that a subcommand is required).
+int noCommand(const CLI::App& app, const CLI::ParseError& error) {
+    std::string commands;
+    for (const CLI::App* command : std::as_const(app).get_subcommands({})) {
+        if (!commands.empty()) commands += ", ";
+        commands += command->get_name();
+    }
+    const std::vector<std::string> rest = app.remaining();
+    if (rest.empty()) std::cerr << "kinema: a command is required";
+    else if (rest.front().starts_with('-')) std::cerr << "kinema: unknown option '" << rest.front() << "'";
+    else std::cerr << "kinema: unknown command '" << rest.front() << "'";
+    std::cerr << "; commands: " << commands << "\nRun with --help for more information.\n";
+    return error.get_exit_code();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     using namespace kinema::cli;
@@ -35,12 +58,15 @@ int main(int argc, char** argv) {
     sampleCmd->add_option("--animation", sample.animation,
                           "animation index or name, or 'none' for the rest pose (default 0; a file without "
                           "animations samples the rest pose)");
-    sampleCmd->add_option("--times", sample.times, "comma-separated times in seconds, e.g. 0,0.5,1.25")
-        ->delimiter(',')
+    std::string times;  // parsed after the command line, so empty items are seen
+    sampleCmd->add_option("--times", times,
+                          "one comma-separated list of finite times in seconds, e.g. 0,0.5,1.25")
+        ->type_name("T0,T1,...")
         ->required();
     sampleCmd->add_flag("--clamp", sample.clamp, "clamp times to [0, duration] instead of looping");
     sampleCmd->add_flag("--skinned", sample.skinned, "also output morphed and skinned vertex positions");
-    sampleCmd->add_flag("--json", sample.json, "print JSON (the documented comparison format)");
+    sampleCmd->add_flag("--json", sample.json,
+                        "print JSON (the documented comparison format) instead of readable text");
     addImportFlags(*sampleCmd, sample.import);
 
     DemoOptions demo;
@@ -48,10 +74,10 @@ int main(int argc, char** argv) {
         "demo", "Run the built-in demo: a runner character built in code, driven by a state machine (idle, walk, "
                 "run by a scripted speed) with crossfades; prints state changes, footstep events as they fire and "
                 "joint positions over time.");
-    demoCmd->add_option("--seconds", demo.seconds, "how long to play, in ticks of 1/60 s (default 6)")
-        ->check(CLI::Range(0.0, 3600.0));
+    demoCmd->add_option("--seconds", demo.seconds, "seconds to play, in ticks of 1/60 s (default 6)")
+        ->check(finiteIn(0.0, 3600.0));
     demoCmd->add_option("--step", demo.step, "seconds between printed poses (default 0.25)")
-        ->check(CLI::Range(0.001, 10.0));
+        ->check(finiteIn(0.001, 10.0));
 
     BenchOptions bench;
     auto* benchCmd = app.add_subcommand(
@@ -76,23 +102,29 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--repetitions", bench.repetitions, "repetitions per row; the median is reported (default 5)")
         ->check(CLI::Range(1, 1000));
     benchCmd->add_option("--min-time", bench.minTime, "seconds each repetition runs at least (default 0.2)")
-        ->check(CLI::Range(0.0, 600.0));
+        ->check(finiteIn(0.0, 600.0));
     benchCmd->add_option("--assets", bench.assets,
                          "glTF sample models folder holding CesiumMan for w2 (default $KINEMA_ASSETS, else "
                          "../shared/assets/gltf); w2 is skipped with a message when it is missing");
 
-    CLI11_PARSE(app, argc, argv);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() != 0 && app.get_subcommands().empty()) return noCommand(app, e);
+        return app.exit(e);
+    }
 
     try {
         if (infoCmd->parsed()) return runInfo(info);
         if (validateCmd->parsed()) return runValidate(validate);
         if (sampleCmd->parsed()) {
-            for (const double t : sample.times) {
-                if (!std::isfinite(t)) {
-                    std::cerr << "kinema sample: --times must be finite numbers\n";
-                    return 2;
-                }
+            std::string error;
+            auto parsed = parseTimes(times, error);
+            if (!parsed) {
+                std::cerr << "kinema sample: --times: " << error << '\n';
+                return 2;
             }
+            sample.times = std::move(*parsed);
             return runSample(sample);
         }
         if (demoCmd->parsed()) return runDemo(demo);

@@ -1,9 +1,10 @@
-// Internal to kinema/io: where a JSON text stops being JSON.
+// Internal to kinema (not installed): where a JSON text stops being JSON.
 //
-// The importer parses JSON with simdjson, whose verdict says that a document is
-// malformed but not where. findJsonSyntaxError is run after such a refusal to point
-// at the first fault: it enforces exactly what the importer's parser enforces, so the
-// two agree on which texts are JSON.
+// The JSON readers (the glTF importer, the state machine's JSON form) parse with
+// simdjson's dom::parser, whose verdict says that a document is malformed but not
+// where. findJsonSyntaxError is run after such a refusal to point at the first
+// fault: it enforces exactly what that parser enforces, so the two agree on which
+// texts are JSON.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace kinema::gltf {
+namespace kinema::json {
 
 struct JsonSyntaxError {
     std::size_t byteOffset = 0;  // offset of the offending byte in `text` (text.size() for an unexpected end)
@@ -23,7 +24,7 @@ struct JsonSyntaxError {
 // The first place where `text` stops being one RFC 8259 JSON value, optionally
 // surrounded by whitespace (space, tab, LF, CR); nullopt when it is valid JSON.
 //
-// Beyond the grammar it refuses what the importer's parser refuses:
+// Beyond the grammar it refuses what simdjson's parser refuses:
 //  - invalid UTF-8 anywhere (overlong forms, encoded surrogates, code points above
 //    U+10FFFF, truncated sequences, stray continuation bytes), a UTF-8 byte order mark;
 //  - a \u escape of a surrogate that is not a high surrogate immediately followed by a
@@ -39,4 +40,4 @@ struct JsonSyntaxError {
 // open container.
 std::optional<JsonSyntaxError> findJsonSyntaxError(std::string_view text, std::size_t maxDepth = 1024);
 
-}  // namespace kinema::gltf
+}  // namespace kinema::json

@@ -1,74 +1,16 @@
-// The reference workload W1 built in code, and a synthetic skinned mesh, shared by
-// the sampling and skinning benchmarks and by `kinema bench` (tools/kinema puts
-// bench/ on its include path); docs/PERFORMANCE.md describes both.
-//
-// W1 skeleton of n joints: a binary heap (joint k >= 1 has parent (k - 1) / 2),
-// rest T = (0.05 * (k mod 3), 0.1, 0.02), R = identity, S = 1.
-// W1 clip: 2 s, 61 LINEAR keys at t = f / 30 (f = 0..60) on translation, rotation
-// and scale of every joint; smooth sinusoids with per-joint phases from a seeded
-// hash; rotations are unit quaternions about a per-joint axis; key 60 equals key 0
-// exactly, so the clip loops without a seam.
-#pragma once
+// The workloads of workloads.hpp: W1, its second clip, a synthetic skinned mesh and
+// the batch inputs that play them.
+#include "workloads.hpp"
 
 #include <array>
 #include <cmath>
-#include <cstdint>
 #include <map>
 #include <numbers>
-#include <optional>
-#include <span>
-#include <string>
-#include <vector>
-
-#include "kinema/asset/clip.hpp"
-#include "kinema/asset/model.hpp"
-#include "kinema/asset/skeleton.hpp"
-#include "kinema/math/mat4.hpp"
-#include "kinema/math/quat.hpp"
-#include "kinema/math/transform.hpp"
-#include "kinema/batch/pose_batch.hpp"
-#include "kinema/runtime/pose.hpp"
+#include <utility>
 
 namespace kinema::bench {
 
-inline constexpr std::uint64_t kSeed = 0x6b696e656d61ull;  // "kinema"
-
-// splitmix64: a fixed, portable hash so every run builds the same data.
-constexpr std::uint64_t mix(std::uint64_t x) noexcept {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-// A deterministic sequence of uniform numbers in [0, 1).
-class Random {
-public:
-    explicit Random(std::uint64_t seed) noexcept : state_(seed) {}
-    std::uint64_t next() noexcept { return state_ = mix(state_); }
-    double uniform() noexcept { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-
-private:
-    std::uint64_t state_;
-};
-
-inline constexpr int kW1Frames = 60;          // key f at t = f / 30 for f = 0..60
-inline constexpr double kW1FrameRate = 30.0;
-
-// The W1 model: skeleton, one clip ("W1"), and one skin over every joint whose
-// inverse bind matrices are the inverse rest model matrices. `error` is set (and
-// the model empty) if a builder rejects the data, which would be a bug here.
-struct Workload {
-    Model model;
-    std::string error;
-};
-
-// The W1 clip for the W1 skeleton of `jointCount` joints whose rest translations are
-// `restTranslations`. `variant` 0 is the clip of buildW1(); any other value gives a
-// different clip of the same shape (other phases and axes), e.g. the second clip
-// of the blend workload W1c. Nullopt with `error` set if Clip::create rejects it.
-inline std::optional<Clip> buildW1Clip(std::span<const Vec3> restTranslations, std::uint64_t variant,
-                                       std::string& error) {
+std::optional<Clip> buildW1Clip(std::span<const Vec3> restTranslations, std::uint64_t variant, std::string& error) {
     const std::size_t jointCount = restTranslations.size();
     const std::uint64_t base = mix(kSeed ^ jointCount);
     Random rng(variant == 0 ? base : mix(base + variant));
@@ -126,7 +68,7 @@ inline std::optional<Clip> buildW1Clip(std::span<const Vec3> restTranslations, s
     return std::move(*clip);
 }
 
-inline Workload buildW1(std::size_t jointCount) {
+Workload buildW1(std::size_t jointCount) {
     Workload w;
 
     std::vector<JointDesc> joints(jointCount);
@@ -171,22 +113,14 @@ inline Workload buildW1(std::size_t jointCount) {
     return w;
 }
 
-// W1 of `jointCount` joints, built once per process.
-inline const Workload& w1(std::size_t jointCount) {
+const Workload& w1(std::size_t jointCount) {
     static std::map<std::size_t, Workload> cache;
     auto it = cache.find(jointCount);
     if (it == cache.end()) it = cache.emplace(jointCount, buildW1(jointCount)).first;
     return it->second;
 }
 
-// A second W1 clip (variant 1) for W1 of `jointCount` joints, built once per
-// process: the clip the blend workload W1c plays over the first one.
-struct ClipWorkload {
-    Clip clip;
-    std::string error;
-};
-
-inline const ClipWorkload& w1SecondClip(std::size_t jointCount) {
+const ClipWorkload& w1SecondClip(std::size_t jointCount) {
     static std::map<std::size_t, ClipWorkload> cache;
     auto it = cache.find(jointCount);
     if (it == cache.end()) {
@@ -199,10 +133,7 @@ inline const ClipWorkload& w1SecondClip(std::size_t jointCount) {
     return it->second;
 }
 
-// A synthetic skinned primitive: `vertices` positions in a 1 m box, unit normals,
-// 4 influences per vertex on random joints below `jointCount` with random
-// weights that sum to 1 (all non-zero: the costly case).
-inline MeshPrimitive makeSkinnedPrimitive(std::size_t vertices, std::size_t jointCount) {
+MeshPrimitive makeSkinnedPrimitive(std::size_t vertices, std::size_t jointCount) {
     Random rng(mix(kSeed ^ (vertices * 31 + jointCount)));
     MeshPrimitive p;
     p.influencesPerVertex = 4;
@@ -227,9 +158,7 @@ inline MeshPrimitive makeSkinnedPrimitive(std::size_t vertices, std::size_t join
     return p;
 }
 
-// Batch inputs for `count` instances of `clip`, their start times spread evenly over
-// it; layer 0 plays the clip at full weight. Shared by the benchmarks and `kinema bench`.
-inline std::vector<BatchInput> staggeredInputs(const PackedClip& clip, std::size_t count) {
+std::vector<BatchInput> staggeredInputs(const PackedClip& clip, std::size_t count) {
     std::vector<BatchInput> inputs(count);
     for (std::size_t i = 0; i < count; ++i) {
         inputs[i].layerCount = 1;
@@ -240,8 +169,7 @@ inline std::vector<BatchInput> staggeredInputs(const PackedClip& clip, std::size
     return inputs;
 }
 
-// W1c's inputs: `first` staggered, and `second` over it at weight 0.5, same times.
-inline std::vector<BatchInput> blendedInputs(const PackedClip& first, const PackedClip& second, std::size_t count) {
+std::vector<BatchInput> blendedInputs(const PackedClip& first, const PackedClip& second, std::size_t count) {
     auto inputs = staggeredInputs(first, count);
     for (BatchInput& in : inputs) {
         in.layerCount = 2;

@@ -5,13 +5,13 @@
 #include <utility>
 #include <vector>
 
-namespace kinema::gltf {
+namespace kinema::json {
 
 namespace {
 
 // 2^1024 - 2^970, halfway between the largest double and 2^1024. A decimal number
 // of at least this magnitude rounds to infinity (the tie goes to the even
-// significand, which is 2^1024), and the importer's parser refuses infinities.
+// significand, which is 2^1024), and simdjson's parser refuses infinities.
 constexpr std::string_view kDoubleOverflowDigits =
     "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587"
     "207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711"
@@ -90,7 +90,7 @@ int compareDigits(std::string_view digits, std::string_view limit) noexcept {
 }
 
 // Whether the number text[start, end) (already known to match the grammar) is
-// outside what the importer's parser represents: an integer beyond 64 bits, or a
+// outside what simdjson's parser represents: an integer beyond 64 bits, or a
 // value that becomes infinite as a double. Underflow to zero is fine.
 bool numberOutOfRange(std::string_view number) noexcept {
     std::size_t at = 0;
@@ -374,7 +374,7 @@ bool Scanner::scanValue() {
 bool Scanner::openContainer(bool isObject) {
     const std::size_t bracket = pos_++;
     skipWhitespace();
-    // An empty [] or {} is a plain value to the importer's parser: it opens no level.
+    // An empty [] or {} is a plain value to simdjson's parser: it opens no level.
     if (!atEnd() && at(pos_) == (isObject ? '}' : ']')) {
         ++pos_;
         valueDone();
@@ -469,7 +469,7 @@ bool Scanner::scanEscape(std::size_t stringStart) {
     if (unit < 0xD800 || unit > 0xDBFF) {
         return true;
     }
-    // A high surrogate: the importer's parser accepts it only as the first half of a
+    // A high surrogate: simdjson's parser accepts it only as the first half of a
     // pair written as two adjacent escapes.
     const std::string lone = "the high surrogate escape " + written + " is not followed by a low surrogate escape";
     if (pos_ >= text_.size() || (at(pos_) == '\\' && pos_ + 1 >= text_.size())) {
@@ -561,4 +561,4 @@ std::optional<JsonSyntaxError> findJsonSyntaxError(std::string_view text, std::s
     return Scanner(text, maxDepth).run();
 }
 
-}  // namespace kinema::gltf
+}  // namespace kinema::json

@@ -1,0 +1,87 @@
+#include "arguments.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace kinema::cli {
+
+namespace {
+
+std::string_view trimmed(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    return text;
+}
+
+std::string shortest(double value) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", value);
+    return buf;
+}
+
+}  // namespace
+
+std::optional<double> parseNumber(std::string_view text) {
+    const std::string item(trimmed(text));
+    if (item.empty()) return std::nullopt;
+    char* end = nullptr;
+    const double value = std::strtod(item.c_str(), &end);
+    if (end != item.c_str() + item.size()) return std::nullopt;
+    return value;
+}
+
+CLI::Validator finiteIn(double lo, double hi) {
+    const std::string bounds = "[" + shortest(lo) + " - " + shortest(hi) + "]";
+    return CLI::Validator(
+        [lo, hi, bounds](std::string& input) -> std::string {
+            const std::optional<double> value = parseNumber(input);
+            if (!value) return "'" + input + "' is not a number";
+            if (!std::isfinite(*value) || *value < lo || *value > hi) {
+                return "'" + input + "' is not a finite number in " + bounds;
+            }
+            return {};
+        },
+        "FLOAT in " + bounds);
+}
+
+std::optional<std::vector<double>> parseTimes(std::string_view list, std::string& error) {
+    std::vector<double> times;
+    std::size_t item = 1;
+    for (std::size_t start = 0;; ++item) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        const std::string_view text = list.substr(start, comma - start);
+        if (trimmed(text).empty()) {
+            error = "item " + std::to_string(item) + " of '" + std::string(list) +
+                    "' is empty (give comma-separated numbers, e.g. 0,0.5,1.25)";
+            return std::nullopt;
+        }
+        const std::optional<double> value = parseNumber(text);
+        if (!value) {
+            error = "'" + std::string(text) + "' is not a number";
+            return std::nullopt;
+        }
+        if (!std::isfinite(*value)) {
+            error = "'" + std::string(text) + "' is not a finite number";
+            return std::nullopt;
+        }
+        times.push_back(*value);
+        if (comma == list.size()) break;
+        start = comma + 1;
+    }
+    return times;
+}
+
+std::string counted(std::size_t count, std::string_view singular, std::string_view plural) {
+    std::string out = std::to_string(count);
+    out += ' ';
+    if (count == 1) out += singular;
+    else if (plural.empty()) (out += singular) += 's';
+    else out += plural;
+    return out;
+}
+
+}  // namespace kinema::cli

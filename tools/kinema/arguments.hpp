@@ -1,0 +1,34 @@
+// Checking the commands' numeric arguments, and counting nouns in their text output.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace CLI {
+class Validator;
+}
+
+namespace kinema::cli {
+
+// `text` as a number (std::strtod's syntax: an optional sign, then a decimal or
+// hexadecimal floating-point literal, "inf" or "nan"), spaces around it allowed and
+// nothing else. Nullopt when it is not a number; the caller decides whether
+// infinities and NaN are allowed (a literal too large for a double reads as one).
+std::optional<double> parseNumber(std::string_view text);
+
+// A check for a floating-point option: a finite number within [lo, hi]. CLI::Range
+// alone lets "nan" through, since every comparison with NaN is false.
+CLI::Validator finiteIn(double lo, double hi);
+
+// `--times`: one comma-separated list of finite numbers, none of its items empty.
+// Nullopt with `error` set ("'nan' is not a finite number") otherwise.
+std::optional<std::vector<double>> parseTimes(std::string_view list, std::string& error);
+
+// "1 animation", "2 animations", "0 meshes": the count and the noun agreeing with it;
+// `plural` defaults to `singular` + "s".
+std::string counted(std::size_t count, std::string_view singular, std::string_view plural = {});
+
+}  // namespace kinema::cli
