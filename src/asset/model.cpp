@@ -28,6 +28,9 @@ std::vector<Fault> findModelFaults(const Model& model) {
         const Mesh& mesh = model.meshes[m];
         const std::string mat = "meshes/" + std::to_string(m);
         if (mesh.weights.size() != mesh.targetCount) fault(mat + "/weights", "one default weight per morph target expected");
+        if (!mesh.targetNames.empty() && mesh.targetNames.size() != mesh.targetCount) {
+            fault(mat + "/targetNames", "one name per morph target expected, or none");
+        }
         for (std::size_t p = 0; p < mesh.primitives.size(); ++p) {
             const MeshPrimitive& prim = mesh.primitives[p];
             const std::string pat = mat + "/primitives/" + std::to_string(p);

@@ -1556,7 +1556,39 @@ private:
                     getFloats(o, "weights", at, mesh.weights.data(), mesh.weights.size());
                 }
             }
+            readTargetNames(o, at, mesh);
         });
+    }
+
+    // Morph target names: not part of glTF itself, but exporters (Blender among them)
+    // and loaders agree on mesh.extras.targetNames, one string per target. Names that
+    // do not fit the targets are a warning, never a fault: extras are free-form.
+    void readTargetNames(const dom::object& o, const Pointer& at, Mesh& mesh) {
+        dom::object extras;
+        dom::array names;
+        dom::element e;
+        if (o.at_key("extras").get(e) || e.get_object().get(extras)) return;
+        if (extras.at_key("targetNames").get(e)) return;
+        const Pointer nat = at / "extras" / "targetNames";
+        if (e.get_array().get(names)) {
+            warn(nat, "is not an array of names; ignored");
+            return;
+        }
+        if (names.size() != mesh.targetCount) {
+            warn(nat, "holds " + std::to_string(names.size()) + " names for " + std::to_string(mesh.targetCount) +
+                          " morph targets; ignored");
+            return;
+        }
+        std::vector<std::string> list;
+        for (dom::element name : names) {
+            std::string_view text;
+            if (name.get_string().get(text)) {
+                warn(nat / list.size(), "is not a string; the names are ignored");
+                return;
+            }
+            list.emplace_back(text);
+        }
+        mesh.targetNames = std::move(list);
     }
 
     // The members of a primitive's `attributes`: the usual ones found in one walk,

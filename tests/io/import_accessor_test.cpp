@@ -90,6 +90,29 @@ TEST(ImportAccessor, QuantizedMeshLoadsWithExactValues) {
     EXPECT_EQ(componentsOf(p.targets[0].positions), expectDp);
 }
 
+TEST(ImportAccessor, MorphTargetNamesComeFromExtras) {
+    const auto build = [](Json names) {
+        GltfWriter w;
+        const auto pos = w.addFloats("VEC3", {0, 0, 0, 1, 0, 0, 0, 1, 0});
+        const auto d = w.addFloats("VEC3", {0, 0, 1, 0, 0, 1, 0, 0, 1});
+        meshNode(w, {.attributes = {{"POSITION", pos}}, .targets = {{{"POSITION", d}}, {{"POSITION", d}}}});
+        w.json()["meshes"][0]["extras"]["targetNames"] = std::move(names);
+        return w;
+    };
+    const auto named = importGltf(build(Json::array({"smile", "blink"})).gltfSource("named.gltf"));
+    ASSERT_TRUE(imported(named));
+    EXPECT_EQ(named->meshes[0].targetNames, (std::vector<std::string>{"smile", "blink"}));
+    EXPECT_TRUE(named.warnings().empty());
+    // Names that do not fit are a warning (extras are free-form), and none are kept.
+    for (Json bad : {Json::array({"smile"}), Json::array({"smile", 3}), Json("smile")}) {
+        const auto r = importGltf(build(std::move(bad)).gltfSource("bad.gltf"));
+        ASSERT_TRUE(imported(r));
+        EXPECT_TRUE(r->meshes[0].targetNames.empty());
+        ASSERT_EQ(r.warnings().size(), 1u);
+        EXPECT_EQ(r.warnings()[0].where.rfind("bad.gltf#/meshes/0/extras/targetNames", 0), 0u) << r.warnings()[0].where;
+    }
+}
+
 TEST(ImportAccessor, QuantizedPositionWithoutTheExtensionIsRejected) {
     GltfWriter w;
     const auto posAcc = w.addAccessor({.componentType = kShort, .type = "VEC3", .values = {0, 0, 0, 1, 2, 3, 4, 5, 6},

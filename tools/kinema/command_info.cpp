@@ -97,6 +97,9 @@ void printJson(const Model& model) {
         w.key("index").value(static_cast<std::uint64_t>(m));
         w.key("name").value(mesh.name);
         w.key("morphTargets").value(static_cast<std::uint64_t>(mesh.targetCount));
+        w.key("targetNames").beginArray();
+        for (const std::string& name : mesh.targetNames) w.value(name);
+        w.endArray();
         w.key("primitives").beginArray();
         for (const MeshPrimitive& p : mesh.primitives) {
             w.beginObject();
@@ -155,6 +158,11 @@ void printText(const Model& model) {
                     counted(mesh.primitives.size(), "primitive").c_str(), counted(vertices, "vertex", "vertices").c_str(),
                     counted(countIndices(mesh), "index", "indices").c_str(),
                     counted(mesh.targetCount, "morph target").c_str());
+        if (!mesh.targetNames.empty()) {
+            std::printf("      morph targets:");
+            for (const std::string& name : mesh.targetNames) std::printf(" '%s'", name.c_str());
+            std::printf("\n");
+        }
     }
     std::printf("  materials: %zu\n", model.materials.size());
     for (std::size_t m = 0; m < model.materials.size(); ++m) {

@@ -56,6 +56,8 @@ struct Mesh {
     std::vector<MeshPrimitive> primitives;
     std::uint32_t targetCount = 0;  // morph targets, the same for every primitive
     std::vector<float> weights;     // default morph weights (targetCount floats)
+    // One name per morph target (from the exporters' mesh.extras.targetNames), or empty.
+    std::vector<std::string> targetNames;
 };
 
 struct Skin {

@@ -1,0 +1,52 @@
+// kinema: every public header at once, for programs that would rather not pick.
+// Each module's own headers (kinema/<module>/...) stay the lighter choice: a translation
+// unit that only samples clips needs kinema/runtime/sample.hpp, not the whole library.
+#pragma once
+
+// core: Result and Fault, how every module reports errors
+#include "kinema/core/result.hpp"
+
+// math: vectors, quaternions, matrices, transforms
+#include "kinema/math/finite.hpp"
+#include "kinema/math/mat4.hpp"
+#include "kinema/math/quat.hpp"
+#include "kinema/math/transform.hpp"
+#include "kinema/math/vec3.hpp"
+
+// asset: skeletons, clips, easing curves, models
+#include "kinema/asset/clip.hpp"
+#include "kinema/asset/easing.hpp"
+#include "kinema/asset/model.hpp"
+#include "kinema/asset/skeleton.hpp"
+
+// runtime: sampling, blending, composition, palettes, skinning (one instance; SIMD kernels)
+#include "kinema/runtime/bone_adjust.hpp"
+#include "kinema/runtime/clip_time.hpp"
+#include "kinema/runtime/joint_mask.hpp"
+#include "kinema/runtime/packed_clip.hpp"
+#include "kinema/runtime/pose.hpp"
+#include "kinema/runtime/pose_kernels.hpp"
+#include "kinema/runtime/sample.hpp"
+#include "kinema/runtime/simd.hpp"
+#include "kinema/runtime/skinning.hpp"
+#include "kinema/runtime/soa_pose.hpp"
+
+// io: glTF import, images, the asset cache
+#include "kinema/io/asset_cache.hpp"
+#include "kinema/io/gltf.hpp"
+#include "kinema/io/image.hpp"
+
+// play: players, crossfades, blend spaces, state machines
+#include "kinema/play/blend_space.hpp"
+#include "kinema/play/cross_fade.hpp"
+#include "kinema/play/external_pose.hpp"
+#include "kinema/play/fixed_tick.hpp"
+#include "kinema/play/player.hpp"
+#include "kinema/play/root_motion.hpp"
+#include "kinema/play/state_machine.hpp"
+#include "kinema/play/state_machine_json.hpp"
+
+// batch: many instances in parallel, layer stacks
+#include "kinema/batch/layer_stack.hpp"
+#include "kinema/batch/motion_layers.hpp"
+#include "kinema/batch/pose_batch.hpp"
