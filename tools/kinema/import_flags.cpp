@@ -7,6 +7,20 @@
 
 namespace kinema::cli {
 
+namespace {
+
+// A count with an optional binary unit (512M, 2G). Sizes past 2^62 are refused rather
+// than read as "no limit" (a negative number would otherwise wrap around to one).
+void addSizeOption(CLI::App& command, const std::string& name, std::uint64_t& value, const std::string& help) {
+    constexpr std::uint64_t kLargest = std::uint64_t{1} << 62;
+    command.add_option(name, value, help)
+        ->transform(CLI::AsSizeValue(false).description(""))
+        ->check(CLI::Range(std::uint64_t{1}, kLargest).description(""))
+        ->type_name("SIZE");
+}
+
+}  // namespace
+
 void addImportFlags(CLI::App& command, ImportFlags& flags) {
     command.add_flag("--lenient", flags.lenient,
                      "accept the recoverable specification errors (rotations, normals and skin weights that are "
@@ -17,21 +31,12 @@ void addImportFlags(CLI::App& command, ImportFlags& flags) {
     command.add_option("--allow-folder", flags.allowedFolders,
                        "a folder outside the file's own that its URIs may reach (repeatable)")
         ->type_name("DIR");
-    // Sizes past 2^62 are refused rather than read as "no limit" (a negative number
-    // would otherwise wrap around to one).
-    constexpr std::uint64_t kLargest = std::uint64_t{1} << 62;
-    command.add_option("--memory-budget", flags.memoryBudget,
-                       "bytes one import may hold: the file, the parsed JSON, buffers, decoded data and images; a "
-                       "number with an optional unit, e.g. 512M or 2G (powers of 1024; default 1G)")
-        ->transform(CLI::AsSizeValue(false).description(""))
-        ->check(CLI::Range(std::uint64_t{1}, kLargest).description(""))
-        ->type_name("SIZE");
-    command.add_option("--max-image-pixels", flags.maxImagePixels,
-                       "width x height allowed for one image, read from its header before decoding; a number with an "
-                       "optional unit, e.g. 16M (default 64M = 67108864)")
-        ->transform(CLI::AsSizeValue(false).description(""))
-        ->check(CLI::Range(std::uint64_t{1}, kLargest).description(""))
-        ->type_name("SIZE");
+    addSizeOption(command, "--memory-budget", flags.memoryBudget,
+                  "bytes one import may hold: the file, the parsed JSON, buffers, decoded data and images; a number "
+                  "with an optional unit, e.g. 512M or 2G (powers of 1024; default 1G)");
+    addSizeOption(command, "--max-image-pixels", flags.maxImagePixels,
+                  "width x height allowed for one image, read from its header before decoding; a number with an "
+                  "optional unit, e.g. 16M (default 64M = 67108864)");
 }
 
 ImportOptions toImportOptions(const ImportFlags& flags) {
