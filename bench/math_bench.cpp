@@ -1,5 +1,5 @@
 // Micro-benchmarks of the math the per-frame path leans on, to tell where the
-// sampling time goes (see docs/PERFORMANCE.md, "Hot spots").
+// sampling time goes (see docs/PERFORMANCE.md, "What each workload measures").
 //
 //   QuatSlerp / QuatNlerp   one interpolation between adjacent W1 rotation keys at a
 //                           random fraction, ns per call

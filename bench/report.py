@@ -10,7 +10,8 @@ usage: bench/report.py FILE.json
 import json
 import sys
 
-# fastgltf import times on this machine class (from the issue), in microseconds.
+# fastgltf import times on a Zen 3 machine class (the import targets of
+# docs/PERFORMANCE.md), in microseconds.
 REFERENCE_US = {"CesiumMan": 120.0, "RiggedFigure": 65.0, "InterpolationTest": 40.0, "RiggedSimple": 15.0}
 PER_UNIT = ("per_joint", "per_vertex", "per_call")
 

@@ -240,7 +240,7 @@ void BM_SimdW1c(benchmark::State& state) {
 }
 BENCHMARK(BM_SimdW1c)->Name("SimdW1c")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
-// Three layers (issue 4's benchmark): the W1 clip, the second W1 clip over it at 0.5
+// Three layers: the W1 clip, the second W1 clip over it at 0.5
 // masked to the subtree of joint 1 (about half the heap), and the first clip again
 // as an additive layer at 0.3 against the rest pose; then local->model.
 void BM_SimdW1Layers3(benchmark::State& state) {

@@ -1,4 +1,4 @@
-// A state machine with 8 states (issue 4's benchmark), on the W1 skeleton.
+// A state machine with 8 states, on the W1 skeleton.
 //
 // States s0..s6 play W1 clip variants 0..6 and form a speed ladder: s_k -> s_k+1
 // when speed > k + 0.5, back when speed < k + 0.5 (0.2 s fades); s7 is a one-shot

@@ -1,13 +1,13 @@
 // kinema_import_compare: kinema's glTF import against tinygltf and Assimp on the same
-// in-memory bytes, in one run, so the comparison rests on ratios (issue 2). Per model:
+// in-memory bytes, in one run, so the comparison rests on ratios. Per model:
 //
 //   <model>/kinema             GltfImporter::import, one importer reused (as Import/<model>
 //                              of kinema_bench): parse, validate, decode every accessor,
 //                              build the Model, destroy it.
 //   <model>/kinema_animpath    the same with decodeRenderAttributes = false (as
 //                              ImportAnimationPath/<model>): NORMAL, TEXCOORD_0 and indices
-//                              range-checked but not decoded. The workload of the issue's
-//                              fastgltf figures.
+//                              range-checked but not decoded. The workload of the fastgltf
+//                              reference figures (docs/PERFORMANCE.md).
 //   <model>/tinygltf_parse     TinyGLTF::LoadBinaryFromMemory alone (JSON parse, its checks,
 //                              the GLB BIN chunk copied into the model's buffer); for a .gltf,
 //                              LoadASCIIFromString with the model's folder as base dir, so its
@@ -35,7 +35,7 @@
 //                              whole with kinema::readFileBytes, the file I/O that every
 //                              library above does in each of its iterations (not an import).
 //
-// Models: the four with the issue's fastgltf reference figures first (their rows as
+// Models: the four with fastgltf reference figures first (their rows as
 // before), then every other model folder of the assets folder, sorted. Every loop
 // includes the destruction of what it built. The benchmarks of one model
 // are registered next to each other; run with --benchmark_enable_random_interleaving
@@ -69,7 +69,7 @@ using kinema::GltfImporter;
 using kinema::GltfSource;
 using kinema::ImportOptions;
 
-// The models with the issue's fastgltf reference figures, registered first and even when
+// The models with fastgltf reference figures, registered first and even when
 // missing; modelNames() adds every other model folder found at run time.
 constexpr const char* kReferenceModels[] = {"CesiumMan", "RiggedFigure", "InterpolationTest", "RiggedSimple"};
 

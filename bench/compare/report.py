@@ -4,7 +4,7 @@
 Usage: bench/compare/report.py run1.json [run2.json ...]
 
 Each file is one run's --benchmark_out (JSON, with --benchmark_repetitions; aggregates
-only or not). Models: the four with the issue's fastgltf reference figures first, then
+only or not). Models: the four with fastgltf reference figures first, then
 every other model of the runs, sorted. Per run: one row per model with the median of
 every library and the ratios tinygltf/kinema and assimp/kinema; benchmarks that
 reported an error (their set-up's equal-work check failed, say) are listed with it. With several runs, a summary follows: per

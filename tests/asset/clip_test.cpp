@@ -1,4 +1,4 @@
-// Clip::create: one case per validation rule (A2, A6, A7) with its fault location
+// Clip::create: one case per validation rule with its fault location
 // "tracks/<i>/<field>" or "markers/<i>"; derived duration; sorted markers;
 // normalised rotation keys; findClipFaults against a skeleton and weight array.
 #include <gtest/gtest.h>

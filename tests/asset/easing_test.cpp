@@ -1,4 +1,4 @@
-// Easing curves (A5): the one list yields 31 curves whose names round-trip; every
+// Easing curves: the one list yields 31 curves whose names round-trip; every
 // curve is pinned at 0 and 1; values at interior points are checked against closed
 // forms worked out by hand (not by calling the same formula), plus properties that
 // hold by construction of each family: Out(t) = 1 - In(1 - t), InOut symmetric about

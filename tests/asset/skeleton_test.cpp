@@ -1,4 +1,4 @@
-// Skeleton::create: one case per validation rule (A1, A7), each fault located as
+// Skeleton::create: one case per validation rule, each fault located as
 // "joints/<i>/<field>", and name lookup.
 #include <gtest/gtest.h>
 

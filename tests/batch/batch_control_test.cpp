@@ -74,8 +74,8 @@ bool sameBits(std::span<const Mat4> a, std::span<const Mat4> b) {
 }
 
 TEST(BatchControl, AdjustmentsBendTheSpineInModelSpaceBeforeComposition) {
-    // Instance 0 plays the clip: head straight up at (0, 2, 0). Instance 1 adds the
-    // seed's model-space bend (+90 degrees about X on the spine): the head swings to
+    // Instance 0 plays the clip: head straight up at (0, 2, 0). Instance 1 adds a
+    // model-space bend (+90 degrees about X on the spine): the head swings to
     // (0, 1, 1).
     const Rig rig;
     PoseBatch batch(rig.skeleton, {}, 2);

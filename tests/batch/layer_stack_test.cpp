@@ -1,4 +1,4 @@
-// LayerStack (D4): per-layer speed, time, loop and weight, through a PoseBatch.
+// LayerStack: per-layer speed, time, loop and weight, through a PoseBatch.
 // Clips are straight lines in time (translation x = t on A, y = t / 2 on B), so the
 // expected poses are worked out by hand.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The asset cache (B4): one import per file, shared immutable models, clips by
+// The asset cache: one import per file, shared immutable models, clips by
 // name, failed loads not cached (a repaired file loads on the next call), and no
 // global state (two caches are independent). Then the same from several threads at
 // once: one import per file however many threads ask, one set of faults for all

@@ -1,4 +1,4 @@
-// Blend spaces (issue 4): 1D and 2D weights against values worked out by hand
+// Blend spaces: 1D and 2D weights against values worked out by hand
 // (linear interpolation, barycentric coordinates, projection onto the hull), the
 // located validation faults, the cycle length as a weighted mean, the two sync
 // modes over long runs with a changing parameter (event counts by arithmetic, the

@@ -1,6 +1,7 @@
-// Crossfade (D3): one test per row of the seed's call table, the outgoing clip keeps
-// advancing with its own loop policy, the countdown runs in unscaled seconds and is
-// gated on elapsed time (not on playing), and the easing shapes the weight.
+// Crossfade: one test per row of the call table in cross_fade.hpp (and
+// docs/DECISIONS.md), the outgoing clip keeps advancing with its own loop policy,
+// the countdown runs in unscaled seconds and is gated on elapsed time (not on
+// playing), and the easing shapes the weight.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// External pose blend (D9): the weight ramp worked out by hand (a 0.2 s ramp is
+// External pose blend: the weight ramp worked out by hand (a 0.2 s ramp is
 // half way at 0.1 s), clamping, stop from part way, cuts, elapsed-time validation
 // that changes nothing; the local TRS blend at weights 0, 1/2 and 1 against
 // hand-computed values; and the hand-off helpers between model space and the

@@ -1,4 +1,4 @@
-// The fixed-tick driver (D10): whole ticks out of an accumulator, catch-up limit,
+// The fixed-tick driver: whole ticks out of an accumulator, catch-up limit,
 // pause, time scale, single step, the leftover fraction, and refused bad input.
 #include <gtest/gtest.h>
 

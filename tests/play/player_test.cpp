@@ -1,7 +1,8 @@
-// The playback head (D1, D2) and the marker sweep (D6): one test per row of the
-// seed's sweep table, the bit-for-bit hand-over between steps, the playOnStart latch,
-// elapsed-time validation that changes nothing, ping-pong legs, and long runs at a
-// fixed tick whose event counts are worked out independently by arithmetic.
+// The playback head and the marker sweep: one test per row of the sweep table in
+// player.hpp (and docs/DECISIONS.md), the bit-for-bit hand-over between steps, the
+// playOnStart latch, elapsed-time validation that changes nothing, ping-pong legs,
+// and long runs at a fixed tick whose event counts are worked out independently by
+// arithmetic.
 #include <gtest/gtest.h>
 
 #include <cmath>

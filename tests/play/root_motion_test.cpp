@@ -1,4 +1,4 @@
-// Root motion (D7): deltas across loop wraps, several laps, backwards, held at the
+// Root motion: deltas across loop wraps, several laps, backwards, held at the
 // end of a one-shot, a turning loop whose laps compose into a curve, ping-pong
 // legs, per-axis masks, and the pose kept in place - against closed forms.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The state machine (D5): transitions by conditions, list order, any-state,
+// The state machine: transitions by conditions, list order, any-state,
 // triggers, exit times, interruption policies, code predicates, speed parameters,
 // blend space states, events, queries, force state, bad input, and validation
 // faults at their JSON pointers. Expected values are worked out by hand from the

@@ -1,4 +1,4 @@
-// Bone adjustments (D8): the seed's frame test (a spine bent in model space on
+// Bone adjustments: the frame test (a spine bent in model space on
 // yawed hips swings the head to model +Z), offsets through a scaled parent,
 // absolute orientations, scale collapsing a subtree, list-order composition, bad
 // entries rejected before anything is written, and the SoA path against the

@@ -1,4 +1,5 @@
-// clipTime: the FE-a loop/clamp table for a clip ending at 2 s, row by row, then
+// clipTime: the loop/clamp table of docs/DECISIONS.md for a clip ending at 2 s,
+// row by row, then
 // the policy's edges (negative times, zero duration, the float round-up at the
 // loop boundary).
 #include <gtest/gtest.h>
@@ -18,7 +19,7 @@ constexpr float kTwoSeconds = 2.0f;
 // Stored time = clipTime(starting time + elapsed, duration, policy).
 float stored(double start, double elapsed, LoopMode mode) { return clipTime(start + elapsed, kTwoSeconds, mode); }
 
-// ---- FE-a table: channel ending at 2 s --------------------------------------------
+// ---- the loop/clamp table: channel ending at 2 s ---------------------------------
 
 TEST(ClipTimeTable, Start0Elapsed0p5LoopingStores0p5) { EXPECT_EQ(stored(0.0, 0.5, LoopMode::Loop), 0.5f); }
 

@@ -1,4 +1,4 @@
-// Layer blending on the SoA path (D4): override blends with per-joint masks, masks
+// Layer blending on the SoA path: override blends with per-joint masks, masks
 // over subtrees, and additive layers (delta against a reference pose, weighted and
 // masked), against quaternion arithmetic done independently in long double.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Blending in local TRS (C2): a bone blended from 0 to 90 degrees keeps its child at
+// Blending in local TRS: a bone blended from 0 to 90 degrees keeps its child at
 // full distance at every weight, which blending the composed matrices would not.
 #include <gtest/gtest.h>
 

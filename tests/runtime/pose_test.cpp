@@ -1,4 +1,4 @@
-// Composition (C3): local -> model against hand-multiplied matrices, bone lengths
+// Composition: local -> model against hand-multiplied matrices, bone lengths
 // kept, skin palettes (model * inverse bind) by hand, rest poses.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Sampling a clip (A3, A4, C1): glTF boundaries, exact keys, STEP / LINEAR /
+// Sampling a clip: glTF boundaries, exact keys, STEP / LINEAR /
 // CUBICSPLINE against hand formulas, morph weights, untouched properties, the
 // cursor against the cursorless sampler, and the O(1) output checks.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// CPU skinning and morphing (C4, C5): linear blend skinning by hand, rigid vertices,
+// CPU skinning and morphing: linear blend skinning by hand, rigid vertices,
 // normals through the inverse-transpose (non-uniform scale, mirrors), and morph
 // targets as base + sum of weighted displacements.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// kinema bench: the per-frame workloads of the performance issue timed on the SIMD
+// kinema bench: the per-frame workloads of docs/PERFORMANCE.md timed on the SIMD
 // path (PoseBatch, PoseKernels, PackedClip), as a table or as JSON.
 //
 //   w1a  W1, 256 instances, sequential playback (+1/60 s per evaluation), sample +

@@ -1,4 +1,4 @@
-// kinema/asset: easing curves (seed feature A5) for fades, tweens and blend weights.
+// kinema/asset: easing curves for fades, tweens and blend weights.
 //
 // Linear plus In/Out/InOut of Quad, Cubic, Quart, Quint, Sine, Expo, Circ, Back,
 // Elastic and Bounce: 31 curves. KINEMA_EASINGS is the one list; the enumerators,

@@ -1,4 +1,4 @@
-// kinema/batch: animation layers with their own playback heads (seed feature D4).
+// kinema/batch: animation layers with their own playback heads.
 //
 // A LayerStack is one character's layers: each has a clip, its own Player (time,
 // speed, loop / clamp / ping-pong, playing or paused), a weight, a blend mode

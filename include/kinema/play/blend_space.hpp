@@ -1,5 +1,5 @@
 // kinema/play: blend spaces, clips placed on a line (1D) or a plane (2D) and
-// blended by where a parameter point lies among them (part of issue 4).
+// blended by where a parameter point lies among them.
 //
 // A BlendSpace is authored data, immutable and shareable like the clips it places
 // (it keeps pointers to them: the clips must outlive it). A BlendSpacePlayer is the

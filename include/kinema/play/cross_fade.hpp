@@ -1,4 +1,4 @@
-// kinema/play: a crossfade between clips with two slots (seed feature D3).
+// kinema/play: a crossfade between clips with two slots.
 //
 // The clip being left moves to the outgoing slot and keeps advancing with its own
 // playback mode, so a run fading into a walk does not freeze a foot. The countdown

@@ -1,5 +1,5 @@
-// kinema/play: handing a skeleton to a pose computed outside the animation system
-// (seed feature D9): a ragdoll, a physics-driven hit reaction, a replicated pose.
+// kinema/play: handing a skeleton to a pose computed outside the animation system:
+// a ragdoll, a physics-driven hit reaction, a replicated pose.
 //
 // The animation keeps producing its pose; the caller produces its own (SoaPose,
 // local TRS like every other pose); ExternalPoseBlend ramps a weight and blends

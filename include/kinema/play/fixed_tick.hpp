@@ -1,4 +1,4 @@
-// kinema/play: a fixed-tick driver (seed feature D10). The caller owns the clock;
+// kinema/play: a fixed-tick driver. The caller owns the clock;
 // this helper turns the frame's elapsed time into a whole number of fixed ticks
 // through an accumulator, with a catch-up limit (a hitch drops ticks instead of
 // spiralling), pause, time scale, single stepping, and the leftover fraction a

@@ -1,5 +1,5 @@
 // kinema/play: a playback head on one clip, and the exact marker sweep of each of
-// its steps (seed features D1, D2, D6).
+// its steps.
 //
 // A Player owns time (double precision), speed, playback mode and the playing /
 // playOnStart pair; the clip it plays stays shared and immutable. update() moves

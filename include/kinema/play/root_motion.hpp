@@ -1,4 +1,4 @@
-// kinema/play: root motion (seed feature D7). The clip moves its root joint; the game
+// kinema/play: root motion. The clip moves its root joint; the game
 // wants that motion as a per-update delta to move the character itself, and the
 // pose kept in place. RootMotion holds the root's own tracks (copied once from the
 // clip, so evaluating them never touches the rest of the clip) and turns a

@@ -1,4 +1,4 @@
-// kinema/play: data-driven animation state machines (seed feature D5).
+// kinema/play: data-driven animation state machines.
 //
 // Three layers, as everywhere in kinema:
 //  - StateMachineDesc: the authored description, plain data with names. It is what
@@ -23,7 +23,7 @@
 //
 // Mid-fade a transition can only be interrupted as its interruption policy says
 // (by transitions out of the source state, of the destination, both in either
-// order, or not at all). An interruption follows the crossfade rule of seed VKM:
+// order, or not at all). An interruption follows CrossFade's mid-fade rule:
 // the state that was fading out is dropped, and the new fade starts from the
 // state that was fading in.
 #pragma once

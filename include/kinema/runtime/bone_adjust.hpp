@@ -1,5 +1,5 @@
 // kinema/runtime: bone adjustments, the seam between a clip and what only the game
-// knows (seed feature D8): a spine bent toward the aim, legs folded into a crouch,
+// knows: a spine bent toward the aim, legs folded into a crouch,
 // arms solved onto a weapon, a head hidden from the camera inside it.
 //
 // Adjustments are applied after sampling and blending and before composition, so
