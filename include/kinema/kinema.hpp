@@ -5,6 +5,7 @@
 
 // core: Result and Fault, how every module reports errors
 #include "kinema/core/result.hpp"
+#include "kinema/core/version.hpp"
 
 // math: vectors, quaternions, matrices, transforms
 #include "kinema/math/finite.hpp"

@@ -14,6 +14,7 @@
 #include <numbers>
 #include <string>
 
+#include "kinema/core/version.hpp"
 #include "support/assets.hpp"
 
 namespace {
@@ -97,6 +98,14 @@ TEST(Cli, UnknownOptionOrNoCommandIsNamed) {
               std::string::npos)
         << none.err;
     EXPECT_EQ(runKinema("--version").exitCode, 0);
+}
+
+TEST(Cli, VersionIsTheProjectVersion) {
+    // The number is written once, in CMake's project(VERSION); the tool and the library report it.
+    const CliRun r = runKinema("--version");
+    EXPECT_EQ(r.exitCode, 0);
+    EXPECT_EQ(r.out, std::string("kinema ") + KINEMA_PROJECT_VERSION + "\n");
+    EXPECT_EQ(kinema::version(), KINEMA_PROJECT_VERSION);
 }
 
 TEST(Cli, DemoSwitchesStatesAndPrintsFootsteps) {

@@ -8,6 +8,7 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "kinema/core/version.hpp"
 
 namespace {
 
@@ -34,7 +35,7 @@ int main(int argc, char** argv) {
     CLI::App app{"kinema: an engine-agnostic animation runtime.\n"
                  "Reads glTF 2.0 (.gltf, .glb), evaluates poses, skin palettes, skinned vertices and morph weights."};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "kinema 0.1.0");
+    app.set_version_flag("--version", "kinema " + std::string(kinema::version()));
 
     InfoOptions info;
     auto* infoCmd = app.add_subcommand("info", "Summarise a glTF file: nodes, skins, animations, meshes, materials.");
