@@ -16,13 +16,6 @@ constexpr std::array<std::int8_t, 256> makeTable() {
 }
 constexpr auto kTable = makeTable();
 
-int hexValue(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 }  // namespace
 
 std::optional<std::vector<std::byte>> decodeBase64(std::string_view text) {
@@ -69,9 +62,9 @@ std::optional<DataUri> decodeDataUri(std::string_view uri, std::string& error) {
         result.bytes = std::move(*bytes);
     } else {
         for (std::size_t i = 0; i < payload.size(); ++i) {
-            if (payload[i] == '%' && i + 2 < payload.size() && hexValue(payload[i + 1]) >= 0 &&
-                hexValue(payload[i + 2]) >= 0) {
-                result.bytes.push_back(static_cast<std::byte>(hexValue(payload[i + 1]) * 16 + hexValue(payload[i + 2])));
+            if (payload[i] == '%' && i + 2 < payload.size() && hexDigit(payload[i + 1]) >= 0 &&
+                hexDigit(payload[i + 2]) >= 0) {
+                result.bytes.push_back(static_cast<std::byte>(hexDigit(payload[i + 1]) * 16 + hexDigit(payload[i + 2])));
                 i += 2;
             } else {
                 result.bytes.push_back(static_cast<std::byte>(payload[i]));

@@ -30,6 +30,14 @@ struct GlbError {
 // Splits a GLB file. On failure returns nullopt and says what is wrong, and where.
 std::optional<GlbChunks> splitGlb(std::span<const std::byte> bytes, GlbError& error);
 
+// The value of a hexadecimal digit (either case), or -1: percent-escapes in URIs.
+inline int hexDigit(char c) noexcept {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
 // Decodes standard base64 (RFC 4648, '=' padding optional). nullopt on a bad character.
 std::optional<std::vector<std::byte>> decodeBase64(std::string_view text);
 

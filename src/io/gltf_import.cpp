@@ -354,20 +354,19 @@ private:
     // Charges `bytes` to the import's memory budget before they are allocated; a
     // fault at `at` (a JSON pointer, or "" for the file) when they do not fit.
     bool charge(std::size_t bytes, const Pointer& at, const std::string& what) {
-        if (fitsBudget(bytes)) {
-            usedBytes_ += bytes;
-            return true;
-        }
+        if (take(bytes)) return true;
         fault(at, budgetMessage(bytes, what));
         return false;
     }
     bool charge(std::size_t bytes, const char* rawWhere, const std::string& what) {
-        if (fitsBudget(bytes)) {
-            usedBytes_ += bytes;
-            return true;
-        }
+        if (take(bytes)) return true;
         faultRaw(rawWhere, budgetMessage(bytes, what));
         return false;
+    }
+    bool take(std::size_t bytes) noexcept {
+        if (!fitsBudget(bytes)) return false;
+        usedBytes_ += bytes;
+        return true;
     }
     // The working table of a top-level array: `perItem` bytes per entry, charged
     // before it is sized (a file of a million "{}" would otherwise cost far more
