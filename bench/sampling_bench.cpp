@@ -57,7 +57,7 @@ std::vector<Instance> makeInstances(const Model& model, const Clip& clip, std::s
 // an early return.
 bool primeInstances(benchmark::State& state, const Model& model, const Clip& clip, std::vector<Instance>& instances) {
     for (Instance& in : instances) {
-        const float t = clipTime(in.time, clip.duration(), LoopMode::Loop);
+        const double t = clipTime(in.time, clip.duration(), LoopMode::Loop);
         if (!sampleClip(clip, t, in.cursor, in.pose.local, in.pose.weights)) {
             state.SkipWithError("sampleClip rejected the pose buffers");
             return false;
@@ -84,7 +84,7 @@ void playForward(benchmark::State& state, const Model& model, const Clip& clip, 
     for (auto _ : state) {
         for (Instance& in : instances) {
             in.time += kFrameStep;
-            const float t = clipTime(in.time, duration, LoopMode::Loop);
+            const double t = clipTime(in.time, duration, LoopMode::Loop);
             sampleClip(clip, t, in.cursor, in.pose.local, in.pose.weights);
             localToModel(parents, in.pose.local, in.pose.model);
         }
@@ -182,7 +182,7 @@ void seekEveryFrame(benchmark::State& state) {
         for (Instance& in : instances) {
             in.time = times[next];
             next = next + 1 == times.size() ? 0 : next + 1;
-            const float t = clipTime(in.time, duration, LoopMode::Loop);
+            const double t = clipTime(in.time, duration, LoopMode::Loop);
             if constexpr (UseCursor) {
                 sampleClip(clip, t, in.cursor, in.pose.local, in.pose.weights);
             } else {

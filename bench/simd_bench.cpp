@@ -100,17 +100,17 @@ BatchOptions options(std::size_t threads, const Skin* skin = nullptr) {
     o.threads = threads;
     o.simd = benchSimdLevel();
     o.kernels = benchKernelMix();
-    o.skin = skin;
+    if (skin != nullptr) o.skins = {skin, 1};
     return o;
 }
 
 
 // One untimed evaluation (binds the cursors); false and the benchmark skipped when
 // the batch rejects the inputs, so the loop never times an early return.
-bool prime(benchmark::State& state, PoseBatch& batch, std::span<const BatchInput> inputs) {
-    const std::string error = batch.evaluate(inputs);
-    if (!error.empty()) {
-        state.SkipWithError(error.c_str());
+bool prime(benchmark::State& state, PoseBatch& batch, std::span<const InstanceRequest> inputs) {
+    const Status status = batch.evaluate(inputs);
+    if (!status) {
+        state.SkipWithError(status.message().c_str());
         return false;
     }
     state.SetLabel(std::string(batch.kernels().name()));
@@ -118,10 +118,10 @@ bool prime(benchmark::State& state, PoseBatch& batch, std::span<const BatchInput
 }
 
 // Sequential playback of `inputs` (every layer advances 1/60 s per frame).
-void playForward(benchmark::State& state, PoseBatch& batch, std::vector<BatchInput>& inputs) {
+void playForward(benchmark::State& state, PoseBatch& batch, std::vector<InstanceRequest>& inputs) {
     if (!prime(state, batch, inputs)) return;
     for (auto _ : state) {
-        for (BatchInput& in : inputs) {
+        for (InstanceRequest& in : inputs) {
             for (std::uint32_t l = 0; l < in.layerCount; ++l) in.layers[l].time += kFrameStep;
         }
         benchmark::DoNotOptimize(batch.evaluate(inputs));
@@ -133,7 +133,7 @@ void BM_SimdW1a(benchmark::State& state) {
     const Model* model = w1Model(state);
     if (model == nullptr) return;
     const PackedClip clip(model->clips.front());
-    PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(1));
+    PoseBatch batch = bench::makeBatch(*model, kInstances, options(1));
     auto inputs = staggeredInputs(clip, kInstances);
     playForward(state, batch, inputs);
     setPerJoint(state, kInstances, model->skeleton.jointCount());
@@ -149,7 +149,7 @@ void BM_SimdW1aNoLocalPoses(benchmark::State& state) {
     const PackedClip clip(model->clips.front());
     BatchOptions o = options(1);
     o.localPoses = false;
-    PoseBatch batch(model->skeleton, model->restWeights, kInstances, o);
+    PoseBatch batch = bench::makeBatch(*model, kInstances, o);
     auto inputs = staggeredInputs(clip, kInstances);
     playForward(state, batch, inputs);
     setPerJoint(state, kInstances, model->skeleton.jointCount());
@@ -203,7 +203,7 @@ void BM_SimdW1b(benchmark::State& state) {
     const Model* model = w1Model(state);
     if (model == nullptr) return;
     const PackedClip clip(model->clips.front());
-    PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(1));
+    PoseBatch batch = bench::makeBatch(*model, kInstances, options(1));
     auto inputs = staggeredInputs(clip, kInstances);
     if (!prime(state, batch, inputs)) return;
     // The same random times as W1bSeek (sampling_bench.cpp).
@@ -212,7 +212,7 @@ void BM_SimdW1b(benchmark::State& state) {
     for (double& t : times) t = 8.0 * static_cast<double>(clip.duration()) * rng.uniform();
     std::size_t next = 0;
     for (auto _ : state) {
-        for (BatchInput& in : inputs) {
+        for (InstanceRequest& in : inputs) {
             in.layers[0].time = times[next];
             next = next + 1 == times.size() ? 0 : next + 1;
         }
@@ -233,7 +233,7 @@ void BM_SimdW1c(benchmark::State& state) {
     }
     const PackedClip clipA(model->clips.front());
     const PackedClip clipB(second.clip);
-    PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(1));
+    PoseBatch batch = bench::makeBatch(*model, kInstances, options(1));
     auto inputs = blendedInputs(clipA, clipB, kInstances);
     playForward(state, batch, inputs);
     setPerJoint(state, kInstances, model->skeleton.jointCount());
@@ -255,9 +255,9 @@ void BM_SimdW1Layers3(benchmark::State& state) {
     const PackedClip clipB(second.clip);
     JointMask upper(model->skeleton.jointCount());
     upper.setSubtree(model->skeleton.parents(), 1, 1.0f);
-    PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(1));
+    PoseBatch batch = bench::makeBatch(*model, kInstances, options(1));
     auto inputs = blendedInputs(clipA, clipB, kInstances);
-    for (BatchInput& in : inputs) {
+    for (InstanceRequest& in : inputs) {
         in.layerCount = 3;
         in.layers[1].mask = &upper;
         in.layers[2] = in.layers[0];
@@ -273,7 +273,7 @@ void BM_SimdW1e(benchmark::State& state) {
     const Model* model = w1Model(state);
     if (model == nullptr) return;
     const PackedClip clip(model->clips.front());
-    PoseBatch batch(model->skeleton, model->restWeights, kInstances, options(0));
+    PoseBatch batch = bench::makeBatch(*model, kInstances, options(0));
     auto inputs = staggeredInputs(clip, kInstances);
     playForward(state, batch, inputs);
     setPerJoint(state, kInstances, model->skeleton.jointCount());
@@ -295,7 +295,7 @@ void BM_SimdCesiumMan(benchmark::State& state) {
     const auto count = static_cast<std::size_t>(state.range(0));
     const PackedClip clip(model->clips.front());
     const Skin* skin = model->skins.empty() ? nullptr : &model->skins.front();
-    PoseBatch batch(model->skeleton, model->restWeights, count, options(1, skin));
+    PoseBatch batch = bench::makeBatch(*model, count, options(1, skin));
     auto inputs = staggeredInputs(clip, count);
     playForward(state, batch, inputs);
     setPerJoint(state, count, model->skeleton.jointCount());
@@ -306,7 +306,7 @@ BENCHMARK(BM_SimdCesiumMan)->Name("SimdCesiumMan")->Arg(1)->Arg(1000)->Unit(benc
 bool w1ModelMatrices(benchmark::State& state, const Model& model, std::vector<Mat4>& out) {
     const std::size_t joints = model.skeleton.jointCount();
     const PackedClip clip(model.clips.front());
-    PoseBatch batch(model.skeleton, model.restWeights, kInstances, options(1));
+    PoseBatch batch = bench::makeBatch(model, kInstances, options(1));
     if (!prime(state, batch, staggeredInputs(clip, kInstances))) return false;
     out.resize(kInstances * joints);
     for (std::size_t i = 0; i < kInstances; ++i) {

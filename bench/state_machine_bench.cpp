@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "kinema/batch/motion_layers.hpp"
+#include "kinema/play/motion_layers.hpp"
 #include "kinema/play/state_machine.hpp"
 #include "workloads.hpp"
 
@@ -56,7 +56,7 @@ StateMachineDesc ladderDesc() {
         StateDesc s;
         s.name = numbered("s", k);
         s.clip = numbered("clip", k);
-        s.mode = k == kStates - 1 ? PlaybackMode::Clamp : PlaybackMode::Loop;
+        s.mode = k == kStates - 1 ? LoopMode::Clamp : LoopMode::Loop;
         d.states.push_back(s);
     }
     const auto transition = [](int from, int to, float duration) {
@@ -123,10 +123,10 @@ void stepMachines(Crowd& c) {
     for (std::size_t i = 0; i < c.machines.size(); ++i) {
         StateMachine& m = c.machines[i];
         const double phase = kTwoPi * static_cast<double>(i) / static_cast<double>(c.machines.size());
-        m.setFloat(c.speed, static_cast<float>(3.5 + 3.5 * std::sin(kTwoPi * t / 4.0 + phase)));
+        (void)m.setFloat(c.speed, static_cast<float>(3.5 + 3.5 * std::sin(kTwoPi * t / 4.0 + phase)));
         // Every 3 s, each instance at its own frame of the 180.
         const auto frame = static_cast<std::size_t>(std::llround(t / kFrameStep));
-        if (frame % 180 == i % 180) m.setTrigger(c.hit);
+        if (frame % 180 == i % 180) (void)m.setTrigger(c.hit);
         benchmark::DoNotOptimize(m.update(kFrameStep));
     }
 }
@@ -156,8 +156,8 @@ void BM_SM8Frame(benchmark::State& state) {
     const Model& model = w1(joints).model;
     BatchOptions options;
     options.threads = 1;
-    PoseBatch batch(model.skeleton, model.restWeights, kInstances, options);
-    std::vector<BatchInput> inputs(kInstances);
+    PoseBatch batch = bench::makeBatch(model, kInstances, options);
+    std::vector<InstanceRequest> inputs(kInstances);
     std::size_t layers = 0, frames = 0;
     for (auto _ : state) {
         stepMachines(c);
@@ -166,9 +166,9 @@ void BM_SM8Frame(benchmark::State& state) {
             layers += inputs[i].layerCount;
         }
         ++frames;
-        const std::string error = batch.evaluate(inputs);
-        if (!error.empty()) {
-            state.SkipWithError(error.c_str());
+        const Status status = batch.evaluate(inputs);
+        if (!status) {
+            state.SkipWithError(status.message().c_str());
             return;
         }
         benchmark::ClobberMemory();

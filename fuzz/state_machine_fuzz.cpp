@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "kinema/play/state_machine_json.hpp"
+#include "kinema/io/state_machine_json.hpp"
 
 namespace {
 

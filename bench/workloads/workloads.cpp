@@ -2,6 +2,7 @@
 // the batch inputs that play them.
 #include "workloads.hpp"
 
+#include <stdexcept>
 #include <array>
 #include <cmath>
 #include <map>
@@ -158,8 +159,8 @@ MeshPrimitive makeSkinnedPrimitive(std::size_t vertices, std::size_t jointCount)
     return p;
 }
 
-std::vector<BatchInput> staggeredInputs(const PackedClip& clip, std::size_t count) {
-    std::vector<BatchInput> inputs(count);
+std::vector<InstanceRequest> staggeredInputs(const PackedClip& clip, std::size_t count) {
+    std::vector<InstanceRequest> inputs(count);
     for (std::size_t i = 0; i < count; ++i) {
         inputs[i].layerCount = 1;
         inputs[i].layers[0].clip = &clip;
@@ -169,15 +170,21 @@ std::vector<BatchInput> staggeredInputs(const PackedClip& clip, std::size_t coun
     return inputs;
 }
 
-std::vector<BatchInput> blendedInputs(const PackedClip& first, const PackedClip& second, std::size_t count) {
+std::vector<InstanceRequest> blendedInputs(const PackedClip& first, const PackedClip& second, std::size_t count) {
     auto inputs = staggeredInputs(first, count);
-    for (BatchInput& in : inputs) {
+    for (InstanceRequest& in : inputs) {
         in.layerCount = 2;
         in.layers[1] = in.layers[0];
         in.layers[1].clip = &second;
         in.layers[1].weight = 0.5f;
     }
     return inputs;
+}
+
+PoseBatch makeBatch(const Model& model, std::size_t instances, const BatchOptions& options) {
+    Result<PoseBatch> batch = PoseBatch::create(model.skeleton, model.restWeights, instances, options);
+    if (!batch) throw std::runtime_error("PoseBatch::create: " + batch.message());
+    return std::move(batch).value();
 }
 
 }  // namespace kinema::bench

@@ -89,9 +89,13 @@ MeshPrimitive makeSkinnedPrimitive(std::size_t vertices, std::size_t jointCount)
 
 // Batch inputs for `count` instances of `clip`, their start times spread evenly over
 // it; layer 0 plays the clip at full weight.
-std::vector<BatchInput> staggeredInputs(const PackedClip& clip, std::size_t count);
+std::vector<InstanceRequest> staggeredInputs(const PackedClip& clip, std::size_t count);
 
 // W1c's inputs: `first` staggered, and `second` over it at weight 0.5, same times.
-std::vector<BatchInput> blendedInputs(const PackedClip& first, const PackedClip& second, std::size_t count);
+std::vector<InstanceRequest> blendedInputs(const PackedClip& first, const PackedClip& second, std::size_t count);
+
+// PoseBatch::create for a benchmark's known-good options; throws std::runtime_error
+// with the faults otherwise.
+PoseBatch makeBatch(const Model& model, std::size_t instances, const BatchOptions& options);
 
 }  // namespace kinema::bench

@@ -5,6 +5,7 @@
 
 // core: Result and Fault, how every module reports errors
 #include "kinema/core/result.hpp"
+#include "kinema/core/status.hpp"
 #include "kinema/core/version.hpp"
 
 // math: vectors, quaternions, matrices, transforms
@@ -23,7 +24,10 @@
 // runtime: sampling, blending, composition, palettes, skinning (one instance; SIMD kernels)
 #include "kinema/runtime/bone_adjust.hpp"
 #include "kinema/runtime/clip_time.hpp"
+#include "kinema/runtime/external_pose.hpp"
+#include "kinema/runtime/instance.hpp"
 #include "kinema/runtime/joint_mask.hpp"
+#include "kinema/runtime/marker_sweep.hpp"
 #include "kinema/runtime/packed_clip.hpp"
 #include "kinema/runtime/pose.hpp"
 #include "kinema/runtime/pose_kernels.hpp"
@@ -36,18 +40,19 @@
 #include "kinema/io/asset_cache.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/io/image.hpp"
+#include "kinema/io/state_machine_json.hpp"
 
 // play: players, crossfades, blend spaces, state machines
 #include "kinema/play/blend_space.hpp"
 #include "kinema/play/cross_fade.hpp"
 #include "kinema/play/external_pose.hpp"
 #include "kinema/play/fixed_tick.hpp"
-#include "kinema/play/player.hpp"
 #include "kinema/play/root_motion.hpp"
 #include "kinema/play/state_machine.hpp"
-#include "kinema/play/state_machine_json.hpp"
 
 // batch: many instances in parallel, layer stacks
-#include "kinema/batch/layer_stack.hpp"
-#include "kinema/batch/motion_layers.hpp"
+#include "kinema/play/layer_stack.hpp"
+#include "kinema/play/motion_layers.hpp"
+#include "kinema/play/player.hpp"
 #include "kinema/batch/pose_batch.hpp"
+#include "kinema/character/character.hpp"

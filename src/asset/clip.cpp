@@ -122,7 +122,10 @@ void checkTrack(Track& t, std::size_t index, std::vector<Fault>& faults) {
 
 }  // namespace
 
-Result<Clip> Clip::create(std::string name, std::vector<Track> tracks, std::vector<Marker> markers) {
+Result<Clip> Clip::create(std::string name, std::vector<Track> tracks, std::vector<Marker> markers,
+                          std::shared_ptr<const std::vector<std::string>> names) {
+    if (names && names->empty()) names.reset();
+    const std::span<const std::string> jointNames = names ? std::span<const std::string>(*names) : std::span<const std::string>{};
     std::vector<Fault> faults;
     // (target, path, track) sorted: two tracks on one (target, path) end up adjacent.
     std::vector<std::tuple<std::uint32_t, TrackPath, std::size_t>> keys;
@@ -148,12 +151,24 @@ Result<Clip> Clip::create(std::string name, std::vector<Track> tracks, std::vect
             faults.push_back({"markers/" + std::to_string(i), "marker time must be finite and >= 0"});
         }
     }
+    if (!jointNames.empty()) {
+        for (std::size_t i = 0; i < tracks.size(); ++i) {
+            const std::uint32_t target = tracks[i].target;
+            if (target >= jointNames.size()) {
+                faults.push_back({faultPrefix(i) + "/target", "joint " + std::to_string(target) +
+                                                                  " is past the end of jointNames (" +
+                                                                  std::to_string(jointNames.size()) + " names)"});
+            }
+        }
+    }
     if (!faults.empty()) return faults;
     std::stable_sort(markers.begin(), markers.end(), [](const Marker& a, const Marker& b) { return a.time < b.time; });
     Clip c;
     c.name_ = std::move(name);
     c.tracks_ = std::move(tracks);
     c.markers_ = std::move(markers);
+    c.skeleton_ = jointNames.empty() ? 0 : jointNamesFingerprint(jointNames);
+    c.jointNames_ = std::move(names);
     c.duration_ = duration;
     for (const Track& t : c.tracks_) {
         c.jointsNeeded_ = std::max<std::size_t>(c.jointsNeeded_, std::size_t{t.target} + 1);
@@ -162,6 +177,47 @@ Result<Clip> Clip::create(std::string name, std::vector<Track> tracks, std::vect
         }
     }
     return c;
+}
+
+Result<Clip> bindClip(const Clip& clip, const Skeleton& skeleton) {
+    const auto names = clip.jointNames();
+    const std::string who = "clip \"" + std::string(clip.name()) + "\"";
+    if (names.empty()) return Fault{"jointNames", who + " has no joint names to bind by (it binds by index)"};
+    if (clip.skeletonFingerprint() == skeleton.fingerprint()) return clip;  // made for this skeleton already
+    std::vector<Track> tracks;
+    std::vector<Fault> warnings;
+    tracks.reserve(clip.tracks().size());
+    for (std::size_t i = 0; i < clip.tracks().size(); ++i) {
+        const Track& t = clip.tracks()[i];
+        const std::string& joint = names[t.target];
+        if (joint.empty()) {
+            warnings.push_back({faultPrefix(i), "joint " + std::to_string(t.target) +
+                                                    " has no name to find it by; the track is left out"});
+            continue;
+        }
+        const auto found = skeleton.findJoint(joint);
+        if (!found) {
+            warnings.push_back({faultPrefix(i), "joint \"" + joint + "\" is not in the skeleton; the track is left out"});
+            continue;
+        }
+        if (t.path == TrackPath::Weights && *found != t.target) {
+            warnings.push_back({faultPrefix(i), "morph weights of joint \"" + joint +
+                                                    "\" move to another joint index; the track is left out"});
+            continue;
+        }
+        tracks.push_back(t);
+        tracks.back().target = *found;
+    }
+    if (tracks.empty() && !clip.tracks().empty()) {
+        return Fault{"jointNames", who + " animates none of the skeleton's joints: it was made for another skeleton"};
+    }
+    const auto skeletonNames = skeleton.names();
+    Result<Clip> bound = Clip::create(std::string(clip.name()), std::move(tracks),
+                                      {clip.markers().begin(), clip.markers().end()},
+                                      std::make_shared<const std::vector<std::string>>(skeletonNames.begin(),
+                                                                                       skeletonNames.end()));
+    bound.addWarnings(warnings);
+    return bound;
 }
 
 std::vector<Fault> findClipFaults(const Clip& clip, const Skeleton& skeleton, std::size_t weightCount) {

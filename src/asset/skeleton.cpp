@@ -5,6 +5,19 @@
 
 namespace kinema {
 
+std::uint64_t jointNamesFingerprint(std::span<const std::string> names) noexcept {
+    std::uint64_t h = 14695981039346656037ull;
+    const auto mix = [&](unsigned char c) {
+        h ^= c;
+        h *= 1099511628211ull;
+    };
+    for (const std::string& name : names) {
+        for (const char c : name) mix(static_cast<unsigned char>(c));
+        for (int k = 0; k < 8; ++k) mix(static_cast<unsigned char>(name.size() >> (8 * k)));
+    }
+    return h == 0 ? 1 : h;
+}
+
 Result<Skeleton> Skeleton::create(std::vector<JointDesc> joints) {
     std::vector<Fault> faults;
     Skeleton s;
@@ -35,6 +48,7 @@ Result<Skeleton> Skeleton::create(std::vector<JointDesc> joints) {
     std::iota(s.byName_.begin(), s.byName_.end(), 0u);
     std::stable_sort(s.byName_.begin(), s.byName_.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return s.names_[a] < s.names_[b]; });
+    s.fingerprint_ = jointNamesFingerprint(s.names_);
     return s;
 }
 

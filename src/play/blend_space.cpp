@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <numeric>
+#include "elapsed.hpp"
 
 namespace kinema {
 
@@ -433,29 +434,31 @@ BlendSpacePlayer::BlendSpacePlayer(const BlendSpace& space) : space_(&space) {
     refreshSamples(0.0, 0.0);
 }
 
-bool BlendSpacePlayer::setParameters(float x, float y) noexcept {
-    if (!std::isfinite(x) || !std::isfinite(y)) return false;
+Status BlendSpacePlayer::setParameters(float x, float y) noexcept {
+    if (!std::isfinite(x) || !std::isfinite(y)) {
+        return Status::failure(StatusCode::NotFinite, "blend parameter is not finite");
+    }
     x_ = x;
     y_ = y;
     if (space_ != nullptr) space_->weights(x_, y_, weights_);
-    return true;
+    return Status::success();
 }
 
-bool BlendSpacePlayer::setSpeed(double speed) noexcept {
-    if (!std::isfinite(speed)) return false;
+Status BlendSpacePlayer::setSpeed(double speed) noexcept {
+    if (!std::isfinite(speed)) return Status::failure(StatusCode::NotFinite, "speed is not finite");
     speed_ = speed;
-    return true;
+    return Status::success();
 }
 
-bool BlendSpacePlayer::seekPhase(double phase) noexcept {
-    if (!std::isfinite(phase)) return false;
+Status BlendSpacePlayer::seekPhase(double phase) noexcept {
+    if (!std::isfinite(phase)) return Status::failure(StatusCode::NotFinite, "phase is not finite");
     phase_ = wrapPhase(phase);
-    if (space_ == nullptr) return true;
+    if (space_ == nullptr) return Status::success();
     for (std::size_t i = 0; i < times_.size(); ++i) {
         unwrapped_[i] = space_->unwrappedTimeAt(i, phase_);
         times_[i] = wrapTime(unwrapped_[i], space_->clips()[i].clip->duration());
     }
-    return true;
+    return Status::success();
 }
 
 double BlendSpacePlayer::clipTime(std::size_t clip) const noexcept {
@@ -471,16 +474,13 @@ double BlendSpacePlayer::cycleDuration() const noexcept {
     return cycle;
 }
 
-std::string BlendSpacePlayer::update(double elapsed) noexcept {
-    if (!std::isfinite(elapsed) || elapsed < 0.0) {
-        return "blend space player: elapsed time must be finite and >= 0, got " + std::to_string(elapsed);
-    }
+Status BlendSpacePlayer::update(double elapsed) noexcept {
+    if (Status s = detail::checkElapsed(elapsed); !s) return s;
     if (space_ == nullptr || times_.empty()) return {};
     const double cycle = cycleDuration();
     const double delta = cycle > 0.0 ? elapsed * speed_ / cycle : 0.0;
     if (!std::isfinite(delta)) {
-        return "blend space player: elapsed time " + std::to_string(elapsed) + " at speed " +
-               std::to_string(speed_) + " overflows the phase";
+        return Status::failure(StatusCode::OutOfRange, "elapsed time at this speed overflows the phase");
     }
     // Whole laps and the new phase from one floor, so the two always agree.
     const double total = phase_ + delta;

@@ -2,12 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include "elapsed.hpp"
 
 namespace kinema {
 
 namespace {
 
-Player startedPlayer(const Clip& clip, PlaybackMode mode) noexcept {
+Player startedPlayer(const Clip& clip, LoopMode mode) noexcept {
     Player p(clip, mode);
     p.play();
     return p;
@@ -15,7 +16,7 @@ Player startedPlayer(const Clip& clip, PlaybackMode mode) noexcept {
 
 }  // namespace
 
-void CrossFade::crossFadeTo(const Clip* clip, double seconds, PlaybackMode mode, Easing easing) noexcept {
+void CrossFade::crossFadeTo(const Clip* clip, double seconds, LoopMode mode, Easing easing) noexcept {
     const bool hasCurrent = current_.clip() != nullptr;
     if (clip != nullptr && hasCurrent && current_.clip() == clip && current_.playing()) return;  // row 1
     if (clip == nullptr || !hasCurrent || !(seconds > 0.0) || !std::isfinite(seconds)) {  // row 4: a cut
@@ -35,14 +36,11 @@ void CrossFade::crossFadeTo(const Clip* clip, double seconds, PlaybackMode mode,
     easing_ = easing;
 }
 
-std::string CrossFade::update(double elapsed, CrossFadeStep& step) noexcept {
-    if (!std::isfinite(elapsed) || elapsed < 0.0) {
-        return "crossfade: elapsed time must be finite and >= 0, got " + std::to_string(elapsed);
-    }
+Status CrossFade::update(double elapsed, CrossFadeStep& step) noexcept {
+    if (Status checked = detail::checkElapsed(elapsed); !checked) return checked;
     CrossFadeStep s;
     if (current_.clip() != nullptr) {
-        std::string error = current_.update(elapsed, s.current);
-        if (!error.empty()) return error;  // cannot happen after the check above
+        (void)current_.update(elapsed, s.current);  // cannot fail after the check above
     } else {
         s.current = {current_.position(), current_.position(), 0.0};
     }

@@ -2,42 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include "elapsed.hpp"
 
 namespace kinema {
-
-namespace {
-
-bool sameShape(const SoaPose& a, const SoaPose& b) noexcept {
-    return a.jointCount() == b.jointCount() && a.weights().size() == b.weights().size();
-}
-
-void copyJoints(const SoaPose& from, SoaPose& to) noexcept {
-    for (std::size_t c = 0; c < kSoaComponents; ++c) {
-        const auto comp = static_cast<SoaComponent>(c);
-        std::copy_n(from.component(comp), from.laneCount(), to.component(comp));
-    }
-}
-
-}  // namespace
-
-bool blendExternalPose(const PoseKernels& kernels, const SoaPose& animated, const SoaPose& external, float weight,
-                       const JointMask* mask, SoaPose& out) noexcept {
-    if (!sameShape(animated, out) || !sameShape(external, out) || &out == &animated || &out == &external ||
-        !(weight >= 0.0f && weight <= 1.0f) || (mask != nullptr && mask->jointCount() != out.jointCount())) {
-        return false;
-    }
-    if (weight == 0.0f) return out.assign(animated);
-    if (weight == 1.0f && mask == nullptr) {
-        copyJoints(external, out);
-    } else if (mask != nullptr) {
-        kernels.blend(animated, external, weight, *mask, out);
-    } else {
-        kernels.blend(animated, external, weight, out);
-    }
-    const auto w = animated.weights();
-    std::copy(w.begin(), w.end(), out.weights().begin());
-    return true;
-}
 
 void ExternalPoseBlend::rampTo(double target, double rampSeconds) noexcept {
     target_ = target;
@@ -49,33 +16,14 @@ void ExternalPoseBlend::rampTo(double target, double rampSeconds) noexcept {
     rampSeconds_ = rampSeconds;
 }
 
-std::string ExternalPoseBlend::update(double elapsed) noexcept {
-    if (!std::isfinite(elapsed) || elapsed < 0.0) {
-        return "external pose blend: elapsed time must be finite and >= 0, got " + std::to_string(elapsed);
-    }
+Status ExternalPoseBlend::update(double elapsed) noexcept {
+    if (Status s = detail::checkElapsed(elapsed); !s) return s;
     if (weight_ == target_ || rampSeconds_ <= 0.0) return {};
     // elapsed / ramp rather than elapsed * (1 / ramp): a 0.1 s step of a 0.2 s
     // ramp is then exactly half way.
     const double step = elapsed / rampSeconds_;
     weight_ = target_ > weight_ ? std::min(weight_ + step, target_) : std::max(weight_ - step, target_);
     return {};
-}
-
-bool modelTransforms(std::span<const Mat4> model, std::span<Transform> out) noexcept {
-    if (out.size() != model.size()) return false;
-    for (std::size_t i = 0; i < model.size(); ++i) out[i] = decompose(model[i]);
-    return true;
-}
-
-bool localFromModel(std::span<const std::int32_t> parents, std::span<const Mat4> model, SoaPose& out) noexcept {
-    const std::size_t n = out.jointCount();
-    if (parents.size() != n || model.size() != n) return false;
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::int32_t p = parents[i];
-        const Mat4 local = p < 0 ? model[i] : mulAffine(inverseAffine(model[static_cast<std::size_t>(p)]), model[i]);
-        out.setJoint(i, decompose(local));
-    }
-    return true;
 }
 
 }  // namespace kinema

@@ -1,6 +1,7 @@
 #include "kinema/play/fixed_tick.hpp"
 
 #include <cmath>
+#include "elapsed.hpp"
 
 namespace kinema {
 
@@ -9,16 +10,15 @@ FixedTickDriver::FixedTickDriver(double tick, std::uint32_t maxTicksPerFrame) no
       maxTicks_(maxTicksPerFrame == 0 ? 1 : maxTicksPerFrame),
       valid_(std::isfinite(tick) && tick > 0.0 && maxTicksPerFrame > 0) {}
 
-bool FixedTickDriver::setTimeScale(double scale) noexcept {
-    if (!std::isfinite(scale) || scale < 0.0) return false;
+Status FixedTickDriver::setTimeScale(double scale) noexcept {
+    if (!std::isfinite(scale)) return Status::failure(StatusCode::NotFinite, "time scale is not finite");
+    if (scale < 0.0) return Status::failure(StatusCode::OutOfRange, "time scale is negative");
     timeScale_ = scale;
-    return true;
+    return Status::success();
 }
 
-std::string FixedTickDriver::advance(double elapsed, std::uint32_t& ticks) noexcept {
-    if (!std::isfinite(elapsed) || elapsed < 0.0) {
-        return "fixed tick: elapsed time must be finite and >= 0, got " + std::to_string(elapsed);
-    }
+Status FixedTickDriver::advance(double elapsed, std::uint32_t& ticks) noexcept {
+    if (Status s = detail::checkElapsed(elapsed); !s) return s;
     std::uint64_t due = 0;
     if (!paused_) {
         accumulator_ += elapsed * timeScale_;

@@ -33,7 +33,7 @@ Result<RootMotion> RootMotion::create(const Clip& clip, std::uint32_t rootJoint,
 
 Mat4 RootMotion::at(double t) const noexcept {
     Transform x = rest_;
-    (void)sampleClip(tracks_, static_cast<float>(t), {&x, 1}, {});
+    (void)sampleClip(tracks_, t, {&x, 1}, {});
     Transform part;  // identity
     part.translation = {mask_.x ? x.translation.x : 0.0f, mask_.y ? x.translation.y : 0.0f,
                         mask_.z ? x.translation.z : 0.0f};
@@ -45,14 +45,14 @@ Mat4 RootMotion::between(double x, double y) const noexcept {
     return mulAffine(inverseAffine(at(x)), at(y));
 }
 
-Transform RootMotion::delta(PlaybackMode mode, const PlaybackStep& step) const noexcept {
+Transform RootMotion::delta(LoopMode mode, const PlaybackStep& step) const noexcept {
     const double d = duration_;
     if (step.travel == 0.0 || !(d > 0.0)) return Transform{};
-    if (mode == PlaybackMode::Clamp) return decompose(between(step.from, step.to));
+    if (mode == LoopMode::Clamp) return decompose(between(step.from, step.to));
     // Walk the head's coordinate in pieces over which clip time is monotonic: a
     // loop restarts at its end (the root snaps back, the motion carries on), a
     // ping-pong turns at both ends.
-    const bool pingPong = mode == PlaybackMode::PingPong;
+    const bool pingPong = mode == LoopMode::PingPong;
     const double period = pingPong ? 2.0 * d : d;
     const bool forward = step.travel > 0.0;
     const auto clipTimeOf = [&](double phase) { return pingPong ? d - std::fabs(d - phase) : phase; };

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include "elapsed.hpp"
 
 namespace kinema {
 
@@ -30,7 +31,7 @@ constexpr std::string_view kParameterTypes[] = {"float", "bool", "trigger"};
 constexpr std::string_view kConditionOps[] = {">", ">=", "<", "<=", "==", "!=", "true", "false"};
 constexpr std::string_view kInterruptions[] = {"none", "source", "destination", "sourceThenDestination",
                                                "destinationThenSource"};
-constexpr std::string_view kPlaybackModes[] = {"loop", "clamp", "pingPong"};
+constexpr std::string_view kLoopModes[] = {"loop", "clamp", "pingPong"};
 constexpr std::string_view kBlendSyncs[] = {"normalizedTime", "markers"};
 
 }  // namespace
@@ -38,7 +39,7 @@ constexpr std::string_view kBlendSyncs[] = {"normalizedTime", "markers"};
 std::string_view toString(ParameterType type) noexcept { return nameOf(kParameterTypes, type); }
 std::string_view toString(ConditionOp op) noexcept { return nameOf(kConditionOps, op); }
 std::string_view toString(Interruption interruption) noexcept { return nameOf(kInterruptions, interruption); }
-std::string_view toString(PlaybackMode mode) noexcept { return nameOf(kPlaybackModes, mode); }
+std::string_view toString(LoopMode mode) noexcept { return nameOf(kLoopModes, mode); }
 std::string_view toString(BlendSync sync) noexcept { return nameOf(kBlendSyncs, sync); }
 std::optional<ParameterType> parseParameterType(std::string_view name) noexcept {
     return parseName<ParameterType>(kParameterTypes, name);
@@ -49,8 +50,8 @@ std::optional<ConditionOp> parseConditionOp(std::string_view name) noexcept {
 std::optional<Interruption> parseInterruption(std::string_view name) noexcept {
     return parseName<Interruption>(kInterruptions, name);
 }
-std::optional<PlaybackMode> parsePlaybackMode(std::string_view name) noexcept {
-    return parseName<PlaybackMode>(kPlaybackModes, name);
+std::optional<LoopMode> parseLoopMode(std::string_view name) noexcept {
+    return parseName<LoopMode>(kLoopModes, name);
 }
 std::optional<BlendSync> parseBlendSync(std::string_view name) noexcept {
     return parseName<BlendSync>(kBlendSyncs, name);
@@ -152,7 +153,7 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         } else {
             const BlendSpaceDesc& b = *s.blendSpace;
             const std::string bat = at + "/blendSpace";
-            if (s.mode != PlaybackMode::Loop) fault(at + "/mode", "a blend space state loops");
+            if (s.mode != LoopMode::Loop) fault(at + "/mode", "a blend space state loops");
             if (b.dimensions != 1 && b.dimensions != 2) fault(bat + "/dimensions", "1 or 2");
             state.xParameter = parameter(b.xParameter, bat + "/x", {ParameterType::Float}, "a float");
             if (b.dimensions == 2) state.yParameter = parameter(b.yParameter, bat + "/y", {ParameterType::Float}, "a float");
@@ -283,44 +284,61 @@ StateMachine::StateMachine(const StateMachineDefinition& definition) : def_(&def
     publish();
 }
 
-bool StateMachine::setFloat(std::uint32_t parameter, float value) noexcept {
-    if (parameter >= values_.size() || def_->desc_.parameters[parameter].type != ParameterType::Float ||
-        !std::isfinite(value)) {
-        return false;
+Status StateMachine::checkParameter(std::uint32_t parameter, ParameterType type) const noexcept {
+    if (parameter >= values_.size()) {
+        return Status::failure(StatusCode::OutOfRange, "no parameter with this index").withIndex(parameter);
+    }
+    if (def_->desc_.parameters[parameter].type != type) {
+        const char* what = type == ParameterType::Float  ? "the parameter is not a float"
+                           : type == ParameterType::Bool ? "the parameter is not a bool"
+                                                         : "the parameter is not a trigger";
+        return Status::failure(StatusCode::WrongType, what).withIndex(parameter);
+    }
+    return Status::success();
+}
+
+Status StateMachine::setFloat(std::uint32_t parameter, float value) noexcept {
+    if (Status s = checkParameter(parameter, ParameterType::Float); !s) return s;
+    if (!std::isfinite(value)) {
+        return Status::failure(StatusCode::NotFinite, "parameter value is not finite").withIndex(parameter);
     }
     values_[parameter] = value;
-    return true;
+    return Status::success();
 }
 
-bool StateMachine::setBool(std::uint32_t parameter, bool value) noexcept {
-    if (parameter >= values_.size() || def_->desc_.parameters[parameter].type != ParameterType::Bool) return false;
+Status StateMachine::setBool(std::uint32_t parameter, bool value) noexcept {
+    if (Status s = checkParameter(parameter, ParameterType::Bool); !s) return s;
     values_[parameter] = value ? 1.0f : 0.0f;
-    return true;
+    return Status::success();
 }
 
-bool StateMachine::setTrigger(std::uint32_t parameter) noexcept {
-    if (parameter >= values_.size() || def_->desc_.parameters[parameter].type != ParameterType::Trigger) return false;
+Status StateMachine::setTrigger(std::uint32_t parameter) noexcept {
+    if (Status s = checkParameter(parameter, ParameterType::Trigger); !s) return s;
     values_[parameter] = 1.0f;
-    return true;
+    return Status::success();
 }
 
-bool StateMachine::resetTrigger(std::uint32_t parameter) noexcept {
-    if (parameter >= values_.size() || def_->desc_.parameters[parameter].type != ParameterType::Trigger) return false;
+Status StateMachine::resetTrigger(std::uint32_t parameter) noexcept {
+    if (Status s = checkParameter(parameter, ParameterType::Trigger); !s) return s;
     values_[parameter] = 0.0f;
-    return true;
+    return Status::success();
 }
 
-bool StateMachine::setFloat(std::string_view parameter, float value) noexcept {
+namespace {
+constexpr Status kUnknownParameter = Status::failure(StatusCode::UnknownName, "no parameter of this name");
+}  // namespace
+
+Status StateMachine::setFloat(std::string_view parameter, float value) noexcept {
     const auto i = def_->findParameter(parameter);
-    return i && setFloat(*i, value);
+    return i ? setFloat(*i, value) : kUnknownParameter;
 }
-bool StateMachine::setBool(std::string_view parameter, bool value) noexcept {
+Status StateMachine::setBool(std::string_view parameter, bool value) noexcept {
     const auto i = def_->findParameter(parameter);
-    return i && setBool(*i, value);
+    return i ? setBool(*i, value) : kUnknownParameter;
 }
-bool StateMachine::setTrigger(std::string_view parameter) noexcept {
+Status StateMachine::setTrigger(std::string_view parameter) noexcept {
     const auto i = def_->findParameter(parameter);
-    return i && setTrigger(*i);
+    return i ? setTrigger(*i) : kUnknownParameter;
 }
 
 float StateMachine::floatValue(std::uint32_t parameter) const noexcept {
@@ -433,7 +451,7 @@ bool StateMachine::satisfied(std::uint32_t t, const Slot& source, double previou
     }
     if (tr.hasExitTime) {
         const double now = source.normalized;
-        const bool loops = def_->states_[source.state].mode != PlaybackMode::Clamp;
+        const bool loops = def_->states_[source.state].mode != LoopMode::Clamp;
         if (!loops || tr.exitTime >= 1.0) {
             if (now < tr.exitTime) return false;
         } else {
@@ -485,7 +503,7 @@ void StateMachine::fire(std::uint32_t t) noexcept {
 void StateMachine::collectEvents(const Slot& slot, float weight) noexcept {
     const auto& s = def_->states_[slot.state];
     const Clip* clip = nullptr;
-    PlaybackMode mode = PlaybackMode::Loop;
+    LoopMode mode = LoopMode::Loop;
     PlaybackStep step;
     if (s.blendSpace < 0) {
         clip = slot.player.clip();
@@ -526,17 +544,15 @@ void StateMachine::publish() noexcept {
             const float w = weight * b.weight;
             if (!(w > 0.0f) || sampleCount_ == samples_.size()) continue;
             samples_[sampleCount_++] = {bp.space()->clips()[b.clip].clip, def_->blendSpaceClipSlots_[first + b.clip],
-                                        slot.state, b.time, w, b.step, PlaybackMode::Loop};
+                                        slot.state, b.time, w, b.step, LoopMode::Loop};
         }
     };
     add(slots_[0], fading_ ? 1.0f - target : 1.0f);
     if (fading_) add(slots_[1], target);
 }
 
-std::string StateMachine::update(double elapsed) noexcept {
-    if (!std::isfinite(elapsed) || elapsed < 0.0) {
-        return "state machine: elapsed time must be finite and >= 0, got " + std::to_string(elapsed);
-    }
+Status StateMachine::update(double elapsed) noexcept {
+    if (Status s = detail::checkElapsed(elapsed); !s) return s;
     double previous[2] = {slots_[0].normalized, slots_[1].normalized};
     advance(slots_[0], elapsed);
     if (fading_) advance(slots_[1], elapsed);

@@ -43,34 +43,33 @@ Transform adjusted(Transform t, std::uint32_t joint, const Mat4* parentModel,
     return t;
 }
 
-std::string sizeMessage(std::size_t parents, std::size_t local, std::size_t model) {
-    return "bone adjustments: " + std::to_string(parents) + " parents, " + std::to_string(local) +
-           " local transforms and " + std::to_string(model) + " model matrices do not fit";
-}
+constexpr Status kSizes =
+    Status::failure(StatusCode::WrongCount, "bone adjustments: parents, local transforms and model matrices differ in count");
 
 }  // namespace
 
-std::string checkBoneAdjustments(std::span<const BoneAdjustment> adjustments, std::size_t jointCount) {
+Status checkBoneAdjustments(std::span<const BoneAdjustment> adjustments, std::size_t jointCount) noexcept {
     for (std::size_t i = 0; i < adjustments.size(); ++i) {
         const BoneAdjustment& a = adjustments[i];
-        const auto where = [&] { return "bone adjustment " + std::to_string(i) + ": "; };
-        if (a.joint >= jointCount) {
-            return where() + "joint " + std::to_string(a.joint) + " outside the skeleton (" +
-                   std::to_string(jointCount) + " joints)";
+        const auto bad = [&](StatusCode code, const char* what) {
+            return Status::failure(code, what).withIndex(static_cast<std::int64_t>(i));
+        };
+        if (a.joint >= jointCount) return bad(StatusCode::OutOfRange, "bone adjustment: joint outside the skeleton");
+        if (!usableQuat(a.rotation)) return bad(StatusCode::NotFinite, "bone adjustment: rotation is zero or not finite");
+        if (a.absolute && !usableQuat(*a.absolute)) {
+            return bad(StatusCode::NotFinite, "bone adjustment: absolute orientation is zero or not finite");
         }
-        if (!usableQuat(a.rotation)) return where() + "rotation is zero or not finite";
-        if (a.absolute && !usableQuat(*a.absolute)) return where() + "absolute orientation is zero or not finite";
-        if (!isFinite(a.offset)) return where() + "offset is not finite";
-        if (!isFinite(a.scale)) return where() + "scale is not finite";
+        if (!isFinite(a.offset)) return bad(StatusCode::NotFinite, "bone adjustment: offset is not finite");
+        if (!isFinite(a.scale)) return bad(StatusCode::NotFinite, "bone adjustment: scale is not finite");
     }
-    return {};
+    return Status::success();
 }
 
-std::string localToModel(std::span<const std::int32_t> parents, std::span<Transform> local,
-                         std::span<const BoneAdjustment> adjustments, std::span<Mat4> model) {
+Status localToModel(std::span<const std::int32_t> parents, std::span<Transform> local,
+                    std::span<const BoneAdjustment> adjustments, std::span<Mat4> model) noexcept {
     const std::size_t n = parents.size();
-    if (local.size() != n || model.size() != n) return sizeMessage(n, local.size(), model.size());
-    if (std::string error = checkBoneAdjustments(adjustments, n); !error.empty()) return error;
+    if (local.size() != n || model.size() != n) return kSizes;
+    if (Status s = checkBoneAdjustments(adjustments, n); !s) return s;
     auto compose = [&](std::size_t i) {
         const Mat4 m = toMatrix(local[i]);
         const std::int32_t p = parents[i];
@@ -85,14 +84,14 @@ std::string localToModel(std::span<const std::int32_t> parents, std::span<Transf
                                 p < 0 ? nullptr : &model[static_cast<std::size_t>(p)], adjustments);
     }
     for (; i < n; ++i) compose(i);
-    return {};
+    return Status::success();
 }
 
-std::string applyBoneAdjustments(std::span<const std::int32_t> parents, SoaPose& local,
-                                 std::span<const BoneAdjustment> adjustments) {
+Status applyBoneAdjustments(std::span<const std::int32_t> parents, SoaPose& local,
+                            std::span<const BoneAdjustment> adjustments) noexcept {
     const std::size_t n = parents.size();
-    if (local.jointCount() != n) return sizeMessage(n, local.jointCount(), n);
-    if (std::string error = checkBoneAdjustments(adjustments, n); !error.empty()) return error;
+    if (local.jointCount() != n) return kSizes;
+    if (Status s = checkBoneAdjustments(adjustments, n); !s) return s;
     // The last adjusted bone's model matrix: bent chains (spine1, spine2, spine3)
     // are common, and each link's walk toward the root can stop there.
     std::size_t cachedJoint = std::numeric_limits<std::size_t>::max();
@@ -117,15 +116,15 @@ std::string applyBoneAdjustments(std::span<const std::int32_t> parents, SoaPose&
         cachedJoint = joint;
         cachedModel = p < 0 ? toMatrix(t) : mulAffine(parentModel, toMatrix(t));
     }
-    return {};
+    return Status::success();
 }
 
-std::string localToModel(const PoseKernels& kernels, std::span<const std::int32_t> parents, SoaPose& local,
-                         std::span<const BoneAdjustment> adjustments, std::span<Mat4> model) {
-    if (model.size() < local.jointCount()) return sizeMessage(parents.size(), local.jointCount(), model.size());
-    if (std::string error = applyBoneAdjustments(parents, local, adjustments); !error.empty()) return error;
+Status localToModel(const PoseKernels& kernels, std::span<const std::int32_t> parents, SoaPose& local,
+                    std::span<const BoneAdjustment> adjustments, std::span<Mat4> model) noexcept {
+    if (model.size() < local.jointCount()) return kSizes;
+    if (Status s = applyBoneAdjustments(parents, local, adjustments); !s) return s;
     kernels.localToModel(parents, local, model);
-    return {};
+    return Status::success();
 }
 
 }  // namespace kinema

@@ -13,6 +13,10 @@ JointMask::JointMask(std::size_t joints, float weight)
     for (std::size_t i = 0; i < joints; ++i) weights_[i] = clamp01(weight);
 }
 
+JointMask::JointMask(const Skeleton& skeleton, float weight) : JointMask(skeleton.jointCount(), weight) {
+    skeleton_ = skeleton.fingerprint();
+}
+
 void JointMask::set(std::size_t joint, float weight) noexcept {
     if (joint < joints_) weights_[joint] = clamp01(weight);
 }

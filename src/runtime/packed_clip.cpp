@@ -27,7 +27,10 @@ struct Lane {
 }  // namespace
 
 PackedClip::PackedClip(const Clip& clip)
-    : duration_(clip.duration()),
+    : name_(clip.name()),
+      markers_(clip.markers().begin(), clip.markers().end()),
+      skeleton_(clip.skeletonFingerprint()),
+      duration_(clip.duration()),
       jointsNeeded_(clip.jointsNeeded()),
       weightsNeeded_(clip.weightsNeeded()),
       trackCount_(clip.tracks().size()) {
@@ -166,7 +169,7 @@ void PackedClipCursor::bind(const PackedClip& clip) {
     std::fill_n(hints_.begin(), count_, 0u);
 }
 
-std::uint32_t findPackedInterval(const PackedClip& clip, const PackedTimeline& timeline, float time,
+std::uint32_t findPackedInterval(const PackedClip& clip, const PackedTimeline& timeline, double time,
                                  std::uint32_t& hint) noexcept {
     const float* times = clip.times().data() + timeline.firstTime;
     const std::uint32_t n = timeline.keyCount;
@@ -176,8 +179,8 @@ std::uint32_t findPackedInterval(const PackedClip& clip, const PackedTimeline& t
         if (k + 2 < n && time < times[k + 2]) return hint = k + 1;
     }
     const std::uint32_t buckets = n - 1;
-    const float scaled = (time - times[0]) * timeline.bucketScale;
-    std::uint32_t b = scaled > 0.0f ? static_cast<std::uint32_t>(scaled) : 0u;
+    const double scaled = (time - times[0]) * timeline.bucketScale;
+    std::uint32_t b = scaled > 0.0 ? static_cast<std::uint32_t>(scaled) : 0u;
     b = std::min(b, buckets - 1);
     const std::uint32_t* seek = clip.seekIndex().data() + timeline.firstBucket;
     // The bucket's interval, or one of the next few: rounding in `scaled` may place

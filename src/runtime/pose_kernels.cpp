@@ -70,18 +70,18 @@ PoseKernels::PoseKernels(SimdLevel level, KernelMix mix) noexcept
 
 std::string_view PoseKernels::name() const noexcept { return name_.empty() ? toString(level_) : name_; }
 
-bool PoseKernels::sample(const PackedClip& clip, float time, PackedClipCursor& cursor, SoaPose& pose) const noexcept {
+bool PoseKernels::sample(const PackedClip& clip, double time, PackedClipCursor& cursor, SoaPose& pose) const noexcept {
     return sampleInto(clip, time, cursor, pose, false, 0.0f, nullptr);
 }
 
-bool PoseKernels::sampleOver(const PackedClip& clip, float time, PackedClipCursor& cursor, float weight,
+bool PoseKernels::sampleOver(const PackedClip& clip, double time, PackedClipCursor& cursor, float weight,
                              const JointMask* mask, SoaPose& pose) const noexcept {
     if (!clip.coversPose(pose.jointCount(), pose.weights().size())) return false;
     if (mask != nullptr && mask->jointCount() != pose.jointCount()) return false;
     return sampleInto(clip, time, cursor, pose, true, weight, mask != nullptr ? mask->lanes() : nullptr);
 }
 
-bool PoseKernels::sampleInto(const PackedClip& clip, float time, PackedClipCursor& cursor, SoaPose& pose,
+bool PoseKernels::sampleInto(const PackedClip& clip, double time, PackedClipCursor& cursor, SoaPose& pose,
                              bool over, float overWeight, const float* overMask) const noexcept {
     if (!cursor.isBoundTo(clip) || pose.jointCount() < clip.jointsNeeded() ||
         pose.weights().size() < clip.weightsNeeded()) {
@@ -102,8 +102,10 @@ bool PoseKernels::sampleInto(const PackedClip& clip, float time, PackedClipCurso
             p = {n - 1, 0.0f, 0.0f};
         } else {
             const std::uint32_t k = findPackedInterval(clip, tl, time, hints[i]);
+            // u as sampleClip computes it, in double; the span (float) scales cubic tangents.
             const float t0 = times[k], span = times[k + 1] - t0;
-            p = {k, std::min((time - t0) / span, 1.0f), span};
+            const double u = (time - t0) / (static_cast<double>(times[k + 1]) - t0);
+            p = {k, static_cast<float>(std::min(u, 1.0)), span};
         }
     }
     detail::SampleArgs args{clip.blocks().data(),  static_cast<std::uint32_t>(clip.blocks().size()),

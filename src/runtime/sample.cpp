@@ -1,25 +1,52 @@
 #include "kinema/runtime/sample.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "kinema/math/quat.hpp"
 
 namespace kinema {
 
-std::uint32_t findKeyInterval(std::span<const float> times, float time, std::uint32_t& hint) noexcept {
+namespace {
+
+// The floats around a double time: `below` the largest float <= time, `above` the
+// smallest float >= time (both the time itself when it is a float; NaN for NaN).
+// For a float key t, t <= time exactly when t <= below, and t < time exactly when
+// t < above: the key search compares floats and decides as the comparison in double
+// would, without widening every key it reads.
+struct FloatBracket {
+    float below;
+    float above;
+    explicit FloatBracket(double time) noexcept {
+        const float nearest = static_cast<float>(time);
+        const double n = nearest;
+        below = n > time ? std::nextafter(nearest, -std::numeric_limits<float>::infinity()) : nearest;
+        above = n < time ? std::nextafter(nearest, std::numeric_limits<float>::infinity()) : nearest;
+    }
+};
+
+// findKeyInterval on FloatBracket::below.
+std::uint32_t findInterval(std::span<const float> times, float below, std::uint32_t& hint) noexcept {
     const std::size_t n = times.size();
     std::size_t k = hint;
-    if (k + 1 < n && times[k] <= time) {
-        if (time < times[k + 1]) return hint;
-        if (k + 2 < n && time < times[k + 2]) return hint = static_cast<std::uint32_t>(k + 1);
+    if (k + 1 < n && times[k] <= below) {
+        if (below < times[k + 1]) return hint;
+        if (k + 2 < n && below < times[k + 2]) return hint = static_cast<std::uint32_t>(k + 1);
     }
-    // upper_bound finds the first key strictly after `time`; the interval starts one before.
-    const auto it = std::upper_bound(times.begin(), times.end(), time);
+    // upper_bound finds the first key strictly after the time; the interval starts one before.
+    const auto it = std::upper_bound(times.begin(), times.end(), below);
     k = static_cast<std::size_t>(it - times.begin());
     k = k == 0 ? 0 : k - 1;
     k = std::min(k, n >= 2 ? n - 2 : 0);
     hint = static_cast<std::uint32_t>(k);
     return hint;
+}
+
+}  // namespace
+
+std::uint32_t findKeyInterval(std::span<const float> times, double time, std::uint32_t& hint) noexcept {
+    return findInterval(times, FloatBracket(time).below, hint);
 }
 
 namespace {
@@ -87,25 +114,27 @@ void storeInterpolated(const Track& t, std::size_t k, float u, std::span<Transfo
 }
 
 template <class FindInterval>
-bool sampleTracks(const Clip& clip, float time, std::span<Transform> local, std::span<float> weights,
+bool sampleTracks(const Clip& clip, double time, std::span<Transform> local, std::span<float> weights,
                   FindInterval&& find) noexcept {
     if (local.size() < clip.jointsNeeded() || weights.size() < clip.weightsNeeded()) return false;
     const auto tracks = clip.tracks();
+    const FloatBracket at(time);
     for (std::size_t i = 0; i < tracks.size(); ++i) {
         const Track& t = tracks[i];
         const std::size_t n = t.times.size();
-        if (n == 1 || !(time > t.times.front())) {
+        if (n == 1 || !(t.times.front() < at.above)) {  // time <= first key (or NaN)
             store(t, keyValue(t, 0), local, weights);
-        } else if (time >= t.times.back()) {
+        } else if (t.times.back() <= at.below) {  // time >= last key
             store(t, keyValue(t, n - 1), local, weights);
         } else {
-            const std::size_t k = find(i, t.times, time);
+            const std::size_t k = find(i, t.times, at.below);
             const float t0 = t.times[k];
             if (time == t0) {
                 store(t, keyValue(t, k), local, weights);
             } else {
-                const float u = (time - t0) / (t.times[k + 1] - t0);
-                storeInterpolated(t, k, std::min(u, 1.0f), local, weights);
+                // In double, as the search: float key times widen exactly.
+                const double u = (time - t0) / (static_cast<double>(t.times[k + 1]) - t0);
+                storeInterpolated(t, k, static_cast<float>(std::min(u, 1.0)), local, weights);
             }
         }
     }
@@ -114,18 +143,18 @@ bool sampleTracks(const Clip& clip, float time, std::span<Transform> local, std:
 
 }  // namespace
 
-bool sampleClip(const Clip& clip, float time, SamplingCursor& cursor, std::span<Transform> local,
+bool sampleClip(const Clip& clip, double time, SamplingCursor& cursor, std::span<Transform> local,
                 std::span<float> weights) noexcept {
     if (cursor.trackCount() != clip.tracks().size()) return false;
     const auto keys = cursor.keys();
-    return sampleTracks(clip, time, local, weights, [&](std::size_t track, std::span<const float> times, float t) {
-        return findKeyInterval(times, t, keys[track]);
+    return sampleTracks(clip, time, local, weights, [&](std::size_t track, std::span<const float> times, float below) {
+        return findInterval(times, below, keys[track]);
     });
 }
 
-bool sampleClip(const Clip& clip, float time, std::span<Transform> local, std::span<float> weights) noexcept {
-    return sampleTracks(clip, time, local, weights, [](std::size_t, std::span<const float> times, float t) {
-        const auto it = std::upper_bound(times.begin(), times.end(), t);
+bool sampleClip(const Clip& clip, double time, std::span<Transform> local, std::span<float> weights) noexcept {
+    return sampleTracks(clip, time, local, weights, [](std::size_t, std::span<const float> times, float below) {
+        const auto it = std::upper_bound(times.begin(), times.end(), below);
         return static_cast<std::size_t>(it - times.begin()) - 1;
     });
 }

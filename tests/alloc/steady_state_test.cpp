@@ -14,7 +14,8 @@
 #include <vector>
 
 #include "batch/fixture.hpp"
-#include "kinema/batch/motion_layers.hpp"
+#include "support/batch_maker.hpp"
+#include "kinema/play/motion_layers.hpp"
 #include "kinema/batch/pose_batch.hpp"
 #include "kinema/play/external_pose.hpp"
 #include "kinema/play/player.hpp"
@@ -128,11 +129,11 @@ void expectNoAllocations(std::size_t threads, bool localPoses = true) {
     const BatchFixture f(41);
     BatchOptions o;
     o.threads = threads;
-    o.skin = &f.skin;
+    o.skins = {&f.skin, 1};
     o.localPoses = localPoses;
     constexpr std::size_t kInstances = 64;
-    PoseBatch batch(f.skeleton, {}, kInstances, o);
-    std::vector<BatchInput> in(kInstances);
+    PoseBatch batch = test::makeBatch(f.skeleton, {}, kInstances, o);
+    std::vector<InstanceRequest> in(kInstances);
     JointMask mask(f.skeleton.jointCount());
     mask.setSubtree(f.skeleton.parents(), 1, 0.5f);
     for (std::size_t i = 0; i < kInstances; ++i) {
@@ -144,15 +145,15 @@ void expectNoAllocations(std::size_t threads, bool localPoses = true) {
         if (i % 3 == 2) in[i].layers[1].mode = LayerMode::Additive;
     }
     // Warm-up: binds cursors, lets oneTBB start its workers and fill its pools.
-    for (int frame = 0; frame < 50; ++frame) ASSERT_EQ(batch.evaluate(in), "");
+    for (int frame = 0; frame < 50; ++frame) ASSERT_TRUE(batch.evaluate(in).ok());
     const long before = gAllocations.load();
     for (int frame = 0; frame < 500; ++frame) {
-        for (BatchInput& x : in) {
+        for (InstanceRequest& x : in) {
             x.layers[0].time += 1.0 / 60.0;
             x.layers[1].time = frame % 7 == 0 ? 0.0 : x.layers[1].time + 1.0 / 30.0;  // seeks too
         }
-        const std::string error = batch.evaluate(in);
-        if (!error.empty()) FAIL() << error;
+        const Status status = batch.evaluate(in);
+        if (!status) FAIL() << status.message();
     }
     EXPECT_EQ(gAllocations.load() - before, 0) << "allocations in 500 evaluations with " << threads << " threads"
                                               << (localPoses ? "" : ", no local poses kept");
@@ -173,11 +174,12 @@ void expectNoAllocationsWithControls(std::size_t threads) {
     const Clip marked = Clip::create("A", {f.clipA.tracks().begin(), f.clipA.tracks().end()},
                                      {{"a", 0.1f}, {"b", 0.5f}, {"c", 0.9f}})
                             .value();
+    const PackedClip markedPacked(marked);
     BatchOptions o;
     o.threads = threads;
-    o.skin = &f.skin;
+    o.skins = {&f.skin, 1};
     constexpr std::size_t kInstances = 64;
-    PoseBatch batch(f.skeleton, {}, kInstances, o);
+    PoseBatch batch = test::makeBatch(f.skeleton, {}, kInstances, o);
     const float h = std::sqrt(0.5f);
     std::vector<BoneAdjustment> adjustments{{2, {h, 0.0f, 0.0f, h}, {0.0f, 0.1f, 0.0f}}, {5, {0.0f, h, 0.0f, h}}};
     adjustments[1].absolute = Quat{};
@@ -186,37 +188,35 @@ void expectNoAllocationsWithControls(std::size_t threads) {
     std::vector<Mat4> bodies(f.skeleton.jointCount());
     std::vector<Player> players;
     for (std::size_t i = 0; i < kInstances; ++i) {
-        players.emplace_back(marked, i % 2 == 0 ? PlaybackMode::Loop : PlaybackMode::PingPong);
+        players.emplace_back(marked, i % 2 == 0 ? LoopMode::Loop : LoopMode::PingPong);
         players.back().play();
         ASSERT_TRUE(players.back().setSpeed(i % 3 == 0 ? -1.0 : 1.5));
     }
     ExternalPoseBlend ramp;
-    std::vector<BatchInput> in(kInstances);
+    std::vector<InstanceRequest> in(kInstances);
     std::size_t events = 0;
     auto frame = [&](int n) {
         const double dt = n % 11 == 10 ? 0.5 : 1.0 / 60.0;
         if (n % 40 == 0) ramp.start(0.25);
         if (n % 40 == 20) ramp.stop(0.25);
-        ASSERT_EQ(ramp.update(dt), "");
+        ASSERT_TRUE(ramp.update(dt).ok());
         // The hand-off helpers too: bodies read from the pose, and back.
         std::copy(batch.model(1).begin(), batch.model(1).end(), bodies.begin());
         ASSERT_TRUE(localFromModel(f.skeleton.parents(), bodies, ragdoll));
         for (std::size_t i = 0; i < kInstances; ++i) {
             PlaybackStep step;
-            ASSERT_EQ(players[i].update(dt, step), "");
-            BatchInput& x = in[i];
+            ASSERT_TRUE(players[i].update(dt, step).ok());
+            InstanceRequest& x = in[i];
             x.layerCount = 2;
-            x.layers[0] = {&f.packedA, players[i].clipTime(), 1.0f, LoopMode::Clamp};
-            x.layers[0].markers = &marked;
+            x.layers[0] = {&markedPacked, players[i].position(), 1.0f, players[i].mode()};
+            x.layers[0].sweep = true;
             x.layers[0].step = step;
-            x.layers[0].playback = players[i].mode();
             x.layers[1] = {&f.packedB, 0.02 * static_cast<double>(n + static_cast<int>(i)), 0.5f};
             x.external = i % 2 == 1 ? &ragdoll : nullptr;
             x.externalWeight = ramp.weight();
             x.adjustments = i % 3 != 0 ? std::span<const BoneAdjustment>(adjustments) : std::span<const BoneAdjustment>{};
         }
-        const std::string error = batch.evaluate(in);
-        ASSERT_EQ(error, "");
+        ASSERT_TRUE(batch.evaluate(in).ok());
         events += batch.events().size();
     };
     for (int n = 0; n < 50; ++n) frame(n);
@@ -284,7 +284,7 @@ TEST(SteadyState, StateMachinesDrivingABatchAllocateNothing) {
     StateDesc hit;
     hit.name = "hit";
     hit.clip = "A";
-    hit.mode = PlaybackMode::Clamp;
+    hit.mode = LoopMode::Clamp;
     desc.states = {idle, move, hit};
     const auto transition = [](const char* from, const char* to, float duration) {
         TransitionDesc t;
@@ -322,21 +322,23 @@ TEST(SteadyState, StateMachinesDrivingABatchAllocateNothing) {
     }
     BatchOptions options;
     options.threads = 2;
-    options.skin = &f.skin;
-    PoseBatch batch(f.skeleton, {}, kInstances, options);
-    std::vector<BatchInput> in(kInstances);
+    options.skins = {&f.skin, 1};
+    PoseBatch batch = test::makeBatch(f.skeleton, {}, kInstances, options);
+    std::vector<InstanceRequest> in(kInstances);
     std::size_t events = 0, fades = 0;
     auto frame = [&](int n) {
         for (std::size_t i = 0; i < kInstances; ++i) {
             StateMachine& m = machines[i];
-            m.setFloat(0u, 1.5f + 1.5f * std::sin(0.05f * static_cast<float>(n) + static_cast<float>(i)));
-            if ((n + static_cast<int>(i) * 7) % 97 == 0) m.setTrigger(1u);
-            ASSERT_EQ(m.update(1.0 / 60.0), "");
+            EXPECT_TRUE(m.setFloat(0u, 1.5f + 1.5f * std::sin(0.05f * static_cast<float>(n) + static_cast<float>(i))).ok());
+            if ((n + static_cast<int>(i) * 7) % 97 == 0) {
+                EXPECT_TRUE(m.setTrigger(1u).ok());
+            }
+            ASSERT_TRUE(m.update(1.0 / 60.0).ok());
             events += m.events().size();
             fades += m.transitioning() ? 1 : 0;
             ASSERT_TRUE(motionLayers(m.samples(), packed, in[i]));
         }
-        ASSERT_EQ(batch.evaluate(in), "");
+        ASSERT_TRUE(batch.evaluate(in).ok());
     };
     for (int n = 0; n < 50; ++n) frame(n);
     const long before = gAllocations.load();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "batch/fixture.hpp"
+#include "support/batch_maker.hpp"
 #include "kinema/asset/clip.hpp"
 #include "kinema/asset/skeleton.hpp"
 #include "kinema/batch/pose_batch.hpp"
@@ -52,8 +53,8 @@ struct Rig {
         clip = Clip::create("yawed", {yaw}, {{"b", 0.5f}, {"start", 0.0f}, {"a", 0.25f}}).value();
         packed = PackedClip(clip);
     }
-    BatchInput playing(double time = 0.5) const {
-        BatchInput in;
+    InstanceRequest playing(double time = 0.5) const {
+        InstanceRequest in;
         in.layerCount = 1;
         in.layers[0] = {&packed, time};
         return in;
@@ -78,11 +79,11 @@ TEST(BatchControl, AdjustmentsBendTheSpineInModelSpaceBeforeComposition) {
     // model-space bend (+90 degrees about X on the spine): the head swings to
     // (0, 1, 1).
     const Rig rig;
-    PoseBatch batch(rig.skeleton, {}, 2);
+    PoseBatch batch = test::makeBatch(rig.skeleton, {}, 2);
     const BoneAdjustment bend{kSpine, kPitch90};
-    std::vector<BatchInput> in{rig.playing(), rig.playing()};
+    std::vector<InstanceRequest> in{rig.playing(), rig.playing()};
     in[1].adjustments = {&bend, 1};
-    ASSERT_EQ(batch.evaluate(in), "");
+    ASSERT_TRUE(batch.evaluate(in).ok());
     expectNear(position(batch.model(0)[kHead]), {0.0f, 2.0f, 0.0f}, "plain head");
     expectNear(position(batch.model(1)[kHead]), {0.0f, 1.0f, 1.0f}, "bent head");
     expectNear(position(batch.model(1)[kSpine]), {0.0f, 1.0f, 0.0f}, "spine origin");
@@ -94,11 +95,11 @@ TEST(BatchControl, AdjustmentsApplyToTheLocalPoseWithoutModelMatrices) {
     const Rig rig;
     BatchOptions o;
     o.modelMatrices = false;
-    PoseBatch batch(rig.skeleton, {}, 1, o);
+    PoseBatch batch = test::makeBatch(rig.skeleton, {}, 1, o);
     const BoneAdjustment bend{kSpine, kPitch90};
-    std::vector<BatchInput> in{rig.playing()};
+    std::vector<InstanceRequest> in{rig.playing()};
     in[0].adjustments = {&bend, 1};
-    ASSERT_EQ(batch.evaluate(in), "");
+    ASSERT_TRUE(batch.evaluate(in).ok());
     EXPECT_TRUE(batch.model(0).empty());
     const Quat q = batch.local(0).joint(kSpine).rotation;
     EXPECT_NEAR(std::fabs(dot(q, kRoll90)), 1.0f, 1e-6f);
@@ -109,15 +110,15 @@ TEST(BatchControl, ExternalPoseBlendsAfterLayersAndBeforeAdjustments) {
     const Rig rig;
     SoaPose ragdoll(rig.skeleton.restPose(), {});
     ragdoll.setJoint(kHips, {{2.0f, 0.0f, 0.0f}, {}, {1.0f, 1.0f, 1.0f}});
-    PoseBatch batch(rig.skeleton, {}, 3);
+    PoseBatch batch = test::makeBatch(rig.skeleton, {}, 3);
     const BoneAdjustment bend{kSpine, kPitch90};
-    std::vector<BatchInput> in{rig.playing(), rig.playing(), rig.playing()};
-    for (BatchInput& x : in) x.external = &ragdoll;
+    std::vector<InstanceRequest> in{rig.playing(), rig.playing(), rig.playing()};
+    for (InstanceRequest& x : in) x.external = &ragdoll;
     in[0].externalWeight = 1.0f;  // fully external: head at (2, 2, 0)
     in[1].externalWeight = 0.5f;  // half: hips at (1, 0, 0) yawed 45 degrees, head at (1, 2, 0)
     in[2].externalWeight = 1.0f;  // fully external, then bent: spine (2, 1, 0), head (2, 1, 1)
     in[2].adjustments = {&bend, 1};
-    ASSERT_EQ(batch.evaluate(in), "");
+    ASSERT_TRUE(batch.evaluate(in).ok());
     expectNear(position(batch.model(0)[kHead]), {2.0f, 2.0f, 0.0f}, "weight 1 head");
     expectNear(column(batch.model(0)[kHips], 0), {1.0f, 0.0f, 0.0f}, "weight 1 hips x axis");
     expectNear(position(batch.model(1)[kHips]), {1.0f, 0.0f, 0.0f}, "weight 1/2 hips");
@@ -128,39 +129,38 @@ TEST(BatchControl, ExternalPoseBlendsAfterLayersAndBeforeAdjustments) {
     expectNear(position(batch.model(2)[kHead]), {2.0f, 1.0f, 1.0f}, "external then bend");
     // Weight 0 is the animation untouched.
     in[0].externalWeight = 0.0f;
-    ASSERT_EQ(batch.evaluate(in), "");
+    ASSERT_TRUE(batch.evaluate(in).ok());
     expectNear(column(batch.model(0)[kHips], 0), {0.0f, 0.0f, -1.0f}, "weight 0 hips x axis");
 }
 
 TEST(BatchControl, MarkersAreReportedByInstanceThenLayerThenCrossing) {
     const Rig rig;
-    PoseBatch batch(rig.skeleton, {}, 6);
-    std::vector<BatchInput> in(6, rig.playing());
-    auto sweep = [&](std::size_t i, std::uint32_t l, PlaybackStep step, PlaybackMode mode) {
-        in[i].layers[l].markers = &rig.clip;
+    PoseBatch batch = test::makeBatch(rig.skeleton, {}, 6);
+    std::vector<InstanceRequest> in(6, rig.playing());
+    auto sweep = [&](std::size_t i, std::uint32_t l, PlaybackStep step, LoopMode mode) {
+        in[i].layers[l].sweep = true;
         in[i].layers[l].step = step;
-        in[i].layers[l].playback = mode;
+        in[i].layers[l].loop = mode;
     };
-    sweep(0, 0, {0.0, 0.3, 0.3}, PlaybackMode::Loop);  // a
-    sweep(1, 0, {0.9, 0.3, 0.4}, PlaybackMode::Loop);  // wraps: start, then a
+    sweep(0, 0, {0.0, 0.3, 0.3}, LoopMode::Loop);  // a
+    sweep(1, 0, {0.9, 0.3, 0.4}, LoopMode::Loop);  // wraps: start, then a
     in[1].layerCount = 2;
     in[1].layers[1] = rig.playing().layers[0];
     in[1].layers[1].weight = 0.5f;
-    sweep(1, 1, {0.4, 0.6, 0.2}, PlaybackMode::Loop);  // b
-    in[2].layers[0].step = {0.0, 0.9, 0.9};            // no marker clip: nothing
-    sweep(3, 0, {0.6, 0.2, -0.4}, PlaybackMode::Loop);  // backwards: b, then a
-    sweep(4, 0, {0.5, 0.5, 0.0}, PlaybackMode::Clamp);  // no travel: nothing, not even b
+    sweep(1, 1, {0.4, 0.6, 0.2}, LoopMode::Loop);  // b
+    in[2].layers[0].step = {0.0, 0.9, 0.9};            // no sweep asked for: nothing
+    sweep(3, 0, {0.6, 0.2, -0.4}, LoopMode::Loop);  // backwards: b, then a
+    sweep(4, 0, {0.5, 0.5, 0.0}, LoopMode::Clamp);  // no travel: nothing, not even b
     // Ping-pong phase 0.9 -> 1.6: clip time 0.9 -> 1 -> 0.4, over b on the way back.
-    sweep(5, 0, {0.9, 1.6, 0.7}, PlaybackMode::PingPong);
-    ASSERT_EQ(batch.evaluate(in), "");
-    const std::vector<BatchEvent> expected{{0, 0, kA, &rig.clip},     {1, 0, kStart, &rig.clip},
-                                           {1, 0, kA, &rig.clip},     {1, 1, kB, &rig.clip},
-                                           {3, 0, kB, &rig.clip},     {3, 0, kA, &rig.clip},
-                                           {5, 0, kB, &rig.clip}};
+    sweep(5, 0, {0.9, 1.6, 0.7}, LoopMode::PingPong);
+    ASSERT_TRUE(batch.evaluate(in).ok());
+    const PackedClip* c = &rig.packed;
+    const std::vector<BatchEvent> expected{{0, 0, kA, c}, {1, 0, kStart, c}, {1, 0, kA, c}, {1, 1, kB, c},
+                                           {3, 0, kB, c}, {3, 0, kA, c},     {5, 0, kB, c}};
     const auto events = batch.events();
     EXPECT_EQ(std::vector<BatchEvent>(events.begin(), events.end()), expected);
     // The next evaluation without sweeps reports nothing.
-    ASSERT_EQ(batch.evaluate(std::vector<BatchInput>(6, rig.playing())), "");
+    ASSERT_TRUE(batch.evaluate(std::vector<InstanceRequest>(6, rig.playing())).ok());
     EXPECT_TRUE(batch.events().empty());
 }
 
@@ -169,23 +169,26 @@ TEST(BatchControl, MarkersAreReportedByInstanceThenLayerThenCrossing) {
 struct Scene {
     BatchFixture f{37};
     Clip markedA, markedB;
+    PackedClip packedA, packedB;  // with the markers
     SoaPose external;
     std::vector<BoneAdjustment> adjustments;
     std::vector<Player> players;
-    std::vector<BatchInput> in;
+    std::vector<InstanceRequest> in;
     explicit Scene(std::size_t n) : external(f.skeleton.restPose(), {}) {
         markedA = Clip::create("A", {f.clipA.tracks().begin(), f.clipA.tracks().end()},
                                {{"a0", 0.1f}, {"a1", 0.6f}, {"a2", 1.1f}})
                       .value();
         markedB = Clip::create("B", {f.clipB.tracks().begin(), f.clipB.tracks().end()}, {{"b0", 0.3f}, {"b1", 1.0f}})
                       .value();
+        packedA = PackedClip(markedA);
+        packedB = PackedClip(markedB);
         for (std::size_t j = 0; j < f.skeleton.jointCount(); ++j) {
             external.setJoint(j, {{0.1f * static_cast<float>(j), 1.0f, 0.0f}, kRoll90, {1.0f, 1.0f, 1.0f}});
         }
         adjustments = {{3, kPitch90, {0.1f, 0.0f, 0.0f}}, {1, kYaw90}, {3, kRoll90}};
         adjustments[1].absolute = kPitch90;
         for (std::size_t i = 0; i < n; ++i) {
-            const PlaybackMode mode = i % 3 == 0 ? PlaybackMode::PingPong : PlaybackMode::Loop;
+            const LoopMode mode = i % 3 == 0 ? LoopMode::PingPong : LoopMode::Loop;
             players.emplace_back(i % 2 == 0 ? markedA : markedB, mode);
             players.back().play();
             EXPECT_TRUE(players.back().setSpeed(i % 5 == 0 ? -1.5 : 1.0 + 0.1 * static_cast<double>(i % 7)));
@@ -196,14 +199,13 @@ struct Scene {
     void frame(double dt) {
         for (std::size_t i = 0; i < in.size(); ++i) {
             PlaybackStep step;
-            EXPECT_EQ(players[i].update(dt, step), "");
-            BatchInput& x = in[i];
+            EXPECT_TRUE(players[i].update(dt, step).ok());
+            InstanceRequest& x = in[i];
             x.layerCount = 2;
             const bool a = i % 2 == 0;
-            x.layers[0] = {a ? &f.packedA : &f.packedB, players[i].clipTime(), 1.0f, LoopMode::Clamp};
-            x.layers[0].markers = a ? &markedA : &markedB;
+            x.layers[0] = {a ? &packedA : &packedB, players[i].position(), 1.0f, players[i].mode()};
+            x.layers[0].sweep = true;
             x.layers[0].step = step;
-            x.layers[0].playback = players[i].mode();
             x.layers[1] = {&f.packedA, 0.2 + 0.01 * static_cast<double>(i), 0.4f};
             x.external = i % 4 == 1 ? &external : nullptr;
             x.externalWeight = 0.3f;
@@ -220,15 +222,16 @@ TEST(BatchControl, ResultsAndEventsAreTheSameAtOneTwoAndFourThreads) {
     o2.threads = 2;
     o4.threads = 4;
     o4.grainSize = 1;
-    for (BatchOptions* o : {&o1, &o2, &o4}) o->skin = &scene.f.skin;
-    PoseBatch b1(scene.f.skeleton, {}, kInstances, o1), b2(scene.f.skeleton, {}, kInstances, o2),
-        b4(scene.f.skeleton, {}, kInstances, o4);
+    for (BatchOptions* o : {&o1, &o2, &o4}) o->skins = {&scene.f.skin, 1};
+    PoseBatch b1 = test::makeBatch(scene.f.skeleton, {}, kInstances, o1);
+    PoseBatch b2 = test::makeBatch(scene.f.skeleton, {}, kInstances, o2);
+    PoseBatch b4 = test::makeBatch(scene.f.skeleton, {}, kInstances, o4);
     std::size_t totalEvents = 0;
     for (int frame = 0; frame < 90; ++frame) {
         scene.frame(frame % 10 == 9 ? 0.7 : 1.0 / 30.0);  // a hitch now and then
-        ASSERT_EQ(b1.evaluate(scene.in), "");
-        ASSERT_EQ(b2.evaluate(scene.in), "");
-        ASSERT_EQ(b4.evaluate(scene.in), "");
+        ASSERT_TRUE(b1.evaluate(scene.in).ok());
+        ASSERT_TRUE(b2.evaluate(scene.in).ok());
+        ASSERT_TRUE(b4.evaluate(scene.in).ok());
         for (std::size_t i = 0; i < kInstances; ++i) {
             ASSERT_TRUE(sameBits(b1.model(i), b2.model(i))) << "instance " << i << " frame " << frame;
             ASSERT_TRUE(sameBits(b1.model(i), b4.model(i))) << "instance " << i << " frame " << frame;
@@ -248,11 +251,11 @@ TEST(BatchControl, ResultsAndEventsAreTheSameAtOneTwoAndFourThreads) {
 
 TEST(BatchControl, BadControlInputsAreRejectedWithNothingChanged) {
     const Rig rig;
-    PoseBatch batch(rig.skeleton, {}, 3);
-    std::vector<BatchInput> good(3, rig.playing());
-    good[0].layers[0].markers = &rig.clip;
+    PoseBatch batch = test::makeBatch(rig.skeleton, {}, 3);
+    std::vector<InstanceRequest> good(3, rig.playing());
+    good[0].layers[0].sweep = true;
     good[0].layers[0].step = {0.0, 0.3, 0.3};
-    ASSERT_EQ(batch.evaluate(good), "");
+    ASSERT_TRUE(batch.evaluate(good).ok());
     ASSERT_EQ(batch.events().size(), 1u);
     const std::vector<Mat4> before(batch.model(2).begin(), batch.model(2).end());
     const std::vector<Mat4> before0(batch.model(0).begin(), batch.model(0).end());
@@ -262,43 +265,42 @@ TEST(BatchControl, BadControlInputsAreRejectedWithNothingChanged) {
     const BoneAdjustment zero{kSpine, Quat{0, 0, 0, 0}};
     SoaPose wrongSize(2, 0), fits(rig.skeleton.restPose(), {});
     JointMask wrongMask(5, 1.0f);
-    Clip otherClip;  // lasts 0 s, not the layer's 1 s
-    using Mutation = std::function<void(BatchInput&)>;
+    using Mutation = std::function<void(InstanceRequest&)>;
     const std::vector<std::pair<std::string, Mutation>> cases{
-        {"batch: instance 2: bone adjustment 0: joint 9 outside", [&](BatchInput& x) { x.adjustments = {&outside, 1}; }},
-        {"batch: instance 2: bone adjustment 0: rotation is zero", [&](BatchInput& x) { x.adjustments = {&zero, 1}; }},
-        {"batch: instance 2: external pose does not fit",
-         [&](BatchInput& x) {
+        {"instance 2, index 0: bone adjustment: joint outside the skeleton",
+         [&](InstanceRequest& x) { x.adjustments = {&outside, 1}; }},
+        {"instance 2, index 0: bone adjustment: rotation is zero or not finite",
+         [&](InstanceRequest& x) { x.adjustments = {&zero, 1}; }},
+        {"instance 2: external pose does not fit the skeleton",
+         [&](InstanceRequest& x) {
              x.external = &wrongSize;
              x.externalWeight = 0.5f;
          }},
-        {"batch: instance 2: external pose weight outside [0, 1]",
-         [&](BatchInput& x) {
+        {"instance 2: external pose weight outside [0, 1]",
+         [&](InstanceRequest& x) {
              x.external = &fits;
              x.externalWeight = 1.5f;
          }},
-        {"batch: instance 2: external pose mask has 5 joints",
-         [&](BatchInput& x) {
+        {"instance 2: external pose mask was made for another skeleton",
+         [&](InstanceRequest& x) {
              x.external = &fits;
              x.externalMask = &wrongMask;
          }},
-        {"batch: instance 2 layer 0: playback step is not finite",
-         [&](BatchInput& x) {
-             x.layers[0].markers = &rig.clip;
+        {"instance 2, layer 0: playback step is not finite",
+         [&](InstanceRequest& x) {
+             x.layers[0].sweep = true;
              x.layers[0].step = {0.0, std::nan(""), 0.1};
          }},
-        {"batch: instance 2 layer 0: markers clip lasts", [&](BatchInput& x) { x.layers[0].markers = &otherClip; }},
     };
     for (const auto& [expect, mutate] : cases) {
-        std::vector<BatchInput> bad(3, rig.playing());
+        std::vector<InstanceRequest> bad(3, rig.playing());
         bad[0].adjustments = {&bend, 1};  // a good change on an earlier instance, not applied either
         mutate(bad[2]);
-        const std::string error = batch.evaluate(bad);
-        EXPECT_EQ(error.rfind(expect, 0), 0u) << error;
+        EXPECT_EQ(batch.evaluate(bad).message(), expect);
         EXPECT_TRUE(sameBits(batch.model(0), before0)) << expect;
         EXPECT_TRUE(sameBits(batch.model(2), before)) << expect;
         ASSERT_EQ(batch.events().size(), 1u) << expect;  // the last good evaluation's
-        EXPECT_EQ(batch.events()[0], (BatchEvent{0, 0, kA, &rig.clip}));
+        EXPECT_EQ(batch.events()[0], (BatchEvent{0, 0, kA, &rig.packed}));
     }
 }
 

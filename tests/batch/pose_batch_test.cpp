@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "support/batch_maker.hpp"
 #include "kinema/asset/clip.hpp"
 #include "kinema/asset/skeleton.hpp"
 #include "kinema/batch/pose_batch.hpp"
@@ -26,8 +27,8 @@ bool sameBits(std::span<const Mat4> a, std::span<const Mat4> b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Mat4)) == 0;
 }
 
-std::vector<BatchInput> inputsAt(const BatchFixture& f, std::size_t n, double t, bool twoLayers) {
-    std::vector<BatchInput> in(n);
+std::vector<InstanceRequest> inputsAt(const BatchFixture& f, std::size_t n, double t, bool twoLayers) {
+    std::vector<InstanceRequest> in(n);
     for (std::size_t i = 0; i < n; ++i) {
         in[i].layerCount = twoLayers ? 2 : 1;
         in[i].layers[0] = {&f.packedA, t + 0.037 * static_cast<double>(i), 1.0f, LoopMode::Loop};
@@ -44,13 +45,15 @@ TEST(PoseBatch, ResultsAreBitForBitTheSameForAnyThreadCount) {
     o2.threads = 2;
     o4.threads = 4;
     o4.grainSize = 1;
-    for (BatchOptions* o : {&o1, &o2, &o4}) o->skin = &f.skin;
-    PoseBatch b1(f.skeleton, {}, kInstances, o1), b2(f.skeleton, {}, kInstances, o2), b4(f.skeleton, {}, kInstances, o4);
+    for (BatchOptions* o : {&o1, &o2, &o4}) o->skins = {&f.skin, 1};
+    PoseBatch b1 = test::makeBatch(f.skeleton, {}, kInstances, o1);
+    PoseBatch b2 = test::makeBatch(f.skeleton, {}, kInstances, o2);
+    PoseBatch b4 = test::makeBatch(f.skeleton, {}, kInstances, o4);
     for (int frame = 0; frame < 20; ++frame) {
         const auto in = inputsAt(f, kInstances, frame / 60.0, frame % 2 == 0);
-        ASSERT_EQ(b1.evaluate(in), "");
-        ASSERT_EQ(b2.evaluate(in), "");
-        ASSERT_EQ(b4.evaluate(in), "");
+        ASSERT_TRUE(b1.evaluate(in).ok());
+        ASSERT_TRUE(b2.evaluate(in).ok());
+        ASSERT_TRUE(b4.evaluate(in).ok());
         for (std::size_t i = 0; i < kInstances; ++i) {
             ASSERT_TRUE(sameBits(b1.model(i), b2.model(i))) << "instance " << i << " frame " << frame;
             ASSERT_TRUE(sameBits(b1.model(i), b4.model(i))) << "instance " << i << " frame " << frame;
@@ -71,10 +74,10 @@ TEST(PoseBatch, WithoutLocalPosesTheMatricesAreTheSameBitForBit) {
     JointMask mask(f.skeleton.jointCount());
     mask.setSubtree(f.skeleton.parents(), 1, 0.5f);
     const auto inputs = [&](int frame) {
-        std::vector<BatchInput> in(kInstances);
+        std::vector<InstanceRequest> in(kInstances);
         for (std::size_t i = 0; i < kInstances; ++i) {
             const double t = frame / 60.0 + 0.029 * static_cast<double>(i);
-            BatchInput& x = in[i];
+            InstanceRequest& x = in[i];
             x.layers[0] = {i % 2 == 0 ? &f.packedA : &f.packedB, t, 1.0f, LoopMode::Loop};
             x.layers[1] = {i % 3 == 0 ? &f.packedA : &f.packedB, 1.7 * t, 0.4f, LoopMode::Loop};
             x.layerCount = i % 5 == 4 ? 0 : i % 5 == 3 ? 1 : 2;
@@ -89,21 +92,21 @@ TEST(PoseBatch, WithoutLocalPosesTheMatricesAreTheSameBitForBit) {
     };
     BatchOptions kept;
     kept.threads = 1;
-    kept.skin = &f.skin;
-    PoseBatch reference(f.skeleton, {}, kInstances, kept);
+    kept.skins = {&f.skin, 1};
+    PoseBatch reference = test::makeBatch(f.skeleton, {}, kInstances, kept);
     std::vector<PoseBatch> batches;
     for (const std::size_t threads : {1u, 2u, 4u}) {
         BatchOptions o = kept;
         o.threads = threads;
         o.grainSize = 1;
         o.localPoses = false;
-        batches.emplace_back(f.skeleton, std::span<const float>{}, kInstances, o);
+        batches.push_back(test::makeBatch(f.skeleton, {}, kInstances, o));
     }
     for (int frame = 0; frame < 12; ++frame) {
         const auto in = inputs(frame);
-        ASSERT_EQ(reference.evaluate(in), "");
+        ASSERT_TRUE(reference.evaluate(in).ok());
         for (PoseBatch& b : batches) {
-            ASSERT_EQ(b.evaluate(in), "");
+            ASSERT_TRUE(b.evaluate(in).ok());
             for (std::size_t i = 0; i < kInstances; ++i) {
                 ASSERT_TRUE(sameBits(reference.model(i), b.model(i)))
                     << "instance " << i << " frame " << frame << ", " << b.threadCount() << " threads";
@@ -117,8 +120,8 @@ TEST(PoseBatch, WithoutLocalPosesTheMatricesAreTheSameBitForBit) {
     BatchOptions posesOnly;
     posesOnly.modelMatrices = false;
     posesOnly.localPoses = false;
-    PoseBatch onlyPoses(f.skeleton, {}, kInstances, posesOnly);
-    ASSERT_EQ(onlyPoses.evaluate(inputs(3)), "");
+    PoseBatch onlyPoses = test::makeBatch(f.skeleton, {}, kInstances, posesOnly);
+    ASSERT_TRUE(onlyPoses.evaluate(inputs(3)).ok());
     EXPECT_EQ(onlyPoses.local(kInstances - 1).jointCount(), f.skeleton.jointCount());
     EXPECT_TRUE(onlyPoses.model(0).empty());
 }
@@ -130,9 +133,9 @@ TEST(PoseBatch, MatchesTheScalarReferencePath) {
         const BatchFixture f(23);
         constexpr std::size_t kInstances = 9;
         BatchOptions o;
-        o.skin = &f.skin;
+        o.skins = {&f.skin, 1};
         o.kernels = mix;
-        PoseBatch batch(f.skeleton, {}, kInstances, o);
+        PoseBatch batch = test::makeBatch(f.skeleton, {}, kInstances, o);
         const PoseKernels alone(o.simd, mix);
         ASSERT_EQ(batch.kernels().mixed(), alone.mixed());
         ASSERT_EQ(batch.kernels().name(), alone.name());
@@ -143,10 +146,10 @@ TEST(PoseBatch, MatchesTheScalarReferencePath) {
         std::vector<Mat4> model(local.size()), palette(f.skin.joints.size());
         for (int frame = 0; frame < 30; ++frame) {
             const auto in = inputsAt(f, kInstances, 0.1 + frame / 30.0, false);
-            ASSERT_EQ(batch.evaluate(in), "");
+            ASSERT_TRUE(batch.evaluate(in).ok());
             for (std::size_t i = 0; i < kInstances; ++i) {
                 std::copy(f.skeleton.restPose().begin(), f.skeleton.restPose().end(), local.begin());
-                const float t = clipTime(in[i].layers[0].time, f.clipA.duration(), LoopMode::Loop);
+                const double t = clipTime(in[i].layers[0].time, f.clipA.duration(), LoopMode::Loop);
                 ASSERT_TRUE(sampleClip(f.clipA, t, local, {}));
                 localToModel(f.skeleton.parents(), local, model);
                 buildSkinPalette(f.skin, model, palette);
@@ -170,9 +173,9 @@ TEST(PoseBatch, TwoLayersAreTheFirstBlendedTowardTheSecondByItsWeight) {
     const BatchFixture f(11);
     BatchOptions o;
     o.threads = 1;
-    PoseBatch batch(f.skeleton, {}, 3, o);
+    PoseBatch batch = test::makeBatch(f.skeleton, {}, 3, o);
     const auto in = inputsAt(f, 3, 0.4, true);
-    ASSERT_EQ(batch.evaluate(in), "");
+    ASSERT_TRUE(batch.evaluate(in).ok());
     const PoseKernels k(o.simd);
     for (std::size_t i = 0; i < 3; ++i) {
         SoaPose a(f.skeleton.restPose(), {}), b(f.skeleton.restPose(), {}), want(f.skeleton.jointCount(), 0);
@@ -191,7 +194,7 @@ TEST(PoseBatch, MaskedAndAdditiveLayersAreTheKernelsApplied) {
     const BatchFixture f(12);
     BatchOptions o;
     o.threads = 1;
-    PoseBatch batch(f.skeleton, {}, 2, o);
+    PoseBatch batch = test::makeBatch(f.skeleton, {}, 2, o);
     JointMask upper(f.skeleton.jointCount());
     upper.setSubtree(f.skeleton.parents(), 1, 0.8f);
     const SoaPose rest(f.skeleton.restPose(), {});
@@ -199,7 +202,7 @@ TEST(PoseBatch, MaskedAndAdditiveLayersAreTheKernelsApplied) {
     in[0].layers[1].mask = &upper;
     in[1].layers[1].mode = LayerMode::Additive;
     in[1].layers[1].mask = &upper;
-    ASSERT_EQ(batch.evaluate(in), "");
+    ASSERT_TRUE(batch.evaluate(in).ok());
     const PoseKernels k(o.simd);
     for (std::size_t i = 0; i < 2; ++i) {
         SoaPose a(rest), b(rest), want(rest);
@@ -218,37 +221,42 @@ TEST(PoseBatch, MaskedAndAdditiveLayersAreTheKernelsApplied) {
     }
     JointMask wrong(3);
     in[0].layers[1].mask = &wrong;
-    EXPECT_NE(batch.evaluate(in).find("mask has 3 joints"), std::string::npos);
+    const Status refused = batch.evaluate(in);
+    EXPECT_EQ(refused.code, StatusCode::ForeignInput);
+    EXPECT_EQ(refused.message(), "instance 0, layer 1: layer mask was made for another skeleton");
 }
 
 TEST(PoseBatch, BadInputIsRefusedWithItsPlaceAndChangesNothing) {
     const BatchFixture f(5);
     BatchOptions o;
     o.threads = 2;
-    PoseBatch batch(f.skeleton, {}, 4, o);
+    PoseBatch batch = test::makeBatch(f.skeleton, {}, 4, o);
     auto in = inputsAt(f, 4, 0.25, false);
-    ASSERT_EQ(batch.evaluate(in), "");
+    ASSERT_TRUE(batch.evaluate(in).ok());
     const std::vector<Mat4> before(batch.model(2).begin(), batch.model(2).end());
     auto later = inputsAt(f, 4, 0.9, false);
 
     auto bad = later;
     bad[3].layers[0].time = std::nan("");
-    EXPECT_EQ(batch.evaluate(bad), "batch: instance 3 layer 0: time is not finite");
+    EXPECT_EQ(batch.evaluate(bad).message(), "instance 3, layer 0: layer time is not finite");
     bad = later;
     bad[1].layerCount = 2;
     bad[1].layers[1].clip = nullptr;
-    EXPECT_EQ(batch.evaluate(bad), "batch: instance 1 layer 1: no clip");
+    EXPECT_EQ(batch.evaluate(bad).message(), "instance 1, layer 1: layer has no clip");
     bad = later;
     bad[2].layers[0].weight = 1.5f;
-    EXPECT_EQ(batch.evaluate(bad), "batch: instance 2 layer 0: weight outside [0, 1]");
+    EXPECT_EQ(batch.evaluate(bad).message(), "instance 2, layer 0: layer weight outside [0, 1]");
+    bad[1].layers[0].weight = -0.5f;  // two bad instances: the lower one is named, whatever the threads
+    EXPECT_EQ(batch.evaluate(bad).instance, 1);
     bad = later;
     bad[0].layerCount = 9;
-    EXPECT_NE(batch.evaluate(bad).find("instance 0: 9 layers"), std::string::npos);
-    EXPECT_NE(batch.evaluate(std::span(later).first(3)).find("3 inputs for 4 instances"), std::string::npos);
+    EXPECT_EQ(batch.evaluate(bad).message(), "instance 0: more layers than kMaxLayers");
+    EXPECT_EQ(batch.evaluate(std::span(later).first(3)).code, StatusCode::WrongCount);
     const BatchFixture big(5, 40);
     bad = later;
     bad[2].layers[0].clip = &big.packedA;
-    EXPECT_NE(batch.evaluate(bad).find("instance 2 layer 0: clip needs 40 joints"), std::string::npos);
+    EXPECT_EQ(batch.evaluate(bad).message(),
+              "instance 2, layer 0: clip animates joints or morph weights the skeleton lacks");
 
     EXPECT_TRUE(sameBits(batch.model(2), before)) << "a refused evaluation changed an instance";
 }
@@ -258,16 +266,36 @@ TEST(PoseBatch, ASkinWithTooFewInverseBindMatricesIsRefused) {
     Skin skin = f.skin;
     skin.inverseBindMatrices.pop_back();
     BatchOptions o;
-    o.skin = &skin;
-    PoseBatch batch(f.skeleton, {}, 2, o);
-    EXPECT_NE(batch.evaluate(inputsAt(f, 2, 0.1, false)).find("inverse bind matrices"), std::string::npos);
+    o.skins = {&skin, 1};
+    const Result<PoseBatch> batch = PoseBatch::create(f.skeleton, {}, 2, o);
+    ASSERT_FALSE(batch.ok());
+    EXPECT_EQ(batch.message(), "options/skins/0: has 9 inverse bind matrices for 10 joints");
+}
+
+TEST(PoseBatch, ContradictoryOptionsAndForeignSkinsAreRefusedAtCreation) {
+    const BatchFixture f(6);
+    BatchOptions o;
+    o.skins = {&f.skin, 1};
+    o.modelMatrices = false;
+    const Result<PoseBatch> noModel = PoseBatch::create(f.skeleton, {}, 2, o);
+    ASSERT_FALSE(noModel.ok());
+    EXPECT_EQ(noModel.message(), "options/skins: skin palettes need model matrices (modelMatrices is off)");
+
+    // A skin of a larger skeleton: its joint 20 does not exist in this one.
+    const BatchFixture big(6, 30);
+    BatchOptions foreign;
+    foreign.skins = {&big.skin, 1};
+    const Result<PoseBatch> refused = PoseBatch::create(f.skeleton, {}, 2, foreign);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.message(), "options/skins/0/joints/10: joint 20 is outside the skeleton (20 joints): the skin "
+                                 "belongs to another skeleton");
 }
 
 TEST(PoseBatch, NoLayersShowsTheRestPose) {
     const BatchFixture f(3);
-    PoseBatch batch(f.skeleton, {}, 2);
-    std::vector<BatchInput> in(2);
-    ASSERT_EQ(batch.evaluate(in), "");
+    PoseBatch batch = test::makeBatch(f.skeleton, {}, 2);
+    std::vector<InstanceRequest> in(2);
+    ASSERT_TRUE(batch.evaluate(in).ok());
     std::vector<Mat4> rest(f.skeleton.jointCount());
     localToModel(f.skeleton.parents(), f.skeleton.restPose(), rest);
     for (std::size_t j = 0; j < rest.size(); ++j) {

@@ -26,7 +26,7 @@ TEST(UmbrellaHeader, NamesATypeOfEveryModule) {
     EXPECT_EQ(loop, kinema::LoopMode::Loop);
     EXPECT_EQ(options.conformance, kinema::Conformance::Strict);
     EXPECT_EQ(tick, nullptr);
-    EXPECT_EQ(batch.skin, nullptr);
+    EXPECT_TRUE(batch.skins.empty());
 }
 
 TEST(UmbrellaHeader, IncludesEveryPublicHeader) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "support/batch_maker.hpp"
 #include "kinema/batch/pose_batch.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/runtime/pose.hpp"
@@ -95,31 +96,34 @@ TEST(SimdOnSampleModels, EveryClipMatchesTheScalarPathAtEveryLevel) {
             }
 
             // The batch path on the same clip: 5 instances at staggered looped times, with
-            // the first skin's palette.
+            // every skin's palette.
             BatchOptions options;
             options.threads = 2;
-            options.skin = model.skins.empty() ? nullptr : &model.skins.front();
-            PoseBatch batch(model.skeleton, model.restWeights, 5, options);
-            std::vector<BatchInput> inputs(5);
+            options.skins = model.skins;
+            PoseBatch batch = test::makeBatch(model.skeleton, model.restWeights, 5, options);
+            std::vector<InstanceRequest> inputs(5);
             for (std::size_t i = 0; i < inputs.size(); ++i) {
                 inputs[i].layerCount = 1;
                 inputs[i].layers[0] = {&packed, 0.37 * static_cast<double>(i) + 0.01, 1.0f, LoopMode::Loop};
             }
-            ASSERT_EQ(batch.evaluate(inputs), "");
+            ASSERT_TRUE(batch.evaluate(inputs).ok());
             std::vector<Transform> local(joints);
             std::vector<float> weights(model.restWeights);
-            std::vector<Mat4> want(joints), palette(options.skin ? options.skin->joints.size() : 0);
+            std::vector<Mat4> want(joints), palette;
             for (std::size_t i = 0; i < inputs.size(); ++i) {
                 const std::string where = file.filename().string() + " batch instance " + std::to_string(i);
                 std::copy(model.skeleton.restPose().begin(), model.skeleton.restPose().end(), local.begin());
-                const float t = clipTime(inputs[i].layers[0].time, clip.duration(), LoopMode::Loop);
+                const double t = clipTime(inputs[i].layers[0].time, clip.duration(), LoopMode::Loop);
                 ASSERT_TRUE(sampleClip(clip, t, local, weights));
                 localToModel(model.skeleton.parents(), local, want);
                 for (std::size_t j = 0; j < joints; ++j) expectNear(batch.model(i)[j], want[j], where + " joint " + std::to_string(j));
-                if (options.skin != nullptr) {
-                    buildSkinPalette(*options.skin, want, palette);
+                for (std::size_t k = 0; k < model.skins.size(); ++k) {
+                    palette.resize(model.skins[k].joints.size());
+                    buildSkinPalette(model.skins[k], want, palette);
+                    ASSERT_EQ(batch.palette(i, k).size(), palette.size());
                     for (std::size_t j = 0; j < palette.size(); ++j) {
-                        expectNear(batch.palette(i)[j], palette[j], where + " palette " + std::to_string(j));
+                        expectNear(batch.palette(i, k)[j], palette[j],
+                                   where + " skin " + std::to_string(k) + " palette " + std::to_string(j));
                     }
                 }
             }

@@ -481,13 +481,13 @@ TEST(SpecRows, ClipTimeClampsOrWrapsWithoutReachingDuration) {
     EXPECT_EQ(kinema::clipTime(4.5, 2.0f, kinema::LoopMode::Loop), 0.5f);
     EXPECT_EQ(kinema::clipTime(-0.5, 2.0f, kinema::LoopMode::Loop), 1.5f);
     EXPECT_EQ(kinema::clipTime(3.0, 0.0f, kinema::LoopMode::Loop), 0.0f);
-    // Just below a multiple of the duration: the double result rounds up to 2.0f.
-    const float nearEnd = kinema::clipTime(6.0 - 1e-12, 2.0f, kinema::LoopMode::Loop);
-    EXPECT_LT(nearEnd, 2.0f);
-    EXPECT_GE(nearEnd, 0.0f);
-    const float negEnd = kinema::clipTime(-1e-12, 2.0f, kinema::LoopMode::Loop);
-    EXPECT_LT(negEnd, 2.0f);
-    EXPECT_GE(negEnd, 0.0f);
+    // Just below a multiple of the duration: the (double) result stays below it.
+    const double nearEnd = kinema::clipTime(6.0 - 1e-12, 2.0f, kinema::LoopMode::Loop);
+    EXPECT_LT(nearEnd, 2.0);
+    EXPECT_GE(nearEnd, 0.0);
+    const double negEnd = kinema::clipTime(-1e-12, 2.0f, kinema::LoopMode::Loop);
+    EXPECT_LT(negEnd, 2.0);
+    EXPECT_GE(negEnd, 0.0);
 }
 
 }  // namespace

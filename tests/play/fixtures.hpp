@@ -22,7 +22,7 @@ inline Clip lineClip(const std::string& name, float seconds, std::vector<Marker>
     return std::move(clip).value();
 }
 
-inline StateDesc clipState(std::string name, std::string clip, PlaybackMode mode = PlaybackMode::Loop) {
+inline StateDesc clipState(std::string name, std::string clip, LoopMode mode = LoopMode::Loop) {
     StateDesc s;
     s.name = std::move(name);
     s.clip = std::move(clip);

@@ -46,18 +46,18 @@ RootMotion motionOf(const Clip& clip, RootMotionMask mask = {}) {
 TEST(RootMotion, WithinALapAcrossAWrapOverSeveralLapsAndBackwards) {
     const Clip clip = walk(0.0f);
     const RootMotion m = motionOf(clip);
-    EXPECT_NEAR(m.delta(PlaybackMode::Loop, {0.2, 0.5, 0.3}).translation.x, 0.3f, 1e-6f);
-    EXPECT_NEAR(m.delta(PlaybackMode::Loop, {0.9, 0.1, 0.2}).translation.x, 0.2f, 1e-6f) << "across the wrap";
-    EXPECT_NEAR(m.delta(PlaybackMode::Loop, {0.1, 0.6, 2.5}).translation.x, 2.5f, 1e-5f) << "two and a half laps";
-    EXPECT_NEAR(m.delta(PlaybackMode::Loop, {0.5, 0.3, -0.2}).translation.x, -0.2f, 1e-6f) << "backwards";
-    EXPECT_NEAR(m.delta(PlaybackMode::Loop, {0.1, 0.9, -0.2}).translation.x, -0.2f, 1e-6f) << "backwards over the wrap";
-    EXPECT_EQ(m.delta(PlaybackMode::Loop, {0.4, 0.4, 0.0}).translation.x, 0.0f);
+    EXPECT_NEAR(m.delta(LoopMode::Loop, {0.2, 0.5, 0.3}).translation.x, 0.3f, 1e-6f);
+    EXPECT_NEAR(m.delta(LoopMode::Loop, {0.9, 0.1, 0.2}).translation.x, 0.2f, 1e-6f) << "across the wrap";
+    EXPECT_NEAR(m.delta(LoopMode::Loop, {0.1, 0.6, 2.5}).translation.x, 2.5f, 1e-5f) << "two and a half laps";
+    EXPECT_NEAR(m.delta(LoopMode::Loop, {0.5, 0.3, -0.2}).translation.x, -0.2f, 1e-6f) << "backwards";
+    EXPECT_NEAR(m.delta(LoopMode::Loop, {0.1, 0.9, -0.2}).translation.x, -0.2f, 1e-6f) << "backwards over the wrap";
+    EXPECT_EQ(m.delta(LoopMode::Loop, {0.4, 0.4, 0.0}).translation.x, 0.0f);
     // The vertical bob is not extracted by default.
-    EXPECT_EQ(m.delta(PlaybackMode::Loop, {0.2, 0.5, 0.3}).translation.y, 0.0f);
+    EXPECT_EQ(m.delta(LoopMode::Loop, {0.2, 0.5, 0.3}).translation.y, 0.0f);
     // A one-shot's step already stops at the end: the motion stops with it.
-    EXPECT_NEAR(m.delta(PlaybackMode::Clamp, {0.8, 1.0, 0.2}).translation.x, 0.2f, 1e-6f);
+    EXPECT_NEAR(m.delta(LoopMode::Clamp, {0.8, 1.0, 0.2}).translation.x, 0.2f, 1e-6f);
     // Ping-pong: out to the end and back to 0.6 is 0.2 forward, then 0.4 backward.
-    EXPECT_NEAR(m.delta(PlaybackMode::PingPong, {0.8, 1.4, 0.6}).translation.x, -0.2f, 1e-6f);
+    EXPECT_NEAR(m.delta(LoopMode::PingPong, {0.8, 1.4, 0.6}).translation.x, -0.2f, 1e-6f);
 }
 
 TEST(RootMotion, ATurningLoopCurvesLapAfterLap) {
@@ -66,18 +66,18 @@ TEST(RootMotion, ATurningLoopCurvesLapAfterLap) {
     const RootMotion m = motionOf(clip);
     // One lap: the root moves from (0,0,0) with no turn to (1,0,0) turned 90 deg; in the
     // frame of the start that is a translation (1,0,0) and a quarter turn.
-    const Transform one = m.delta(PlaybackMode::Loop, {0.0, 0.0, 1.0});
+    const Transform one = m.delta(LoopMode::Loop, {0.0, 0.0, 1.0});
     EXPECT_NEAR(one.translation.x, 1.0f, 1e-5f);
     EXPECT_NEAR(one.translation.z, 0.0f, 1e-5f);
     // Two laps: the second lap's step of (1,0,0) is taken in the turned frame, where
     // +X points along -Z (a +90 deg turn about +Y maps x to -z): total (1, 0, -1), half a turn.
-    const Transform two = m.delta(PlaybackMode::Loop, {0.0, 0.0, 2.0});
+    const Transform two = m.delta(LoopMode::Loop, {0.0, 0.0, 2.0});
     EXPECT_NEAR(two.translation.x, 1.0f, 1e-5f);
     EXPECT_NEAR(two.translation.z, -1.0f, 1e-5f);
     const Vec3 forward = rotate(two.rotation, Vec3{1.0f, 0.0f, 0.0f});
     EXPECT_NEAR(forward.x, -1.0f, 1e-5f) << "facing back after two quarter turns";
     // Four laps close the square.
-    const Transform four = m.delta(PlaybackMode::Loop, {0.25, 0.25, 4.0});
+    const Transform four = m.delta(LoopMode::Loop, {0.25, 0.25, 4.0});
     EXPECT_NEAR(four.translation.x, 0.0f, 1e-4f);
     EXPECT_NEAR(four.translation.z, 0.0f, 1e-4f);
 }
@@ -90,7 +90,7 @@ TEST(RootMotion, MasksChooseTheAxesAndThePoseIsKeptInPlace) {
     onlyY.z = false;
     onlyY.rotation = false;
     const RootMotion m = motionOf(clip, onlyY);
-    const Transform d = m.delta(PlaybackMode::Loop, {0.0, 0.5, 0.5});
+    const Transform d = m.delta(LoopMode::Loop, {0.0, 0.5, 0.5});
     EXPECT_EQ(d.translation.x, 0.0f);
     EXPECT_NEAR(d.translation.y, 0.1f, 1e-6f);
     EXPECT_NEAR(d.rotation.w, 1.0f, 1e-7f) << "rotation not extracted";

@@ -1,7 +1,7 @@
 // clipTime: the loop/clamp table of docs/DECISIONS.md for a clip ending at 2 s,
 // row by row, then
-// the policy's edges (negative times, zero duration, the float round-up at the
-// loop boundary).
+// the policy's edges (negative times, zero duration, times just below the loop
+// boundary) and the double result's resolution on long clips.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,7 +17,7 @@ using kinema::LoopMode;
 constexpr float kTwoSeconds = 2.0f;
 
 // Stored time = clipTime(starting time + elapsed, duration, policy).
-float stored(double start, double elapsed, LoopMode mode) { return clipTime(start + elapsed, kTwoSeconds, mode); }
+double stored(double start, double elapsed, LoopMode mode) { return clipTime(start + elapsed, kTwoSeconds, mode); }
 
 // ---- the loop/clamp table: channel ending at 2 s ---------------------------------
 
@@ -50,24 +50,25 @@ TEST(ClipTimeLoop, NegativeWholeLapsMapToZero) {
 
 TEST(ClipTimeLoop, TinyNegativeTimeNeverReturnsDuration) {
     // -1e-20 wraps to 2 - 1e-20, which is 2.0 in double: must still be in [0, 2).
-    const float t = clipTime(-1e-20, kTwoSeconds, LoopMode::Loop);
-    EXPECT_GE(t, 0.0f);
-    EXPECT_LT(t, kTwoSeconds);
+    const double t = clipTime(-1e-20, kTwoSeconds, LoopMode::Loop);
+    EXPECT_GE(t, 0.0);
+    EXPECT_LT(t, 2.0);
 }
 
-TEST(ClipTimeLoop, DoubleJustBelowDurationThatRoundsUpMapsToZero) {
+TEST(ClipTimeLoop, DoubleJustBelowDurationStaysBelowIt) {
     const double below = std::nextafter(2.0, 0.0);  // 2 - 2^-52
-    ASSERT_LT(below, 2.0);
-    ASSERT_EQ(static_cast<float>(below), 2.0f);  // rounds up to the float duration
-    EXPECT_EQ(clipTime(below, kTwoSeconds, LoopMode::Loop), 0.0f);
+    ASSERT_EQ(static_cast<float>(below), 2.0f);     // a float result would be the duration
+    EXPECT_EQ(clipTime(below, kTwoSeconds, LoopMode::Loop), below);
 }
 
-TEST(ClipTimeLoop, InexactDurationJustBelowRoundsUpMapsToZero) {
+TEST(ClipTimeLoop, InexactDurationJustBelowStaysBelowIt) {
     const float d = 0.1f;  // not exact in binary
     const double below = static_cast<double>(d) - 1e-12;
     ASSERT_EQ(static_cast<float>(below), d);
-    EXPECT_EQ(clipTime(below, d, LoopMode::Loop), 0.0f);
-    EXPECT_EQ(clipTime(below + 3.0 * d, d, LoopMode::Loop), 0.0f);  // a few laps later
+    EXPECT_EQ(clipTime(below, d, LoopMode::Loop), below);
+    const double later = clipTime(below + 3.0 * d, d, LoopMode::Loop);  // a few laps later
+    EXPECT_NEAR(later, below, 1e-15);
+    EXPECT_LT(later, static_cast<double>(d));
 }
 
 TEST(ClipTimeLoop, ResultIsAlwaysInZeroToDurationHalfOpen) {
@@ -76,19 +77,18 @@ TEST(ClipTimeLoop, ResultIsAlwaysInZeroToDurationHalfOpen) {
     std::uniform_real_distribution<float> dur(0.01f, 10.0f);
     for (int n = 0; n < 20000; ++n) {
         const float d = dur(rng);
-        const float t = clipTime(time(rng), d, LoopMode::Loop);
-        ASSERT_GE(t, 0.0f);
-        ASSERT_LT(t, d);
+        const double t = clipTime(time(rng), d, LoopMode::Loop);
+        ASSERT_GE(t, 0.0);
+        ASSERT_LT(t, static_cast<double>(d));
     }
 }
 
-// The definition: fmod, wrapped into [0, d), rounded to float, a round-up to d
-// taken as 0. clipTime skips fmod where it can; it must agree to the bit.
-float loopedByFmod(double time, float duration) {
+// The definition: fmod, wrapped into [0, d), a round-up to d taken as 0.
+// clipTime skips fmod where it can; it must agree to the bit.
+double loopedByFmod(double time, float duration) {
     double r = std::fmod(time, static_cast<double>(duration));
     if (r < 0.0) r += duration;
-    const float f = static_cast<float>(r);
-    return (f >= duration || f < 0.0f) ? 0.0f : f;
+    return (r >= duration || r < 0.0) ? 0.0 : r;
 }
 
 TEST(ClipTimeLoop, AgreesWithFmodBitForBitOverManyLaps) {
@@ -106,10 +106,22 @@ TEST(ClipTimeLoop, AgreesWithFmodBitForBitOverManyLaps) {
             case 2: t = std::nextafter(k * static_cast<double>(d), 0.0); break;  // just below one
             default: t = -(k + unit(rng)) * d; break;                   // negative: fmod's path
         }
-        const float got = clipTime(t, d, LoopMode::Loop), want = loopedByFmod(t, d);
+        const double got = clipTime(t, d, LoopMode::Loop), want = loopedByFmod(t, d);
         ASSERT_EQ(std::signbit(got), std::signbit(want)) << "time " << t << " duration " << d;
         ASSERT_EQ(got, want) << "time " << t << " duration " << d;
     }
+}
+
+// The result is double: a time late in a long clip is not rounded to float
+// spacing (122 us at one hour) before sampling, in every mode.
+TEST(ClipTimeDouble, LongClipKeepsTheTimeUnrounded) {
+    const float hour = 3600.0f;
+    const double t = 3599.987;
+    ASSERT_NE(static_cast<double>(static_cast<float>(t)), t);
+    EXPECT_EQ(clipTime(t, hour, LoopMode::Clamp), t);
+    EXPECT_EQ(clipTime(t, hour, LoopMode::Loop), t);
+    EXPECT_NEAR(clipTime(t + 1000.0 * hour, hour, LoopMode::Loop), t, 1e-9);         // 1000 laps later
+    EXPECT_NEAR(clipTime(2.0 * hour - t, hour, LoopMode::PingPong), t, 1e-9);  // on the way back
 }
 
 TEST(ClipTimeClamp, NegativeTimeClampsToZero) {

@@ -114,9 +114,10 @@ std::vector<double> measure(const Settings& s, F&& evaluate) {
     return reps;
 }
 
-void check(const std::string& error) {
-    if (!error.empty()) throw std::runtime_error(error);
+void check(const Status& status) {
+    if (!status) throw std::runtime_error(status.message());
 }
+
 
 const bench::Workload& w1OrThrow(std::size_t joints) {
     const bench::Workload& w = bench::w1(joints);
@@ -124,13 +125,13 @@ const bench::Workload& w1OrThrow(std::size_t joints) {
     return w;
 }
 
-BatchOptions batchOptions(const Settings& s, std::size_t threads, const Skin* skin = nullptr) {
+BatchOptions batchOptions(const Settings& s, std::size_t threads, std::span<const Skin> skins = {}) {
     BatchOptions o;
     o.threads = threads;
     o.simd = s.simd;
     o.kernels = s.mix;
     o.modelMatrices = true;
-    o.skin = skin;
+    o.skins = skins;
     return o;
 }
 
@@ -139,12 +140,12 @@ BatchOptions batchOptions(const Settings& s, std::size_t threads, const Skin* sk
 Row playW1(const Settings& s, std::size_t joints, std::size_t threads, const char* name) {
     const Model& model = w1OrThrow(joints).model;
     const PackedClip clip(model.clips.front());
-    PoseBatch batch(model.skeleton, model.restWeights, kW1Instances, batchOptions(s, threads));
+    PoseBatch batch = bench::makeBatch(model, kW1Instances, batchOptions(s, threads));
     auto inputs = bench::staggeredInputs(clip, kW1Instances);
     Row row{name, "sample+model", joints, kW1Instances, batch.threadCount()};
     row.bytesPerKey = clip.bytesPerKey();
     row.repetitionNs = measure(s, [&] {
-        for (BatchInput& in : inputs) in.layers[0].time += kFrameStep;
+        for (InstanceRequest& in : inputs) in.layers[0].time += kFrameStep;
         check(batch.evaluate(inputs));
         consume(batch.model(kW1Instances - 1)[joints - 1].m[12]);
     });
@@ -157,7 +158,7 @@ Row playW1(const Settings& s, std::size_t joints, std::size_t threads, const cha
 Row seekW1(const Settings& s, std::size_t joints) {
     const Model& model = w1OrThrow(joints).model;
     const PackedClip clip(model.clips.front());
-    PoseBatch batch(model.skeleton, model.restWeights, kW1Instances, batchOptions(s, 1));
+    PoseBatch batch = bench::makeBatch(model, kW1Instances, batchOptions(s, 1));
     auto inputs = bench::staggeredInputs(clip, kW1Instances);
     std::vector<double> times(16411);
     bench::Random rng(bench::mix(bench::kSeed + 1));
@@ -166,7 +167,7 @@ Row seekW1(const Settings& s, std::size_t joints) {
     Row row{"w1b", "seek+sample+model", joints, kW1Instances, batch.threadCount()};
     row.bytesPerKey = clip.bytesPerKey();
     row.repetitionNs = measure(s, [&] {
-        for (BatchInput& in : inputs) {
+        for (InstanceRequest& in : inputs) {
             in.layers[0].time = times[next];
             next = next + 1 == times.size() ? 0 : next + 1;
         }
@@ -183,12 +184,12 @@ Row blendW1(const Settings& s, std::size_t joints) {
     if (!second.error.empty()) throw std::runtime_error(second.error);
     const PackedClip clipA(model.clips.front());
     const PackedClip clipB(second.clip);
-    PoseBatch batch(model.skeleton, model.restWeights, kW1Instances, batchOptions(s, 1));
+    PoseBatch batch = bench::makeBatch(model, kW1Instances, batchOptions(s, 1));
     auto inputs = bench::blendedInputs(clipA, clipB, kW1Instances);
     Row row{"w1c", "2 clips+blend+model", joints, kW1Instances, batch.threadCount()};
     row.bytesPerKey = clipA.bytesPerKey();
     row.repetitionNs = measure(s, [&] {
-        for (BatchInput& in : inputs) {
+        for (InstanceRequest& in : inputs) {
             in.layers[0].time += kFrameStep;
             in.layers[1].time += kFrameStep;
         }
@@ -204,7 +205,7 @@ std::vector<Row> skinW1(const Settings& s, std::size_t joints) {
     const Model& model = w1OrThrow(joints).model;
     const Skin& skin = model.skins.front();
     const PackedClip clip(model.clips.front());
-    PoseBatch batch(model.skeleton, model.restWeights, kW1Instances, batchOptions(s, 1));
+    PoseBatch batch = bench::makeBatch(model, kW1Instances, batchOptions(s, 1));
     check(batch.evaluate(bench::staggeredInputs(clip, kW1Instances)));
     const std::size_t paletteSize = skin.joints.size();
     std::vector<Mat4> models(kW1Instances * joints), palettes(kW1Instances * paletteSize);
@@ -269,16 +270,16 @@ std::optional<std::filesystem::path> findCesiumMan(const std::filesystem::path& 
 // W2: CesiumMan's clip on 1000 instances, sample + local->model + palette.
 Row playCesiumMan(const Settings& s, const Model& model) {
     const PackedClip clip(model.clips.front());
-    const Skin* skin = model.skins.empty() ? nullptr : &model.skins.front();
-    PoseBatch batch(model.skeleton, model.restWeights, kW2Instances, batchOptions(s, 1, skin));
+    const std::span<const Skin> skins = std::span(model.skins).first(model.skins.empty() ? 0 : 1);
+    PoseBatch batch = bench::makeBatch(model, kW2Instances, batchOptions(s, 1, skins));
     auto inputs = bench::staggeredInputs(clip, kW2Instances);
     const std::size_t joints = model.skeleton.jointCount();
-    Row row{"w2", skin ? "sample+model+palette" : "sample+model", joints, kW2Instances, batch.threadCount()};
+    Row row{"w2", !skins.empty() ? "sample+model+palette" : "sample+model", joints, kW2Instances, batch.threadCount()};
     row.bytesPerKey = clip.bytesPerKey();
     row.repetitionNs = measure(s, [&] {
-        for (BatchInput& in : inputs) in.layers[0].time += kFrameStep;
+        for (InstanceRequest& in : inputs) in.layers[0].time += kFrameStep;
         check(batch.evaluate(inputs));
-        consume(skin ? batch.palette(kW2Instances - 1).back().m[12] : batch.model(kW2Instances - 1).back().m[12]);
+        consume(!skins.empty() ? batch.palette(kW2Instances - 1).back().m[12] : batch.model(kW2Instances - 1).back().m[12]);
     });
     return row;
 }

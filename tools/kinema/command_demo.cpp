@@ -8,9 +8,9 @@
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "demo_runner.hpp"
-#include "kinema/batch/motion_layers.hpp"
+#include "kinema/play/motion_layers.hpp"
 #include "kinema/batch/pose_batch.hpp"
-#include "kinema/play/state_machine_json.hpp"
+#include "kinema/io/state_machine_json.hpp"
 
 namespace kinema::cli {
 
@@ -115,9 +115,14 @@ int runDemo(const DemoOptions& options) {
 
     BatchOptions batchOptions;
     batchOptions.threads = 1;
-    batchOptions.skin = &skin;
-    PoseBatch batch(model.skeleton, model.restWeights, 1, batchOptions);
-    std::vector<BatchInput> inputs(1);
+    batchOptions.skins = {&skin, 1};
+    Result<PoseBatch> made = PoseBatch::create(model.skeleton, model.restWeights, 1, batchOptions);
+    if (!made) {
+        std::cerr << "kinema demo: " << made.message() << '\n';
+        return 1;
+    }
+    PoseBatch batch = std::move(made).value();
+    std::vector<InstanceRequest> inputs(1);
     std::vector<Vec3> skinned(mesh.vertexCount());
     StateMachine machine(definition);
     const auto stateName = [&](std::uint32_t s) { return definition.desc().states[s].name.c_str(); };
@@ -139,11 +144,14 @@ int runDemo(const DemoOptions& options) {
         const double time = static_cast<double>(n) * kTick;
         if (scriptedSpeed(time) != speed) {
             speed = scriptedSpeed(time);
-            machine.setFloat("speed", speed);
+            if (const Status status = machine.setFloat("speed", speed); !status) {
+                std::cerr << "kinema demo: " << status.message() << '\n';
+                return 1;
+            }
             std::printf("  %6.3f  speed %g\n", time, double(speed));
         }
-        if (const std::string error = machine.update(kTick); !error.empty()) {
-            std::cerr << "kinema demo: " << error << '\n';
+        if (const Status status = machine.update(kTick); !status) {
+            std::cerr << "kinema demo: " << status.message() << '\n';
             return 1;
         }
         for (const MotionEvent& e : machine.events()) {
@@ -170,8 +178,8 @@ int runDemo(const DemoOptions& options) {
             std::cerr << "kinema demo: a state plays a clip without a packed copy\n";
             return 1;
         }
-        if (const std::string error = batch.evaluate(inputs); !error.empty()) {
-            std::cerr << "kinema demo: " << error << '\n';
+        if (const Status status = batch.evaluate(inputs); !status) {
+            std::cerr << "kinema demo: " << status.message() << '\n';
             return 1;
         }
         const auto pose = batch.model(0);

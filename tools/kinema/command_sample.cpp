@@ -65,8 +65,8 @@ std::vector<Vec3> posedPositions(const Model& model, const Pose& pose, const Mes
 // The readable form of one time: a line per node (local TRS, world position), then a
 // line per mesh node with its morph weights and, with `skinned`, each primitive's
 // world-space vertex positions, one vertex a line.
-void printText(const Model& model, const Pose& pose, double time, float clipT, bool skinned) {
-    std::printf("t = %g s (clip time %g s)\n", time, double(clipT));
+void printText(const Model& model, const Pose& pose, double time, double clipT, bool skinned) {
+    std::printf("t = %g s (clip time %g s)\n", time, clipT);
     for (std::size_t n = 0; n < model.nodeCount(); ++n) {
         const std::uint32_t j = model.jointOfNode[n];
         const Transform& l = pose.local[j];
@@ -138,7 +138,7 @@ int runSample(const SampleOptions& options) {
     w.key("samples").beginArray();
     for (const double time : options.times) {
         resetToRest(model, pose);
-        float clipT = 0.0f;
+        double clipT = 0.0;
         if (clip) {
             clipT = clipTime(time, clip->duration(), mode);
             sampleClip(*clip, clipT, cursor, pose.local, pose.weights);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -55,11 +56,25 @@ public:
     // values non-zero and then normalised, cubic needs >= 2 keys, no two tracks on
     // one (target, path)) and every marker (finite, >= 0). Markers are kept sorted
     // by time. Faults are located as "tracks/<i>/<field>" or "markers/<i>".
-    static Result<Clip> create(std::string name, std::vector<Track> tracks, std::vector<Marker> markers = {});
+    //
+    // `jointNames` (optional) names the joints of the skeleton the tracks were made
+    // for, by joint index (at least jointsNeeded() of them; unnamed joints are empty
+    // strings): then the clip is evaluated only on a skeleton of exactly those
+    // names (skeletonFingerprint()), and bindClip() retargets it onto another by
+    // name. Without names the clip binds by index (it fits any skeleton that has
+    // the joints and weights it needs).
+    // The names are shared, not copied: every clip of one file points at one list.
+    static Result<Clip> create(std::string name, std::vector<Track> tracks, std::vector<Marker> markers = {},
+                               std::shared_ptr<const std::vector<std::string>> jointNames = nullptr);
 
     std::string_view name() const noexcept { return name_; }
     std::span<const Track> tracks() const noexcept { return tracks_; }
     std::span<const Marker> markers() const noexcept { return markers_; }
+    std::span<const std::string> jointNames() const noexcept {
+        return jointNames_ ? std::span<const std::string>(*jointNames_) : std::span<const std::string>{};
+    }
+    // jointNamesFingerprint(jointNames()), or 0 for a clip without joint names.
+    std::uint64_t skeletonFingerprint() const noexcept { return skeleton_; }
     // The last key time over all tracks (0 for a clip without tracks). Derived
     // from the keys when the clip is created; the clip is immutable after that.
     float duration() const noexcept { return duration_; }
@@ -72,10 +87,21 @@ private:
     std::string name_;
     std::vector<Track> tracks_;
     std::vector<Marker> markers_;
+    std::shared_ptr<const std::vector<std::string>> jointNames_;
+    std::uint64_t skeleton_ = 0;
     float duration_ = 0.0f;
     std::size_t jointsNeeded_ = 0;
     std::size_t weightsNeeded_ = 0;
 };
+
+// `clip` retargeted onto `skeleton` by joint name: each track moves to the (first)
+// joint of its name, tracks on unnamed joints or joints the skeleton lacks are
+// left out (one warning each,
+// "tracks/<i>"), and the result carries the skeleton's names. Morph weight tracks
+// keep their weight offsets, so they survive only on joints that keep their index.
+// Faults: a clip without joint names (there is nothing to bind by), or one that
+// animates none of the skeleton's joints (it was made for another skeleton).
+Result<Clip> bindClip(const Clip& clip, const Skeleton& skeleton);
 
 // Faults where `clip` does not fit `skeleton` and a weight array of `weightCount`
 // floats: a target outside the joint table, weights past the array's end.

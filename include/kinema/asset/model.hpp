@@ -65,6 +65,9 @@ struct Skin {
     std::vector<std::uint32_t> joints;       // skeleton joint indices, in the file's joint order
     std::vector<Mat4> inverseBindMatrices;   // one per joint (identity when the file gives none)
     std::int32_t root = -1;                  // skeleton joint under which all joints hang, or -1
+    // Skeleton::fingerprint() of the skeleton `joints` index (0: unknown, checked by
+    // range only). Evaluating the skin on another skeleton is refused.
+    std::uint64_t skeleton = 0;
 };
 
 struct TextureRef {

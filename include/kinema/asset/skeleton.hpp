@@ -20,6 +20,12 @@ namespace kinema {
 
 inline constexpr std::int32_t kNoParent = -1;
 
+// A 64-bit digest of a joint name list (FNV-1a over the names and their lengths),
+// never 0. Two skeletons with the same names in the same order have the same
+// fingerprint; clips, skins and masks carry the fingerprint of the skeleton they
+// were made for, so that evaluating them on another one is refused, not garbage.
+std::uint64_t jointNamesFingerprint(std::span<const std::string> names) noexcept;
+
 struct JointDesc {
     std::string name;
     std::int32_t parent = kNoParent;  // index of an earlier joint, or kNoParent
@@ -42,12 +48,16 @@ public:
     // The first joint with this exact name (O(log n)); not a per-frame call:
     // resolve once and keep the index.
     std::optional<std::uint32_t> findJoint(std::string_view name) const;
+    std::span<const std::string> names() const noexcept { return names_; }
+    // jointNamesFingerprint(names()).
+    std::uint64_t fingerprint() const noexcept { return fingerprint_; }
 
 private:
     std::vector<std::string> names_;
     std::vector<std::int32_t> parents_;
     std::vector<Transform> rest_;
     std::vector<std::uint32_t> byName_;  // joint indices sorted by (name, index)
+    std::uint64_t fingerprint_ = jointNamesFingerprint({});
 };
 
 }  // namespace kinema

@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "kinema/core/status.hpp"
 #include "kinema/asset/clip.hpp"
 #include "kinema/core/result.hpp"
 #include "kinema/play/player.hpp"
@@ -131,7 +132,7 @@ struct BlendSample {
     std::uint32_t clip = 0;  // index into BlendSpace::clips()
     float weight = 0.0f;     // > 0; the weights of one update's samples sum to 1
     double time = 0.0;       // clip time in seconds, in [0, duration)
-    // This update's sweep on that clip, for markersCrossed(clip, PlaybackMode::Loop,
+    // This update's sweep on that clip, for markersCrossed(clip, LoopMode::Loop,
     // step, ...): from where the clip was after the previous update (or seekPhase) to
     // `time`, with the clip time travelled (signed, whole laps included).
     PlaybackStep step;
@@ -158,16 +159,16 @@ public:
 
     // The parameter point (units of the clips' positions). Any finite values: the
     // weights are recomputed now (cycleDuration() follows at once; samples() at the
-    // next update). Returns false and keeps the old point when either is not finite.
-    bool setParameters(float x, float y = 0.0f) noexcept;
+    // next update). Fails (NotFinite) and keeps the old point when either is not finite.
+    Status setParameters(float x, float y = 0.0f) noexcept;
     float x() const noexcept { return x_; }
     float y() const noexcept { return y_; }
     // Every clip's current weight (clips().size() of them, zeros included).
     std::span<const float> weights() const noexcept { return weights_; }
 
-    // Any finite value; negative plays backwards, 0 holds. False for a non-finite one
-    // (the old speed stays).
-    bool setSpeed(double speed) noexcept;
+    // Any finite value; negative plays backwards, 0 holds. A non-finite one fails
+    // (NotFinite) and the old speed stays.
+    Status setSpeed(double speed) noexcept;
     double speed() const noexcept { return speed_; }
 
     // The normalised phase in [0, 1) that all clips follow.
@@ -175,7 +176,7 @@ public:
     // Jumps to `phase` (any finite value, wrapped into [0, 1)); the clips' times jump
     // with it and the next update sweeps from there. Announces nothing; samples()
     // still describe the last update. False (nothing changes) for a non-finite phase.
-    bool seekPhase(double phase) noexcept;
+    Status seekPhase(double phase) noexcept;
     // A clip's current time in seconds, in [0, duration) (0 for an index out of range).
     double clipTime(std::size_t clip) const noexcept;
 
@@ -189,7 +190,7 @@ public:
     // nothing. Without a space (or with an empty one) it does nothing. Each step's
     // `to` is the clip's time now, bit for bit the `from` of its next step; a step's
     // travel is zero for elapsed 0 or speed 0. Allocates nothing.
-    std::string update(double elapsed) noexcept;
+    Status update(double elapsed) noexcept;
 
     // After the last update: one sample per clip with non-zero weight, ordered by
     // clip index. The storage never moves after construction.

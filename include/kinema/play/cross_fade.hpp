@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 
+#include "kinema/core/status.hpp"
 #include "kinema/asset/easing.hpp"
 #include "kinema/play/player.hpp"
 
@@ -39,12 +40,12 @@ public:
 
     // Starts `clip` (or handles the cases of the table above) with a fade of
     // `seconds`, shaped by `easing`. `clip` may be null: then it is a cut to nothing.
-    void crossFadeTo(const Clip* clip, double seconds, PlaybackMode mode = PlaybackMode::Loop,
+    void crossFadeTo(const Clip* clip, double seconds, LoopMode mode = LoopMode::Loop,
                      Easing easing = Easing::Linear) noexcept;
 
     // Advances both slots by `elapsed` seconds (finite, >= 0; otherwise a message and
     // nothing changes) and the countdown by the same unscaled seconds.
-    std::string update(double elapsed, CrossFadeStep& step) noexcept;
+    Status update(double elapsed, CrossFadeStep& step) noexcept;
 
     bool fading() const noexcept { return outgoing_.has_value(); }
     // Weight of current() over outgoing(), eased: 0 at the start of a fade, 1 at its

@@ -19,30 +19,20 @@
 //   kernels.sample(clip, t, cursor, animated);         // the animation as usual
 //   localFromModel(parents, bodiesInModelSpace, ragdoll);
 //   blend.apply(kernels, animated, ragdoll, out);      // then compose `out`
-// In a PoseBatch: BatchInput::external = &ragdoll, externalWeight = blend.weight().
+// In a PoseBatch: InstanceRequest::external = &ragdoll, externalWeight = blend.weight().
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <string>
 
-#include "kinema/math/mat4.hpp"
-#include "kinema/math/transform.hpp"
+#include "kinema/core/status.hpp"
+#include "kinema/runtime/external_pose.hpp"
 #include "kinema/runtime/joint_mask.hpp"
 #include "kinema/runtime/pose_kernels.hpp"
 #include "kinema/runtime/soa_pose.hpp"
 
 namespace kinema {
-
-// out = animated blended toward external by `weight` in local TRS (translation and
-// scale lerp, rotation nlerp; times `mask` per joint when given). Morph weights are
-// the animated pose's: a ragdoll has no opinion about a face. Weight 0 copies
-// `animated`, weight 1 without a mask copies external's joints exactly. All three
-// poses have the same joint and morph weight counts, `mask` (if any) the joint
-// count, `out` is neither input, and weight is in [0, 1]: otherwise returns false
-// and writes nothing. Allocates nothing.
-bool blendExternalPose(const PoseKernels& kernels, const SoaPose& animated, const SoaPose& external, float weight,
-                       const JointMask* mask, SoaPose& out) noexcept;
 
 // The weight ramp of a hand-off to (start) or back from (stop) an external pose.
 // The weight moves toward its target at 1 / rampSeconds per second of update()'s
@@ -58,7 +48,7 @@ public:
 
     // Advances the ramp by `elapsed` seconds (finite, >= 0; otherwise returns a
     // message and changes nothing); the weight stops at its target.
-    std::string update(double elapsed) noexcept;
+    Status update(double elapsed) noexcept;
 
     // In [0, 1]: 0 fully animated, 1 fully external.
     float weight() const noexcept { return static_cast<float>(weight_); }
@@ -81,19 +71,5 @@ private:
     double target_ = 0.0;
     double rampSeconds_ = 0.0;
 };
-
-// One model-space TRS per joint, decomposed from composed model matrices (see
-// decompose() for mirrored and collapsed axes): where to place each body at the
-// hand-off. `out` holds model.size() transforms: otherwise returns false and
-// writes nothing. Allocates nothing.
-bool modelTransforms(std::span<const Mat4> model, std::span<Transform> out) noexcept;
-
-// The inverse of composition: out joint i = decompose(inverse(model[parents[i]]) *
-// model[i]) (roots: decompose(model[i])), for model-space matrices that came from
-// outside (physics bodies). `model` and `parents` have out.jointCount() entries;
-// otherwise returns false and writes nothing. Out's morph weights are left alone.
-// A parent with a collapsed (zero) axis has no inverse there; its children get zero
-// translation and scale along it rather than infinities. Allocates nothing.
-bool localFromModel(std::span<const std::int32_t> parents, std::span<const Mat4> model, SoaPose& out) noexcept;
 
 }  // namespace kinema

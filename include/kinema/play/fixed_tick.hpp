@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <string>
 
+#include "kinema/core/status.hpp"
+
 namespace kinema {
 
 class FixedTickDriver {
@@ -24,13 +26,13 @@ public:
     // `ticks` to the number of ticks to run now. While paused the accumulator does
     // not move and only requested single steps are returned. A bad `elapsed` returns
     // a message and changes nothing.
-    std::string advance(double elapsed, std::uint32_t& ticks) noexcept;
+    Status advance(double elapsed, std::uint32_t& ticks) noexcept;
 
     bool paused() const noexcept { return paused_; }
     void setPaused(bool paused) noexcept { paused_ = paused; }
     double timeScale() const noexcept { return timeScale_; }
-    // Finite and >= 0; returns false and keeps the old scale otherwise.
-    bool setTimeScale(double scale) noexcept;
+    // Finite and >= 0; otherwise fails and keeps the old scale.
+    Status setTimeScale(double scale) noexcept;
     // One more tick on the next advance(), paused or not.
     void requestStep() noexcept { ++requested_; }
 

@@ -35,7 +35,7 @@ public:
     // transform in the root's frame at the step's start: the character's transform
     // times this is where it is after the step. Identity for a zero step. PingPong
     // steps are composed leg by leg.
-    Transform delta(PlaybackMode mode, const PlaybackStep& step) const noexcept;
+    Transform delta(LoopMode mode, const PlaybackStep& step) const noexcept;
 
     // `sampled` (the root's local transform at any time) with the extracted parts
     // replaced by their values at time 0, so the pose plays in place.

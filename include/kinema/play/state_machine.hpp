@@ -36,6 +36,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kinema/core/status.hpp"
 #include "kinema/asset/clip.hpp"
 #include "kinema/asset/easing.hpp"
 #include "kinema/core/result.hpp"
@@ -99,7 +100,7 @@ struct StateDesc {
     std::optional<BlendSpaceDesc> blendSpace;   // ... a blend space (exactly one of the two)
     float speed = 1.0f;                         // finite; negative plays backwards
     std::string speedParameter;                 // optional float parameter multiplying `speed`
-    PlaybackMode mode = PlaybackMode::Loop;     // blend spaces always loop
+    LoopMode mode = LoopMode::Loop;     // blend spaces always loop
 
     bool operator==(const StateDesc&) const = default;
 };
@@ -140,12 +141,12 @@ struct StateMachineDesc {
 std::string_view toString(ParameterType type) noexcept;
 std::string_view toString(ConditionOp op) noexcept;  // ">", ">=", "<", "<=", "==", "!=", "true", "false"
 std::string_view toString(Interruption interruption) noexcept;
-std::string_view toString(PlaybackMode mode) noexcept;
+std::string_view toString(LoopMode mode) noexcept;
 std::string_view toString(BlendSync sync) noexcept;
 std::optional<ParameterType> parseParameterType(std::string_view name) noexcept;
 std::optional<ConditionOp> parseConditionOp(std::string_view name) noexcept;
 std::optional<Interruption> parseInterruption(std::string_view name) noexcept;
-std::optional<PlaybackMode> parsePlaybackMode(std::string_view name) noexcept;
+std::optional<LoopMode> parseLoopMode(std::string_view name) noexcept;
 std::optional<BlendSync> parseBlendSync(std::string_view name) noexcept;
 
 // ---------------------------------------------------------------- definition
@@ -205,7 +206,7 @@ private:
         std::int32_t xParameter = -1, yParameter = -1;
         std::int32_t speedParameter = -1;
         double speed = 1.0;
-        PlaybackMode mode = PlaybackMode::Loop;
+        LoopMode mode = LoopMode::Loop;
         std::uint32_t firstCandidate = 0, candidateCount = 0;  // into candidates_
         std::uint32_t blendSlot = 0;  // which of an instance's blend players is this state's
     };
@@ -235,7 +236,7 @@ struct MotionSample {
     double time = 0.0;           // clip time in seconds
     float weight = 0.0f;
     PlaybackStep step;           // this update's sweep of the clip
-    PlaybackMode mode = PlaybackMode::Loop;
+    LoopMode mode = LoopMode::Loop;
 };
 
 // A marker crossed in the last update. Each playing state announces the markers of
@@ -258,17 +259,17 @@ public:
 
     const StateMachineDefinition& definition() const noexcept { return *def_; }
 
-    // Parameters, by index (see StateMachineDefinition::findParameter). Each returns
-    // false and changes nothing for an index out of range, a parameter of another
-    // type, or a non-finite float.
-    bool setFloat(std::uint32_t parameter, float value) noexcept;
-    bool setBool(std::uint32_t parameter, bool value) noexcept;
-    bool setTrigger(std::uint32_t parameter) noexcept;    // stays set until a transition consumes it
-    bool resetTrigger(std::uint32_t parameter) noexcept;
-    // The same by name (a short linear search).
-    bool setFloat(std::string_view parameter, float value) noexcept;
-    bool setBool(std::string_view parameter, bool value) noexcept;
-    bool setTrigger(std::string_view parameter) noexcept;
+    // Parameters, by index (see StateMachineDefinition::findParameter). Each changes
+    // nothing and says why for an index out of range (OutOfRange), a parameter of
+    // another type (WrongType) or a non-finite float (NotFinite).
+    Status setFloat(std::uint32_t parameter, float value) noexcept;
+    Status setBool(std::uint32_t parameter, bool value) noexcept;
+    Status setTrigger(std::uint32_t parameter) noexcept;    // stays set until a transition consumes it
+    Status resetTrigger(std::uint32_t parameter) noexcept;
+    // The same by name (a short linear search); an unknown name is UnknownName.
+    Status setFloat(std::string_view parameter, float value) noexcept;
+    Status setBool(std::string_view parameter, bool value) noexcept;
+    Status setTrigger(std::string_view parameter) noexcept;
     float floatValue(std::uint32_t parameter) const noexcept;  // 0 when out of range
     bool boolValue(std::uint32_t parameter) const noexcept;    // bools and triggers
 
@@ -278,9 +279,9 @@ public:
     bool setPredicate(std::uint32_t index, Predicate predicate);
 
     // Advances the playing state(s) by `elapsed` seconds (finite, >= 0; otherwise
-    // an error message and nothing changes), runs the fade countdown on the same
+    // a failed Status and nothing changes), runs the fade countdown on the same
     // unscaled seconds, then tries the transitions. Fills samples() and events().
-    std::string update(double elapsed) noexcept;
+    Status update(double elapsed) noexcept;
 
     // Switches to `state` at once (no fade, time 0), dropping any fade. Returns false
     // for an unknown state. Announces nothing.
@@ -309,6 +310,7 @@ public:
     std::string describe() const;
 
 private:
+    Status checkParameter(std::uint32_t parameter, ParameterType type) const noexcept;
     struct Slot {
         std::uint32_t state = 0;
         Player player;

@@ -24,8 +24,8 @@
 #include <cstdint>
 #include <optional>
 #include <span>
-#include <string>
 
+#include "kinema/core/status.hpp"
 #include "kinema/math/mat4.hpp"
 #include "kinema/math/quat.hpp"
 #include "kinema/math/transform.hpp"
@@ -52,31 +52,31 @@ struct BoneAdjustment {
     Vec3 scale{1.0f, 1.0f, 1.0f};
 };
 
-// "" when every entry names a joint below `jointCount` and holds finite values with
-// non-zero quaternions; otherwise a message naming the first bad entry by its index
-// in the list ("bone adjustment 2: ..."). O(entries).
-std::string checkBoneAdjustments(std::span<const BoneAdjustment> adjustments, std::size_t jointCount);
+// Success when every entry names a joint below `jointCount` and holds finite values
+// with non-zero quaternions; otherwise the first bad entry, by its index in the
+// list (Status::index). O(entries), allocates nothing.
+Status checkBoneAdjustments(std::span<const BoneAdjustment> adjustments, std::size_t jointCount) noexcept;
 
 // Scalar reference: applies `adjustments` to `local` (in place: it ends up holding
 // the adjusted local pose) while composing model[i] = model[parents[i]] *
 // toMatrix(local[i]). All three spans have the skeleton's joint count and
 // parents[i] < i. Checks sizes and every entry first (checkBoneAdjustments) and
-// returns the message without writing anything when one is bad; "" on success.
+// returns the failure without writing anything when one is bad.
 // Allocates nothing on success. O(joints + entries * adjusted joints).
-std::string localToModel(std::span<const std::int32_t> parents, std::span<Transform> local,
-                         std::span<const BoneAdjustment> adjustments, std::span<Mat4> model);
+Status localToModel(std::span<const std::int32_t> parents, std::span<Transform> local,
+                    std::span<const BoneAdjustment> adjustments, std::span<Mat4> model) noexcept;
 
 // SoA path, local pose only: applies `adjustments` to `local` in place, each
 // adjusted bone's parent matrix composed on the fly from the (already adjusted)
 // local transforms of its ancestors. Use this when no model matrices are wanted.
 // Checks as localToModel above; allocates nothing on success.
-std::string applyBoneAdjustments(std::span<const std::int32_t> parents, SoaPose& local,
-                                 std::span<const BoneAdjustment> adjustments);
+Status applyBoneAdjustments(std::span<const std::int32_t> parents, SoaPose& local,
+                            std::span<const BoneAdjustment> adjustments) noexcept;
 
 // SoA path: applyBoneAdjustments, then the kernels' localToModel over the whole
 // adjusted pose (`model` holds at least local.jointCount() matrices). Checks as
 // localToModel above before writing anything; allocates nothing on success.
-std::string localToModel(const PoseKernels& kernels, std::span<const std::int32_t> parents, SoaPose& local,
-                         std::span<const BoneAdjustment> adjustments, std::span<Mat4> model);
+Status localToModel(const PoseKernels& kernels, std::span<const std::int32_t> parents, SoaPose& local,
+                    std::span<const BoneAdjustment> adjustments, std::span<Mat4> model) noexcept;
 
 }  // namespace kinema

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 
+#include "kinema/asset/skeleton.hpp"
 #include "kinema/runtime/soa_pose.hpp"
 
 namespace kinema {
@@ -15,6 +16,13 @@ public:
     JointMask() = default;
     // `joints` weights, all `weight` (clamped to [0, 1]).
     explicit JointMask(std::size_t joints, float weight = 0.0f);
+    // One weight per joint of `skeleton`, all `weight`; the mask is then refused on
+    // any other skeleton (skeletonFingerprint()).
+    explicit JointMask(const Skeleton& skeleton, float weight = 0.0f);
+
+    // Skeleton::fingerprint() of the skeleton it was made for, or 0 (any skeleton of
+    // jointCount() joints).
+    std::uint64_t skeletonFingerprint() const noexcept { return skeleton_; }
 
     std::size_t jointCount() const noexcept { return joints_; }
     float weight(std::size_t joint) const noexcept { return joint < joints_ ? weights_[joint] : 0.0f; }
@@ -28,6 +36,7 @@ public:
 
 private:
     std::size_t joints_ = 0;
+    std::uint64_t skeleton_ = 0;
     SimdVector<float> weights_;
 };
 

@@ -18,6 +18,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "kinema/asset/clip.hpp"
@@ -39,6 +41,13 @@ public:
     // Lays out `clip` (already validated by Clip::create).
     explicit PackedClip(const Clip& clip);
 
+    // The source clip's name and markers (sorted by time), so that sampling and the
+    // marker sweep need nothing but the packed clip.
+    std::string_view name() const noexcept { return name_; }
+    std::span<const Marker> markers() const noexcept { return markers_; }
+    // The source clip's Clip::skeletonFingerprint(): 0 binds by index, anything else
+    // is evaluated only on the skeleton of that fingerprint.
+    std::uint64_t skeletonFingerprint() const noexcept { return skeleton_; }
     float duration() const noexcept { return duration_; }
     std::size_t jointsNeeded() const noexcept { return jointsNeeded_; }
     std::size_t weightsNeeded() const noexcept { return weightsNeeded_; }
@@ -64,6 +73,9 @@ public:
     std::size_t byteSize() const noexcept;
 
 private:
+    std::string name_;
+    std::vector<Marker> markers_;
+    std::uint64_t skeleton_ = 0;
     float duration_ = 0.0f;
     std::size_t jointsNeeded_ = 0;
     std::size_t weightsNeeded_ = 0;
@@ -102,8 +114,9 @@ private:
 
 // Index k of the interval [times[k], times[k+1]) that holds `time`, for a timeline
 // with at least two keys and times[0] < time < times[last]. Tries `hint` and the
-// next interval first, then the seek index.
-std::uint32_t findPackedInterval(const PackedClip& clip, const PackedTimeline& timeline, float time,
+// next interval first, then the seek index. `time` is compared with the float key
+// times exactly, in double.
+std::uint32_t findPackedInterval(const PackedClip& clip, const PackedTimeline& timeline, double time,
                                  std::uint32_t& hint) noexcept;
 
 }  // namespace kinema

@@ -42,14 +42,15 @@ public:
 
     // Samples every track of `clip` at `time` (on the clip's timeline: apply
     // clipTime() first) into `pose`. Joints and weights no track animates keep their
-    // values (start from the rest pose). Same boundary rules as sampleClip().
-    bool sample(const PackedClip& clip, float time, PackedClipCursor& cursor, SoaPose& pose) const noexcept;
+    // values (start from the rest pose). Same boundary rules, and the same double
+    // time through the key search and the interpolation factor, as sampleClip().
+    bool sample(const PackedClip& clip, double time, PackedClipCursor& cursor, SoaPose& pose) const noexcept;
 
     // pose = blend(pose, clip sampled at `time`, weight[, mask]) in one pass, bit for
     // bit what sample() into a second pose and blend() give, without that pose (an
     // override layer). The clip must cover `pose` exactly (coversPose: no rest
     // values under it) and a mask must have pose's joint count; else false.
-    bool sampleOver(const PackedClip& clip, float time, PackedClipCursor& cursor, float weight, const JointMask* mask,
+    bool sampleOver(const PackedClip& clip, double time, PackedClipCursor& cursor, float weight, const JointMask* mask,
                     SoaPose& pose) const noexcept;
 
     // out = a blended toward b by t in [0, 1]: translation, scale and weights lerp,
@@ -88,7 +89,7 @@ public:
 
 private:
     // sample() (over false) and sampleOver().
-    bool sampleInto(const PackedClip& clip, float time, PackedClipCursor& cursor, SoaPose& pose, bool over,
+    bool sampleInto(const PackedClip& clip, double time, PackedClipCursor& cursor, SoaPose& pose, bool over,
                     float overWeight, const float* overMask) const noexcept;
 
     SimdLevel level_;

@@ -40,15 +40,17 @@ private:
 // clipTime() first for loop/clamp policy) into `local` (indexed by joint) and
 // `weights` (indexed by Track::weightOffset). Returns false and writes nothing when
 // the outputs are too small for the clip or the cursor is bound to a different
-// track count (O(1) checks).
-bool sampleClip(const Clip& clip, float time, SamplingCursor& cursor, std::span<Transform> local,
+// track count (O(1) checks). `time` stays double through the key search and the
+// interpolation factor: key times are floats, compared with it exactly, so a time
+// just before a key is never rounded onto that key (float spacing at 35 s is 3.8 us).
+bool sampleClip(const Clip& clip, double time, SamplingCursor& cursor, std::span<Transform> local,
                 std::span<float> weights) noexcept;
 
 // The same without a cursor: every track binary-searches its interval.
-bool sampleClip(const Clip& clip, float time, std::span<Transform> local, std::span<float> weights) noexcept;
+bool sampleClip(const Clip& clip, double time, std::span<Transform> local, std::span<float> weights) noexcept;
 
 // Index k of the key interval [times[k], times[k+1]) holding `time`, for
 // times[0] <= time < times.back(); `hint` is tried first and then updated.
-std::uint32_t findKeyInterval(std::span<const float> times, float time, std::uint32_t& hint) noexcept;
+std::uint32_t findKeyInterval(std::span<const float> times, double time, std::uint32_t& hint) noexcept;
 
 }  // namespace kinema

@@ -1,4 +1,4 @@
-#include "kinema/batch/motion_layers.hpp"
+#include "kinema/play/motion_layers.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,18 +6,18 @@
 namespace kinema {
 
 bool motionLayers(std::span<const MotionSample> samples, std::span<const PackedClip* const> packed,
-                  BatchInput& out) noexcept {
+                  InstanceRequest& out) noexcept {
     for (const MotionSample& s : samples) {
         if (s.clipSlot >= packed.size() || packed[s.clipSlot] == nullptr) return false;
     }
     // Indices of the kept samples, heaviest first when some must go, then back in
     // their own order so the layer order (and so the result) does not depend on ties.
-    std::array<std::size_t, kMaxBatchLayers> kept{};
+    std::array<std::size_t, kMaxLayers> kept{};
     std::size_t count = 0;
-    if (samples.size() <= kMaxBatchLayers) {
+    if (samples.size() <= kMaxLayers) {
         for (std::size_t i = 0; i < samples.size(); ++i) kept[count++] = i;
     } else {
-        while (count < kMaxBatchLayers) {  // the heaviest not taken yet, the first of equals
+        while (count < kMaxLayers) {  // the heaviest not taken yet, the first of equals
             std::size_t best = samples.size();
             for (std::size_t i = 0; i < samples.size(); ++i) {
                 if (std::find(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(count), i) !=
@@ -30,17 +30,17 @@ bool motionLayers(std::span<const MotionSample> samples, std::span<const PackedC
         }
         std::sort(kept.begin(), kept.end());
     }
-    BatchInput in = out;  // keeps what the caller set beyond the layers
+    InstanceRequest in = out;  // keeps what the caller set beyond the layers
     in.layerCount = static_cast<std::uint32_t>(count);
     float total = 0.0f;
     for (std::size_t l = 0; l < count; ++l) {
         const MotionSample& s = samples[kept[l]];
         total += s.weight;
-        BatchLayer& layer = in.layers[l];
-        layer = BatchLayer{};
+        LayerRequest& layer = in.layers[l];
+        layer = LayerRequest{};
         layer.clip = packed[s.clipSlot];
         layer.time = s.time;
-        layer.loop = s.mode == PlaybackMode::Loop ? LoopMode::Loop : LoopMode::Clamp;
+        layer.loop = s.mode == LoopMode::Loop ? LoopMode::Loop : LoopMode::Clamp;
         layer.mode = LayerMode::Override;
         layer.weight = l == 0 || !(total > 0.0f) ? 1.0f : std::clamp(s.weight / total, 0.0f, 1.0f);
     }

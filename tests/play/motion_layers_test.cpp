@@ -6,7 +6,8 @@
 
 #include <vector>
 
-#include "kinema/batch/motion_layers.hpp"
+#include "support/batch_maker.hpp"
+#include "kinema/play/motion_layers.hpp"
 #include "kinema/batch/pose_batch.hpp"
 
 namespace {
@@ -28,7 +29,7 @@ Skeleton oneJoint() {
     return Skeleton::create(joints).value();
 }
 
-MotionSample sample(std::uint32_t slot, float weight, PlaybackMode mode = PlaybackMode::Loop) {
+MotionSample sample(std::uint32_t slot, float weight, LoopMode mode = LoopMode::Loop) {
     MotionSample s;
     s.clipSlot = slot;
     s.weight = weight;
@@ -42,7 +43,7 @@ TEST(MotionLayers, AbsoluteWeightsBecomeSequentialLayerWeights) {
     const PackedClip pa(a), pb(b), pc(c);
     const std::vector<const PackedClip*> packed{&pa, &pb, &pc};
     const std::vector<MotionSample> samples{sample(0, 0.5f), sample(1, 0.3f), sample(2, 0.2f)};
-    BatchInput in;
+    InstanceRequest in;
     ASSERT_TRUE(motionLayers(samples, packed, in));
     ASSERT_EQ(in.layerCount, 3u);
     EXPECT_EQ(in.layers[0].clip, &pa);
@@ -54,8 +55,8 @@ TEST(MotionLayers, AbsoluteWeightsBecomeSequentialLayerWeights) {
     const Skeleton skeleton = oneJoint();
     BatchOptions options;
     options.threads = 1;
-    PoseBatch batch(skeleton, {}, 1, options);
-    ASSERT_EQ(batch.evaluate(std::span<const BatchInput>(&in, 1)), "");
+    PoseBatch batch = test::makeBatch(skeleton, {}, 1, options);
+    ASSERT_TRUE(batch.evaluate(std::span<const InstanceRequest>(&in, 1)).ok());
     const Transform t = batch.local(0).joint(0);
     EXPECT_NEAR(t.translation.x, 0.5f, 1e-6f);
     EXPECT_NEAR(t.translation.y, 0.3f, 1e-6f);
@@ -69,7 +70,7 @@ TEST(MotionLayers, KeepsTheHeaviestWhenTooManyAndTheirOrder) {
     // Six samples: the two lightest (slots 1 and 4) are left out.
     const std::vector<MotionSample> samples{sample(0, 0.2f), sample(1, 0.05f), sample(2, 0.25f),
                                             sample(3, 0.15f), sample(4, 0.1f), sample(5, 0.25f)};
-    BatchInput in;
+    InstanceRequest in;
     ASSERT_TRUE(motionLayers(samples, packed, in));
     ASSERT_EQ(in.layerCount, 4u);
     // Kept in their own order: slots 0, 2, 3, 5 with weights 0.2, 0.25, 0.15, 0.25.
@@ -83,8 +84,8 @@ TEST(MotionLayers, OneShotsAreSampledWithoutWrapping) {
     const Clip a = constantClip("a", {1, 0, 0});
     const PackedClip p(a);
     const std::vector<const PackedClip*> packed{&p};
-    const std::vector<MotionSample> samples{sample(0, 1.0f, PlaybackMode::Clamp)};
-    BatchInput in;
+    const std::vector<MotionSample> samples{sample(0, 1.0f, LoopMode::Clamp)};
+    InstanceRequest in;
     ASSERT_TRUE(motionLayers(samples, packed, in));
     EXPECT_EQ(in.layers[0].loop, LoopMode::Clamp);
     const std::vector<MotionSample> looping{sample(0, 1.0f)};
@@ -96,7 +97,7 @@ TEST(MotionLayers, AMissingPackedClipChangesNothing) {
     const Clip a = constantClip("a", {1, 0, 0});
     const PackedClip p(a);
     const std::vector<const PackedClip*> packed{&p, nullptr};
-    BatchInput in;
+    InstanceRequest in;
     in.layerCount = 1;
     in.layers[0].clip = &p;
     in.layers[0].time = 7.0;
@@ -107,7 +108,7 @@ TEST(MotionLayers, AMissingPackedClipChangesNothing) {
 }
 
 TEST(MotionLayers, NoSamplesMeansTheRestPose) {
-    BatchInput in;
+    InstanceRequest in;
     in.layerCount = 2;
     ASSERT_TRUE(motionLayers({}, {}, in));
     EXPECT_EQ(in.layerCount, 0u);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kinema/asset/clip.hpp"
-#include "kinema/play/state_machine_json.hpp"
+#include "kinema/io/state_machine_json.hpp"
 #include "play/fixtures.hpp"
 
 namespace {
@@ -58,7 +58,7 @@ TEST(StateMachineJson, ReadsEveryField) {
     ASSERT_EQ(d.states.size(), 3u);
     EXPECT_EQ(d.states[0].clip, "idle");
     EXPECT_EQ(d.states[0].speed, 1.0f);
-    EXPECT_EQ(d.states[0].mode, PlaybackMode::Loop);
+    EXPECT_EQ(d.states[0].mode, LoopMode::Loop);
     ASSERT_TRUE(d.states[1].blendSpace.has_value());
     const BlendSpaceDesc& b = *d.states[1].blendSpace;
     EXPECT_EQ(b.dimensions, 1u);
@@ -68,7 +68,7 @@ TEST(StateMachineJson, ReadsEveryField) {
     EXPECT_EQ(b.clips[1], (BlendSpaceClipDesc{"run", 4.0f, 0.0f}));
     EXPECT_EQ(d.states[1].speed, 1.25f);
     EXPECT_EQ(d.states[1].speedParameter, "speed");
-    EXPECT_EQ(d.states[2].mode, PlaybackMode::Clamp);
+    EXPECT_EQ(d.states[2].mode, LoopMode::Clamp);
     ASSERT_EQ(d.transitions.size(), 3u);
     const TransitionDesc& t0 = d.transitions[0];
     EXPECT_EQ(t0.from, "idle");
@@ -129,8 +129,8 @@ TEST(StateMachineJson, LoadsIntoARunnableDefinition) {
     ASSERT_TRUE(def.ok()) << def.message();
     EXPECT_EQ(def->stateCount(), 3u);
     StateMachine sm(*def);
-    sm.setBool("armed", false);
-    ASSERT_EQ(sm.update(0.1), "");
+    EXPECT_TRUE(sm.setBool("armed", false).ok());
+    ASSERT_TRUE(sm.update(0.1).ok());
     EXPECT_EQ(*sm.targetState(), *def->findState("move"));  // speed 0.5 > 0.1 and not armed
 }
 

@@ -6,7 +6,8 @@
 #include <cmath>
 #include <vector>
 
-#include "kinema/batch/layer_stack.hpp"
+#include "support/batch_maker.hpp"
+#include "kinema/play/layer_stack.hpp"
 
 namespace {
 
@@ -31,16 +32,16 @@ struct Rig {
     Clip a = line("a", 1.0f, {1, 0, 0}, {{"step", 0.4f}});
     Clip b = line("b", 2.0f, {0, 1, 0}, {{"beat", 0.9f}});
     PackedClip pa{a}, pb{b};
-    PoseBatch batch{skeleton, {}, 1, [] {
-                        BatchOptions o;
-                        o.threads = 1;
-                        return o;
-                    }()};
+    PoseBatch batch = test::makeBatch(skeleton, {}, 1, [] {
+        BatchOptions o;
+        o.threads = 1;
+        return o;
+    }());
 
     Transform evaluate(const LayerStack& stack) {
-        BatchInput in;
+        InstanceRequest in;
         stack.fill(in);
-        EXPECT_EQ(batch.evaluate(std::span<const BatchInput>(&in, 1)), "");
+        EXPECT_TRUE(batch.evaluate(std::span<const InstanceRequest>(&in, 1)).ok());
         return batch.local(0).joint(0);
     }
 };
@@ -49,11 +50,11 @@ TEST(LayerStack, EachLayerAdvancesAtItsOwnSpeed) {
     Rig r;
     LayerStack stack;
     ASSERT_TRUE(stack.setLayer(0, r.a, r.pa));
-    ASSERT_TRUE(stack.setLayer(1, r.b, r.pb, PlaybackMode::Loop, {0.5f}));
+    ASSERT_TRUE(stack.setLayer(1, r.b, r.pb, LoopMode::Loop, {0.5f}));
     ASSERT_TRUE(stack.player(1).setSpeed(2.0));
-    ASSERT_EQ(stack.update(0.25), "");
-    ASSERT_EQ(stack.update(0.25), "");
-    BatchInput in;
+    ASSERT_TRUE(stack.update(0.25).ok());
+    ASSERT_TRUE(stack.update(0.25).ok());
+    InstanceRequest in;
     stack.fill(in);
     ASSERT_EQ(in.layerCount, 2u);
     EXPECT_EQ(in.layers[0].time, 0.5);
@@ -68,10 +69,10 @@ TEST(LayerStack, EachLayerAdvancesAtItsOwnSpeed) {
 TEST(LayerStack, LayersLoopOrHoldByTheirOwnMode) {
     Rig r;
     LayerStack stack;
-    ASSERT_TRUE(stack.setLayer(0, r.a, r.pa, PlaybackMode::Clamp));
-    ASSERT_TRUE(stack.setLayer(1, r.b, r.pb, PlaybackMode::Loop, {1.0f}));
-    ASSERT_EQ(stack.update(2.5), "");
-    BatchInput in;
+    ASSERT_TRUE(stack.setLayer(0, r.a, r.pa, LoopMode::Clamp));
+    ASSERT_TRUE(stack.setLayer(1, r.b, r.pb, LoopMode::Loop, {1.0f}));
+    ASSERT_TRUE(stack.update(2.5).ok());
+    InstanceRequest in;
     stack.fill(in);
     EXPECT_EQ(in.layers[0].time, 1.0);  // held at the end, not wrapped to 0
     EXPECT_EQ(in.layers[0].loop, LoopMode::Clamp);
@@ -88,8 +89,8 @@ TEST(LayerStack, PausedAndSeekedLayersKeepTheirTime) {
     ASSERT_TRUE(stack.setLayer(1, r.b, r.pb));
     stack.player(1).pause();
     ASSERT_TRUE(stack.player(1).seek(1.5));
-    ASSERT_EQ(stack.update(0.3), "");
-    BatchInput in;
+    ASSERT_TRUE(stack.update(0.3).ok());
+    InstanceRequest in;
     stack.fill(in);
     EXPECT_NEAR(in.layers[0].time, 0.3, 1e-12);
     EXPECT_EQ(in.layers[1].time, 1.5);
@@ -100,20 +101,20 @@ TEST(LayerStack, MarkersOfEachLayerAreReportedByTheBatch) {
     LayerStack stack;
     ASSERT_TRUE(stack.setLayer(0, r.a, r.pa));
     ASSERT_TRUE(stack.setLayer(1, r.b, r.pb));
-    ASSERT_EQ(stack.update(0.5), "");  // A passes 0.4; B (0..0.5) not 0.9
+    ASSERT_TRUE(stack.update(0.5).ok());  // A passes 0.4; B (0..0.5) not 0.9
     r.evaluate(stack);
     ASSERT_EQ(r.batch.events().size(), 1u);
     EXPECT_EQ(r.batch.events()[0].layer, 0u);
-    EXPECT_EQ(r.batch.events()[0].clip, &r.a);
-    ASSERT_EQ(stack.update(0.5), "");  // B passes 0.9; A (0.5..1.0) nothing
+    EXPECT_EQ(r.batch.events()[0].clip, &r.pa);
+    ASSERT_TRUE(stack.update(0.5).ok());  // B passes 0.9; A (0.5..1.0) nothing
     r.evaluate(stack);
     ASSERT_EQ(r.batch.events().size(), 1u);
     EXPECT_EQ(r.batch.events()[0].layer, 1u);
     stack.settings(1).announceMarkers = false;
-    ASSERT_EQ(stack.update(2.0), "");  // both lap: only A is heard
+    ASSERT_TRUE(stack.update(2.0).ok());  // both lap: only A is heard
     r.evaluate(stack);
     ASSERT_EQ(r.batch.events().size(), 1u);
-    EXPECT_EQ(r.batch.events()[0].clip, &r.a);
+    EXPECT_EQ(r.batch.events()[0].clip, &r.pa);
 }
 
 TEST(LayerStack, RefusesGapsMismatchedClipsAndBadTime) {
@@ -122,14 +123,14 @@ TEST(LayerStack, RefusesGapsMismatchedClipsAndBadTime) {
     EXPECT_FALSE(stack.setLayer(1, r.a, r.pa));       // no layer 0 yet
     EXPECT_FALSE(stack.setLayer(0, r.a, r.pb));       // packed from another clip
     ASSERT_TRUE(stack.setLayer(0, r.a, r.pa));
-    EXPECT_FALSE(stack.setLayer(kMaxBatchLayers, r.a, r.pa));
-    ASSERT_EQ(stack.update(0.2), "");
-    EXPECT_NE(stack.update(-1.0), "");
-    EXPECT_NE(stack.update(std::nan("")), "");
+    EXPECT_FALSE(stack.setLayer(kMaxLayers, r.a, r.pa));
+    ASSERT_TRUE(stack.update(0.2).ok());
+    EXPECT_FALSE(stack.update(-1.0).ok());
+    EXPECT_FALSE(stack.update(std::nan("")).ok());
     EXPECT_NEAR(stack.player(0).clipTime(), 0.2, 1e-12);
     stack.pop();
     EXPECT_EQ(stack.size(), 0u);
-    BatchInput in;
+    InstanceRequest in;
     stack.fill(in);
     EXPECT_EQ(in.layerCount, 0u);
 }

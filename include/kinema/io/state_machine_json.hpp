@@ -1,4 +1,4 @@
-// kinema/play: the JSON form of a state machine description (docs/STATE-MACHINES.md).
+// kinema/io: the JSON form of a state machine description (docs/STATE-MACHINES.md).
 //
 // Reading is fail-closed like the glTF importer: a field of the wrong type, an
 // unknown key (a typo would otherwise be a silently ignored setting), an unknown

@@ -1,20 +1,22 @@
-// kinema/batch: animation layers with their own playback heads.
+// kinema/play: animation layers with their own playback heads.
 //
 // A LayerStack is one character's layers: each has a clip, its own Player (time,
 // speed, loop / clamp / ping-pong, playing or paused), a weight, a blend mode
 // (override or additive against a reference pose) and an optional per-joint mask.
 // update() advances every layer by the same elapsed time at its own speed; fill()
-// writes the layers into a BatchInput for PoseBatch, with each layer's step so the
-// batch reports the markers it crossed (PoseBatch::events()). Layer 0 is the base
-// and is always taken whole; layer k blends over layers 0..k-1.
+// writes the layers into an InstanceRequest (runtime/instance.hpp), with each
+// layer's step so the evaluation reports the markers it crossed. Layer 0 is the
+// base and is always taken whole; layer k blends over layers 0..k-1.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <string>
 
-#include "kinema/batch/pose_batch.hpp"
+#include "kinema/core/status.hpp"
 #include "kinema/play/player.hpp"
+#include "kinema/runtime/instance.hpp"
+#include "kinema/runtime/packed_clip.hpp"
 
 namespace kinema {
 
@@ -23,19 +25,19 @@ struct LayerSettings {
     LayerMode mode = LayerMode::Override;
     const JointMask* mask = nullptr;        // optional, shared, must outlive the stack's use
     const SoaPose* reference = nullptr;     // additive: the pose the delta is taken from (null: rest)
-    bool announceMarkers = true;            // report this layer's markers through the batch
+    bool announceMarkers = true;            // sweep this layer's markers in the evaluation
 };
 
 class LayerStack {
 public:
     std::size_t size() const noexcept { return count_; }
 
-    // Puts `clip` (and the PackedClip made from it) on layer `index` (< kMaxBatchLayers,
+    // Puts `clip` (and the PackedClip made from it) on layer `index` (< kMaxLayers,
     // at most size(): layers are contiguous), playing from time 0 in `mode`. The
     // clips must outlive the stack's use. Returns false, changing nothing, for an
     // index past size() or a PackedClip of another duration.
     bool setLayer(std::size_t index, const Clip& clip, const PackedClip& packed,
-                  PlaybackMode mode = PlaybackMode::Loop, LayerSettings settings = {}) noexcept;
+                  LoopMode mode = LoopMode::Loop, LayerSettings settings = {}) noexcept;
     // Drops the top layer.
     void pop() noexcept;
 
@@ -47,13 +49,12 @@ public:
 
     // Advances every layer by `elapsed` seconds (finite, >= 0; otherwise an error
     // message and nothing changes) at its own speed.
-    std::string update(double elapsed) noexcept;
+    Status update(double elapsed) noexcept;
 
-    // The layers as batch layers: clip time of each head (sampled without wrapping
-    // for clamp and ping-pong heads, whose clip time is already in range), weight
-    // clamped to [0, 1], mode, mask, reference, and the last update's step with the
-    // source clip for marker events. Other fields of `out` are kept.
-    void fill(BatchInput& out) const noexcept;
+    // The layers as layer requests: each head's position and loop mode, weight
+    // clamped to [0, 1], mode, mask, reference, and the last update's step for the
+    // marker sweep. Other fields of `out` are kept.
+    void fill(InstanceRequest& out) const noexcept;
 
 private:
     struct Layer {
@@ -63,7 +64,7 @@ private:
         LayerSettings settings;
         PlaybackStep step;
     };
-    std::array<Layer, kMaxBatchLayers> layers_{};
+    std::array<Layer, kMaxLayers> layers_{};
     std::size_t count_ = 0;
 };
 

@@ -1,4 +1,4 @@
-#include "kinema/play/state_machine_json.hpp"
+#include "kinema/io/state_machine_json.hpp"
 
 #include <simdjson.h>
 
@@ -200,7 +200,7 @@ public:
             }
             number(o, "speed", at, s.speed, false);
             string(o, "speedParameter", at, s.speedParameter, false);
-            name(o, "mode", at, s.mode, parsePlaybackMode, "playback mode");
+            name(o, "mode", at, s.mode, parseLoopMode, "playback mode");
             desc.states.push_back(std::move(s));
         });
         objects(root, "transitions", "", false, [&](dom::object o, const std::string& at) {

@@ -1,13 +1,14 @@
-#include "kinema/batch/layer_stack.hpp"
+#include "kinema/play/layer_stack.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include "elapsed.hpp"
 
 namespace kinema {
 
-bool LayerStack::setLayer(std::size_t index, const Clip& clip, const PackedClip& packed, PlaybackMode mode,
+bool LayerStack::setLayer(std::size_t index, const Clip& clip, const PackedClip& packed, LoopMode mode,
                           LayerSettings settings) noexcept {
-    if (index > count_ || index >= kMaxBatchLayers || packed.duration() != clip.duration()) return false;
+    if (index > count_ || index >= kMaxLayers || packed.duration() != clip.duration()) return false;
     Layer& layer = layers_[index];
     layer.clip = &clip;
     layer.packed = &packed;
@@ -23,32 +24,29 @@ void LayerStack::pop() noexcept {
     if (count_ > 0) layers_[--count_] = Layer{};
 }
 
-std::string LayerStack::update(double elapsed) noexcept {
-    if (!std::isfinite(elapsed) || elapsed < 0.0) {
-        return "layers: elapsed time must be finite and >= 0, got " + std::to_string(elapsed);
-    }
+Status LayerStack::update(double elapsed) noexcept {
+    if (Status s = detail::checkElapsed(elapsed); !s) return s;
     for (std::size_t l = 0; l < count_; ++l) (void)layers_[l].player.update(elapsed, layers_[l].step);
     return {};
 }
 
-void LayerStack::fill(BatchInput& out) const noexcept {
+void LayerStack::fill(InstanceRequest& out) const noexcept {
     out.layerCount = static_cast<std::uint32_t>(count_);
     for (std::size_t l = 0; l < count_; ++l) {
         const Layer& layer = layers_[l];
-        BatchLayer& b = out.layers[l];
-        b = BatchLayer{};
+        LayerRequest& b = out.layers[l];
+        b = LayerRequest{};
         b.clip = layer.packed;
-        b.time = layer.player.clipTime();
-        b.loop = layer.player.mode() == PlaybackMode::Loop ? LoopMode::Loop : LoopMode::Clamp;
+        b.time = layer.player.position();
+        b.loop = layer.player.mode();
         const float w = layer.settings.weight;
         b.weight = std::isnan(w) ? 0.0f : std::clamp(w, 0.0f, 1.0f);
         b.mode = layer.settings.mode;
         b.mask = layer.settings.mask;
         b.reference = layer.settings.reference;
         if (layer.settings.announceMarkers) {
-            b.markers = layer.clip;
+            b.sweep = true;
             b.step = layer.step;
-            b.playback = layer.player.mode();
         }
     }
 }

@@ -1,0 +1,155 @@
+// kinema/character: one animated character in a few lines.
+//
+// A convenience layer over the evaluation seam (runtime/instance.hpp) and the
+// players of play/, for the common case of one model playing its own clips:
+//
+//   auto model = kinema::importGltfFile("CesiumMan.glb");
+//   auto man = kinema::Character::create(*model);
+//   (void)man->play("Walk");                       // clips by name, looping
+//   while (running) {
+//       (void)man->update(dt);                     // advance, evaluate, events
+//       auto vertices = man->skinnedPositions(0);  // mesh instance 0, skinned on the CPU
+//   }
+//   (void)man->crossFade("Run", 0.3);              // over 0.3 s
+//   (void)man->setSpeed(1.5);
+//
+// The base layer plays one clip at a time and crossfades between clips (CrossFade).
+// Up to two further layers play over it (override or additive, optionally masked),
+// each with its own clip, loop mode, speed and a weight that can fade in or out over
+// time. update() reports markers crossed, clips that looped and one-shots that
+// finished. For crowds use PoseBatch: a Character is one instance.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "kinema/asset/model.hpp"
+#include "kinema/core/result.hpp"
+#include "kinema/core/status.hpp"
+#include "kinema/math/mat4.hpp"
+#include "kinema/math/vec3.hpp"
+#include "kinema/play/cross_fade.hpp"
+#include "kinema/play/player.hpp"
+#include "kinema/runtime/instance.hpp"
+#include "kinema/runtime/packed_clip.hpp"
+
+namespace kinema {
+
+struct CharacterEvent {
+    enum class Kind : std::uint8_t {
+        Marker,    // the head crossed a marker (`marker` names it)
+        Looped,    // a looping (or ping-pong) head wrapped round
+        Finished,  // a one-shot (Clamp) head reached its end
+    };
+    Kind kind = Kind::Marker;
+    std::uint32_t layer = 0;       // 0: the base layer (during a fade, either clip of it)
+    std::uint32_t clip = 0;        // index into Model::clips
+    std::string_view marker{};     // Marker events: the marker's name
+    friend bool operator==(const CharacterEvent&, const CharacterEvent&) = default;
+};
+
+struct CharacterOptions {
+    SimdLevel simd = bestSimdLevel();
+};
+
+class Character {
+public:
+    // Layers over the base layer: the base may use two evaluation layers while it
+    // crossfades, the rest are for these.
+    static constexpr std::size_t kUpperLayers = kMaxLayers - 2;
+
+    // The model (its skeleton, skins, meshes and clips) must outlive the character.
+    // Faults as InstanceEvaluator::create.
+    static Result<Character> create(const Model& model, CharacterOptions options = {});
+
+    // Index of the first clip of that name in Model::clips.
+    std::optional<std::uint32_t> findClip(std::string_view name) const noexcept;
+
+    // Base layer. play() cuts to the clip, crossFade() fades to it over `seconds`
+    // (the cases of CrossFade: the clip already playing is left alone). Unknown
+    // clip names fail (UnknownName) and change nothing.
+    Status play(std::string_view clip, LoopMode loop = LoopMode::Loop) noexcept;
+    Status crossFade(std::string_view clip, double seconds, LoopMode loop = LoopMode::Loop) noexcept;
+    // Speed of the base layer's current clip (negative plays backwards).
+    Status setSpeed(double speed) noexcept;
+    const Player& current() const noexcept { return base_.current(); }
+
+    // Upper layer `layer` (1..kUpperLayers) plays `clip` from its start, at weight 0
+    // unless `weight` says otherwise; fadeLayer moves the weight to `target` over
+    // `seconds` (0: at once). A mask, when given, must outlive its use.
+    Status playLayer(std::size_t layer, std::string_view clip, LoopMode loop = LoopMode::Loop,
+                     LayerMode mode = LayerMode::Override, const JointMask* mask = nullptr,
+                     float weight = 0.0f) noexcept;
+    Status fadeLayer(std::size_t layer, float target, double seconds) noexcept;
+    Status setLayerSpeed(std::size_t layer, double speed) noexcept;
+    Status stopLayer(std::size_t layer) noexcept;
+    float layerWeight(std::size_t layer) const noexcept;
+
+    // Advances every head by `elapsed` seconds (finite, >= 0), runs the fades,
+    // evaluates the pose, model matrices and palettes, and collects the events.
+    // Allocates nothing after the first frames with a given set of clips.
+    Status update(double elapsed) noexcept;
+
+    // What the last update() crossed, base layer first, in the order the heads met it.
+    std::span<const CharacterEvent> events() const noexcept { return {events_.data(), eventCount_}; }
+
+    // The last update's local pose (with morph weights), model matrices and skin
+    // `skin`'s palette (Model::skins order).
+    const SoaPose& pose() const noexcept { return work_.pose; }
+    std::span<const Mat4> model() const noexcept { return modelMatrices_; }
+    std::span<const Mat4> palette(std::size_t skin = 0) const noexcept;
+
+    // Mesh instance `instance` (Model::meshInstances) skinned with the last update's
+    // palette, on the CPU: positions (and normals) of primitive `primitive`. Empty
+    // when the instance has no skin or no such primitive. The buffers are made on
+    // the first call for that primitive and reused.
+    std::span<const Vec3> skinnedPositions(std::size_t instance, std::size_t primitive = 0);
+    std::span<const Vec3> skinnedNormals(std::size_t instance, std::size_t primitive = 0);
+
+    const Model& modelData() const noexcept { return *model_; }
+
+private:
+    struct Upper {
+        std::uint32_t clip = 0;
+        bool active = false;
+        Player player;
+        PlaybackStep step;
+        LayerMode mode = LayerMode::Override;
+        const JointMask* mask = nullptr;
+        double weight = 0.0, target = 0.0, rate = 0.0;  // rate: weight per second, 0 when not fading
+    };
+    struct Skinned {
+        std::vector<Vec3> positions, normals;
+        std::uint64_t frame = 0;  // the update() these were skinned for (0: never)
+        bool withNormals = false;
+    };
+
+    Character() = default;
+    std::uint32_t clipIndexOf(const Clip* clip) const noexcept;
+    void report(std::uint32_t layer, std::uint32_t clip, LoopMode loop, const PlaybackStep& step) noexcept;
+    void fill(InstanceRequest& request) const noexcept;
+    Skinned* skin(std::size_t instance, std::size_t primitive, bool normals);
+
+    const Model* model_ = nullptr;
+    std::vector<PackedClip> packed_;
+    InstanceEvaluator evaluator_;
+    InstanceState state_;
+    WorkPoses work_;
+    std::vector<Mat4> modelMatrices_;
+    std::vector<Mat4> palettes_;
+    CrossFade base_;
+    CrossFadeStep baseStep_;
+    std::array<Upper, kUpperLayers> upper_{};
+    std::vector<CharacterEvent> events_;
+    std::size_t eventCount_ = 0;
+    std::vector<std::uint32_t> crossed_;
+    std::vector<std::vector<Skinned>> skinned_;  // per mesh instance, per primitive
+    std::uint64_t frame_ = 1;                     // counts update(), so skinning is redone once per frame
+};
+
+}  // namespace kinema

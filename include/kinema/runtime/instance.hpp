@@ -1,0 +1,183 @@
+// kinema/runtime: evaluating one animated instance from a plain request.
+//
+// This is the one seam between control (play/: players, crossfades, blend spaces,
+// state machines, layer stacks fill requests) and evaluation. A request names up
+// to kMaxLayers clip layers, an external pose and bone adjustments; evaluate()
+// turns it into a pose, model matrices and skin palettes:
+//
+//   sample layer 0 -> blend or add layers 1.. (weight x mask) -> blend the external
+//   pose -> bone adjustments -> local to model -> one palette per skin
+//
+// and sweeps each layer's markers over the step its head took (marker_sweep.hpp).
+// An InstanceEvaluator holds what every instance of one skeleton shares (parents,
+// rest pose, skins, kernels); an InstanceState holds what one instance keeps
+// between frames (sampling cursors, marker buffers). PoseBatch (batch/) runs the
+// same evaluate() over many instances in parallel; one character needs nothing
+// more than an evaluator and a state.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "kinema/asset/model.hpp"
+#include "kinema/asset/skeleton.hpp"
+#include "kinema/core/result.hpp"
+#include "kinema/core/status.hpp"
+#include "kinema/math/mat4.hpp"
+#include "kinema/runtime/bone_adjust.hpp"
+#include "kinema/runtime/clip_time.hpp"
+#include "kinema/runtime/joint_mask.hpp"
+#include "kinema/runtime/marker_sweep.hpp"
+#include "kinema/runtime/packed_clip.hpp"
+#include "kinema/runtime/pose_kernels.hpp"
+#include "kinema/runtime/soa_pose.hpp"
+
+namespace kinema {
+
+inline constexpr std::size_t kMaxLayers = 4;
+
+enum class LayerMode : std::uint8_t {
+    Override,  // blend toward this layer's pose by weight (x mask)
+    Additive,  // add this layer's difference from `reference` by weight (x mask)
+};
+
+// One clip playing on an instance. `time` is the head's position (seconds, finite),
+// mapped onto the clip by clipTime(time, duration, loop); `weight` in [0, 1]
+// applies this layer over the layers before it (layer 0 is always taken whole, as
+// an override). `mask` (optional) scales the weight per joint; `reference` is the
+// pose an additive layer is measured against (null: the rest pose).
+//
+// Marker sweep (optional): with `sweep` set, the markers of `clip` that `step`
+// crossed under `loop` are reported (InstanceState::events()), by the rules of
+// markersCrossed(). `step` is what the head's last update returned, in the same
+// coordinate as `time`. A layer reports whatever its weight: what a faded-out
+// layer's footstep means is the caller's to judge.
+struct LayerRequest {
+    const PackedClip* clip = nullptr;
+    double time = 0.0;
+    float weight = 1.0f;
+    LoopMode loop = LoopMode::Loop;
+    LayerMode mode = LayerMode::Override;
+    const JointMask* mask = nullptr;
+    const SoaPose* reference = nullptr;
+    bool sweep = false;
+    PlaybackStep step{};
+};
+
+// What one instance shows in this evaluation. Everything pointed to is shared,
+// read-only, and must outlive the evaluation.
+struct InstanceRequest {
+    std::array<LayerRequest, kMaxLayers> layers{};
+    std::uint32_t layerCount = 0;  // 0: the instance shows its rest pose
+    // Blended over the layers by `externalWeight` in [0, 1] (times `externalMask`
+    // per joint when given), joints only: see blendExternalPose() (external_pose.hpp).
+    // Null: none. The pose has the skeleton's joint and morph weight counts.
+    const SoaPose* external = nullptr;
+    float externalWeight = 0.0f;
+    const JointMask* externalMask = nullptr;
+    // Applied after the external pose and before composition (bone_adjust.hpp).
+    std::span<const BoneAdjustment> adjustments{};
+};
+
+// One marker a layer's step crossed.
+struct MarkerEvent {
+    std::uint32_t layer = 0;
+    std::uint32_t marker = 0;          // index into clip->markers()
+    const PackedClip* clip = nullptr;  // the layer's clip
+    friend constexpr bool operator==(const MarkerEvent&, const MarkerEvent&) = default;
+};
+
+struct EvaluatorOptions {
+    SimdLevel simd = bestSimdLevel();
+    KernelMix kernels = KernelMix::Tuned;  // per-pass kernel choice (simd.hpp)
+    bool modelMatrices = true;             // compose local -> model (needed for palettes)
+    // A palette per skin, skin after skin (Model::skins, for instance). Each skin's
+    // joints index this skeleton and it has one inverse bind matrix per joint. The
+    // skins must outlive the evaluator.
+    std::span<const Skin> skins{};
+};
+
+// The two poses an evaluation works in: the result, and the scratch a further
+// layer is sampled into before it is blended. Per instance, or per thread when
+// the caller keeps no local poses.
+struct WorkPoses {
+    SoaPose pose;
+    SoaPose layer;
+};
+
+class InstanceEvaluator;
+
+// What one instance keeps between evaluations: a sampling cursor per layer and the
+// marker buffers. Buffers grow when a larger clip first appears, like a cursor
+// binding; after that an evaluation allocates nothing.
+class InstanceState {
+public:
+    // Markers crossed in the last evaluation, by layer, then in the order the head
+    // met them.
+    std::span<const MarkerEvent> events() const noexcept { return {events_.data(), eventCount_}; }
+
+private:
+    friend class InstanceEvaluator;
+    std::array<PackedClipCursor, kMaxLayers> cursors_;
+    std::vector<std::uint32_t> crossed_;  // markersCrossed() output, the largest clip's marker count
+    std::vector<MarkerEvent> events_;
+    std::size_t eventCount_ = 0;
+};
+
+class InstanceEvaluator {
+public:
+    InstanceEvaluator() = default;
+    // Faults: a skin made for another skeleton (by fingerprint, or joints past the
+    // end), one without an inverse bind matrix per joint, skins without model
+    // matrices, a rest weight that is not finite.
+    static Result<InstanceEvaluator> create(const Skeleton& skeleton, std::span<const float> restWeights,
+                                            EvaluatorOptions options = {});
+
+    std::size_t jointCount() const noexcept { return parents_.size(); }
+    std::size_t weightCount() const noexcept { return rest_.weights().size(); }
+    std::span<const std::int32_t> parents() const noexcept { return parents_; }
+    const SoaPose& restPose() const noexcept { return rest_; }
+    const PoseKernels& kernels() const noexcept { return kernels_; }
+    bool modelMatrices() const noexcept { return modelMatrices_; }
+    std::span<const Skin> skins() const noexcept { return skins_; }
+    // Matrices of all palettes together, and where skin k's palette starts among them.
+    std::size_t paletteSize() const noexcept { return paletteOffsets_.empty() ? 0 : paletteOffsets_.back(); }
+    std::size_t paletteOffset(std::size_t skin) const noexcept { return paletteOffsets_[skin]; }
+
+    // Two rest poses of this skeleton, to evaluate in.
+    WorkPoses makeWorkPoses() const { return {rest_, rest_}; }
+
+    // Whether `request` can be evaluated: at most kMaxLayers layers, each with a
+    // clip made for this skeleton (ForeignInput: see Clip::skeletonFingerprint and
+    // bindClip) that fits it, a finite time, a weight in [0, 1], a mask and a
+    // reference of this skeleton, a finite step when it sweeps; an external pose
+    // and mask that fit, its weight in [0, 1]; bone adjustments as
+    // checkBoneAdjustments(). The failure names the layer (Status::layer) or the
+    // entry (Status::index). Allocates nothing.
+    Status check(const InstanceRequest& request) const noexcept;
+
+    // Evaluates a request check() accepted: `work.pose` ends up holding the local
+    // pose (after the external pose and adjustments), `model` (jointCount()
+    // matrices, when modelMatrices()) the composed pose, `palettes` (paletteSize()
+    // matrices) every skin's palette, `state` the markers crossed. Allocates only
+    // when a clip with more timelines or markers than any before appears.
+    void evaluate(const InstanceRequest& request, InstanceState& state, WorkPoses& work, std::span<Mat4> model,
+                  std::span<Mat4> palettes) const;
+
+private:
+    void sweepMarkers(const InstanceRequest& request, InstanceState& state) const;
+    bool fits(const JointMask& mask) const noexcept;
+
+    std::vector<std::int32_t> parents_;
+    std::uint64_t skeleton_ = 0;  // Skeleton::fingerprint()
+    SoaPose rest_;
+    PoseKernels kernels_;
+    bool modelMatrices_ = true;
+    std::span<const Skin> skins_;
+    std::vector<std::size_t> paletteOffsets_;  // skins_.size() + 1 entries
+};
+
+}  // namespace kinema

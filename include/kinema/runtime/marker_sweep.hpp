@@ -1,0 +1,58 @@
+// kinema/runtime: the exact marker sweep of one step of a playback head.
+//
+// A head (a Player of play/, or any caller's own clock) moves from one position to
+// the next; the step records where it was, where it is, and how far it travelled
+// (signed). The `to` of a step is the value the head now holds, bit for bit the
+// `from` of its next step, so the rules below can never announce a marker twice or
+// lose one across a frame boundary:
+//
+// | the head...                                   | announces              |
+// |-----------------------------------------------|------------------------|
+// | lands exactly on a marker                     | yes (arrival closed)   |
+// | moves off it again, either direction          | no (departure open)    |
+// | wraps past the end of a looping clip          | yes, on the lap it wraps into |
+// | runs backwards over it (negative speed)       | yes, once              |
+// | steps over several whole loops in one update  | once, not once per lap |
+//
+// Nothing is announced by a step of zero travel, or by a clamped head resting at
+// its end.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "kinema/asset/clip.hpp"
+#include "kinema/runtime/clip_time.hpp"
+
+namespace kinema {
+
+// One update of a playback head, in the head's own coordinate: clip time for Loop
+// and Clamp; for PingPong the phase in [0, 2 * duration) (clip time is
+// duration - |duration - phase|, see clipTime()).
+struct PlaybackStep {
+    double from = 0.0;
+    double to = 0.0;
+    double travel = 0.0;  // signed distance moved, before wrapping
+};
+
+// Length of the head's coordinate before it repeats: the duration for Loop, twice
+// it for PingPong, 0 (no repeat) for Clamp.
+double loopPeriod(LoopMode mode, double duration) noexcept;
+
+// x wrapped into [0, period), for period > 0.
+double wrapPosition(double x, double period) noexcept;
+
+// Markers of a clip of `duration` seconds (sorted by time, as Clip and PackedClip
+// keep them) that the step crossed, as indices into `markers`, in the order the
+// head met them, each at most once. Writes at most out.size() and returns how many
+// it wrote (a clip has few markers: size `out` to markers.size()).
+std::size_t markersCrossed(std::span<const Marker> markers, double duration, LoopMode mode, const PlaybackStep& step,
+                           std::span<std::uint32_t> out) noexcept;
+
+inline std::size_t markersCrossed(const Clip& clip, LoopMode mode, const PlaybackStep& step,
+                                  std::span<std::uint32_t> out) noexcept {
+    return markersCrossed(clip.markers(), clip.duration(), mode, step, out);
+}
+
+}  // namespace kinema

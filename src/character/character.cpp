@@ -1,0 +1,253 @@
+#include "kinema/character/character.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace kinema {
+
+namespace {
+
+constexpr Status kUnknownClip = Status::failure(StatusCode::UnknownName, "no clip of this name");
+constexpr Status kBadLayer = Status::failure(StatusCode::OutOfRange, "no upper layer of this index (1..2)");
+
+}  // namespace
+
+Result<Character> Character::create(const Model& model, CharacterOptions options) {
+    EvaluatorOptions eo;
+    eo.simd = options.simd;
+    eo.skins = model.skins;
+    Result<InstanceEvaluator> evaluator = InstanceEvaluator::create(model.skeleton, model.restWeights, eo);
+    if (!evaluator) return std::vector<Fault>(evaluator.faults().begin(), evaluator.faults().end());
+    Character c;
+    c.model_ = &model;
+    c.evaluator_ = std::move(evaluator).value();
+    c.packed_.reserve(model.clips.size());
+    std::size_t markers = 0;
+    for (const Clip& clip : model.clips) {
+        c.packed_.emplace_back(clip);
+        markers = std::max(markers, clip.markers().size());
+    }
+    c.work_ = c.evaluator_.makeWorkPoses();
+    c.modelMatrices_.resize(c.evaluator_.jointCount());
+    c.palettes_.resize(c.evaluator_.paletteSize());
+    // Each head (two base slots, the upper layers) reports each marker at most once
+    // per step, and at most one loop or end.
+    c.events_.resize((2 + kUpperLayers) * (markers + 1));
+    c.crossed_.resize(markers);
+    c.skinned_.resize(model.meshInstances.size());
+    return c;
+}
+
+std::optional<std::uint32_t> Character::findClip(std::string_view name) const noexcept {
+    for (std::size_t i = 0; i < model_->clips.size(); ++i) {
+        if (model_->clips[i].name() == name) return static_cast<std::uint32_t>(i);
+    }
+    return std::nullopt;
+}
+
+std::uint32_t Character::clipIndexOf(const Clip* clip) const noexcept {
+    return static_cast<std::uint32_t>(clip - model_->clips.data());
+}
+
+Status Character::play(std::string_view clip, LoopMode loop) noexcept {
+    const auto i = findClip(clip);
+    if (!i) return kUnknownClip;
+    base_.crossFadeTo(&model_->clips[*i], 0.0, loop);
+    if (base_.current().clip() == &model_->clips[*i] && !base_.current().playing()) base_.current().play();
+    return Status::success();
+}
+
+Status Character::crossFade(std::string_view clip, double seconds, LoopMode loop) noexcept {
+    const auto i = findClip(clip);
+    if (!i) return kUnknownClip;
+    if (!std::isfinite(seconds)) return Status::failure(StatusCode::NotFinite, "fade time is not finite");
+    base_.crossFadeTo(&model_->clips[*i], seconds, loop);
+    return Status::success();
+}
+
+Status Character::setSpeed(double speed) noexcept { return base_.current().setSpeed(speed); }
+
+Status Character::playLayer(std::size_t layer, std::string_view clip, LoopMode loop, LayerMode mode,
+                            const JointMask* mask, float weight) noexcept {
+    if (layer == 0 || layer > kUpperLayers) return kBadLayer;
+    const auto i = findClip(clip);
+    if (!i) return kUnknownClip;
+    if (!(weight >= 0.0f && weight <= 1.0f)) {
+        return Status::failure(std::isnan(weight) ? StatusCode::NotFinite : StatusCode::OutOfRange,
+                               "layer weight outside [0, 1]");
+    }
+    if (mask != nullptr && mask->jointCount() != evaluator_.jointCount()) {
+        return Status::failure(StatusCode::ForeignInput, "layer mask was made for another skeleton");
+    }
+    Upper& u = upper_[layer - 1];
+    u = Upper{};
+    u.clip = *i;
+    u.active = true;
+    u.player = Player(model_->clips[*i], loop);
+    u.player.play();
+    u.mode = mode;
+    u.mask = mask;
+    u.weight = u.target = weight;
+    return Status::success();
+}
+
+Status Character::fadeLayer(std::size_t layer, float target, double seconds) noexcept {
+    if (layer == 0 || layer > kUpperLayers) return kBadLayer;
+    if (!(target >= 0.0f && target <= 1.0f)) {
+        return Status::failure(std::isnan(target) ? StatusCode::NotFinite : StatusCode::OutOfRange,
+                               "layer weight outside [0, 1]");
+    }
+    if (!std::isfinite(seconds)) return Status::failure(StatusCode::NotFinite, "fade time is not finite");
+    Upper& u = upper_[layer - 1];
+    if (!u.active) return Status::failure(StatusCode::NotReady, "the layer plays no clip");
+    u.target = target;
+    if (seconds <= 0.0) {
+        u.weight = target;
+        u.rate = 0.0;
+    } else {
+        u.rate = std::fabs(u.target - u.weight) / seconds;
+    }
+    return Status::success();
+}
+
+Status Character::setLayerSpeed(std::size_t layer, double speed) noexcept {
+    if (layer == 0 || layer > kUpperLayers) return kBadLayer;
+    return upper_[layer - 1].player.setSpeed(speed);
+}
+
+Status Character::stopLayer(std::size_t layer) noexcept {
+    if (layer == 0 || layer > kUpperLayers) return kBadLayer;
+    upper_[layer - 1] = Upper{};
+    return Status::success();
+}
+
+float Character::layerWeight(std::size_t layer) const noexcept {
+    if (layer == 0) return 1.0f;
+    if (layer > kUpperLayers || !upper_[layer - 1].active) return 0.0f;
+    return static_cast<float>(upper_[layer - 1].weight);
+}
+
+void Character::report(std::uint32_t layer, std::uint32_t clip, LoopMode loop, const PlaybackStep& step) noexcept {
+    if (step.travel == 0.0) return;
+    const Clip& c = model_->clips[clip];
+    const std::size_t n = markersCrossed(c, loop, step, crossed_);
+    for (std::size_t k = 0; k < n && eventCount_ < events_.size(); ++k) {
+        events_[eventCount_++] = {CharacterEvent::Kind::Marker, layer, clip, c.markers()[crossed_[k]].name};
+    }
+    const double d = c.duration();
+    const double period = loopPeriod(loop, d);
+    bool looped = false, finished = false;
+    if (period > 0.0) {
+        looped = std::fabs(step.travel) >= period || (step.travel > 0.0 ? step.to < step.from : step.to > step.from);
+    } else if (d > 0.0) {
+        finished = step.travel > 0.0 ? (step.from < d && step.to >= d) : (step.from > 0.0 && step.to <= 0.0);
+    }
+    if ((looped || finished) && eventCount_ < events_.size()) {
+        events_[eventCount_++] = {looped ? CharacterEvent::Kind::Looped : CharacterEvent::Kind::Finished, layer, clip,
+                                  {}};
+    }
+}
+
+void Character::fill(InstanceRequest& r) const noexcept {
+    r = InstanceRequest{};
+    const auto layerOf = [&](const Player& p) {
+        LayerRequest l;
+        l.clip = &packed_[clipIndexOf(p.clip())];
+        l.time = p.position();
+        l.loop = p.mode();
+        return l;
+    };
+    if (const Player* out = base_.outgoing(); out != nullptr && out->clip() != nullptr) {
+        r.layers[r.layerCount++] = layerOf(*out);
+    }
+    if (base_.current().clip() != nullptr) {
+        LayerRequest l = layerOf(base_.current());
+        l.weight = r.layerCount == 0 ? 1.0f : base_.currentWeight();
+        r.layers[r.layerCount++] = l;
+    }
+    if (r.layerCount == 0) return;  // nothing on the base layer: the rest pose
+    for (const Upper& u : upper_) {
+        if (!u.active || u.weight <= 0.0) continue;
+        LayerRequest l = layerOf(u.player);
+        l.weight = static_cast<float>(u.weight);
+        l.mode = u.mode;
+        l.mask = u.mask;
+        r.layers[r.layerCount++] = l;
+    }
+}
+
+Status Character::update(double elapsed) noexcept {
+    if (!std::isfinite(elapsed)) return Status::failure(StatusCode::NotFinite, "elapsed time is not finite");
+    if (elapsed < 0.0) return Status::failure(StatusCode::OutOfRange, "elapsed time is negative");
+    eventCount_ = 0;
+    const Player* outgoingBefore = base_.outgoing();
+    const std::uint32_t outgoingClip = outgoingBefore != nullptr && outgoingBefore->clip() != nullptr
+                                           ? clipIndexOf(outgoingBefore->clip())
+                                           : 0;
+    const LoopMode outgoingLoop = outgoingBefore != nullptr ? outgoingBefore->mode() : LoopMode::Loop;
+    (void)base_.update(elapsed, baseStep_);
+    if (base_.current().clip() != nullptr) {
+        report(0, clipIndexOf(base_.current().clip()), base_.current().mode(), baseStep_.current);
+    }
+    if (baseStep_.outgoing && outgoingBefore != nullptr) report(0, outgoingClip, outgoingLoop, *baseStep_.outgoing);
+    for (std::size_t k = 0; k < upper_.size(); ++k) {
+        Upper& u = upper_[k];
+        if (!u.active) continue;
+        (void)u.player.update(elapsed, u.step);
+        report(static_cast<std::uint32_t>(k + 1), u.clip, u.player.mode(), u.step);
+        if (u.rate > 0.0) {
+            const double move = u.rate * elapsed;
+            u.weight = u.target > u.weight ? std::min(u.weight + move, u.target) : std::max(u.weight - move, u.target);
+            if (u.weight == u.target) u.rate = 0.0;
+        }
+    }
+    InstanceRequest request;
+    fill(request);
+    if (Status s = evaluator_.check(request); !s) return s;
+    evaluator_.evaluate(request, state_, work_, modelMatrices_, palettes_);
+    ++frame_;
+    return Status::success();
+}
+
+std::span<const Mat4> Character::palette(std::size_t skin) const noexcept {
+    if (skin >= evaluator_.skins().size()) return {};
+    const std::size_t from = evaluator_.paletteOffset(skin);
+    return std::span<const Mat4>(palettes_).subspan(from, evaluator_.paletteOffset(skin + 1) - from);
+}
+
+Character::Skinned* Character::skin(std::size_t instance, std::size_t primitive, bool normals) {
+    if (instance >= model_->meshInstances.size()) return nullptr;
+    const MeshInstance& mi = model_->meshInstances[instance];
+    if (mi.skin < 0 || mi.mesh >= model_->meshes.size()) return nullptr;
+    const Mesh& mesh = model_->meshes[mi.mesh];
+    if (primitive >= mesh.primitives.size()) return nullptr;
+    const MeshPrimitive& prim = mesh.primitives[primitive];
+    std::vector<Skinned>& perPrimitive = skinned_[instance];
+    if (perPrimitive.size() < mesh.primitives.size()) perPrimitive.resize(mesh.primitives.size());
+    Skinned& s = perPrimitive[primitive];
+    normals = normals && !prim.normals.empty();
+    if (s.frame == frame_ && (s.withNormals || !normals)) return &s;
+    s.positions.resize(prim.positions.size());
+    if (normals) s.normals.resize(prim.normals.size());
+    const auto pal = palette(static_cast<std::size_t>(mi.skin));
+    if (!evaluator_.kernels().skinVertices(prim, pal, prim.positions, normals ? std::span<const Vec3>(prim.normals)
+                                                                               : std::span<const Vec3>{},
+                                           s.positions, normals ? std::span<Vec3>(s.normals) : std::span<Vec3>{})) {
+        return nullptr;
+    }
+    s.frame = frame_;
+    s.withNormals = normals;
+    return &s;
+}
+
+std::span<const Vec3> Character::skinnedPositions(std::size_t instance, std::size_t primitive) {
+    const Skinned* s = skin(instance, primitive, false);
+    return s != nullptr ? std::span<const Vec3>(s->positions) : std::span<const Vec3>{};
+}
+
+std::span<const Vec3> Character::skinnedNormals(std::size_t instance, std::size_t primitive) {
+    const Skinned* s = skin(instance, primitive, true);
+    return s != nullptr && s->withNormals ? std::span<const Vec3>(s->normals) : std::span<const Vec3>{};
+}
+
+}  // namespace kinema

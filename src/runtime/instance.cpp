@@ -1,0 +1,189 @@
+#include "kinema/runtime/instance.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "kinema/runtime/external_pose.hpp"
+
+namespace kinema {
+
+Result<InstanceEvaluator> InstanceEvaluator::create(const Skeleton& skeleton, std::span<const float> restWeights,
+                                                    EvaluatorOptions options) {
+    std::vector<Fault> faults;
+    const std::size_t joints = skeleton.jointCount();
+    if (!options.skins.empty() && !options.modelMatrices) {
+        faults.push_back({"options/skins", "skin palettes need model matrices (modelMatrices is off)"});
+    }
+    for (std::size_t k = 0; k < options.skins.size(); ++k) {
+        const Skin& skin = options.skins[k];
+        const std::string where = "options/skins/" + std::to_string(k);
+        if (skin.skeleton != 0 && skin.skeleton != skeleton.fingerprint()) {
+            faults.push_back({where, "skin \"" + skin.name + "\" belongs to another skeleton (its joint names differ)"});
+            continue;
+        }
+        if (skin.inverseBindMatrices.size() != skin.joints.size()) {
+            faults.push_back({where, "has " + std::to_string(skin.inverseBindMatrices.size()) +
+                                         " inverse bind matrices for " + std::to_string(skin.joints.size()) +
+                                         " joints"});
+        }
+        for (std::size_t j = 0; j < skin.joints.size(); ++j) {
+            if (skin.joints[j] >= joints) {
+                faults.push_back({where + "/joints/" + std::to_string(j),
+                                  "joint " + std::to_string(skin.joints[j]) + " is outside the skeleton (" +
+                                      std::to_string(joints) + " joints): the skin belongs to another skeleton"});
+                break;
+            }
+        }
+    }
+    for (std::size_t w = 0; w < restWeights.size(); ++w) {
+        if (!std::isfinite(restWeights[w])) {
+            faults.push_back({"restWeights/" + std::to_string(w), "is not finite"});
+            break;
+        }
+    }
+    if (!faults.empty()) return faults;
+    InstanceEvaluator e;
+    e.parents_.assign(skeleton.parents().begin(), skeleton.parents().end());
+    e.skeleton_ = skeleton.fingerprint();
+    e.rest_ = SoaPose(skeleton.restPose(), restWeights);
+    e.kernels_ = PoseKernels(options.simd, options.kernels);
+    e.modelMatrices_ = options.modelMatrices;
+    e.skins_ = options.skins;
+    e.paletteOffsets_.assign(1, 0);
+    for (const Skin& skin : options.skins) e.paletteOffsets_.push_back(e.paletteOffsets_.back() + skin.joints.size());
+    return e;
+}
+
+bool InstanceEvaluator::fits(const JointMask& mask) const noexcept {
+    return mask.jointCount() == jointCount() && (mask.skeletonFingerprint() == 0 || mask.skeletonFingerprint() == skeleton_);
+}
+
+Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
+    const std::size_t joints = jointCount();
+    const std::size_t weights = weightCount();
+    if (in.layerCount > kMaxLayers) return Status::failure(StatusCode::OutOfRange, "more layers than kMaxLayers");
+    for (std::size_t l = 0; l < in.layerCount; ++l) {
+        const LayerRequest& layer = in.layers[l];
+        const auto bad = [&](StatusCode code, const char* what) {
+            Status s = Status::failure(code, what);
+            s.layer = static_cast<std::int64_t>(l);
+            return s;
+        };
+        if (layer.clip == nullptr) return bad(StatusCode::Missing, "layer has no clip");
+        if (layer.clip->skeletonFingerprint() != 0 && layer.clip->skeletonFingerprint() != skeleton_) {
+            return bad(StatusCode::ForeignInput, "clip was made for another skeleton (bind it with bindClip)");
+        }
+        if (layer.clip->jointsNeeded() > joints || layer.clip->weightsNeeded() > weights) {
+            return bad(StatusCode::ForeignInput, "clip animates joints or morph weights the skeleton lacks");
+        }
+        if (!std::isfinite(layer.time)) return bad(StatusCode::NotFinite, "layer time is not finite");
+        if (!(layer.weight >= 0.0f && layer.weight <= 1.0f)) {
+            return bad(std::isnan(layer.weight) ? StatusCode::NotFinite : StatusCode::OutOfRange,
+                       "layer weight outside [0, 1]");
+        }
+        if (layer.mask != nullptr && !fits(*layer.mask)) {
+            return bad(StatusCode::ForeignInput, "layer mask was made for another skeleton");
+        }
+        if (layer.reference != nullptr &&
+            (layer.reference->jointCount() != joints || layer.reference->weights().size() != weights)) {
+            return bad(StatusCode::ForeignInput, "reference pose does not fit the skeleton");
+        }
+        if (layer.sweep) {
+            const PlaybackStep& s = layer.step;
+            if (!std::isfinite(s.from) || !std::isfinite(s.to) || !std::isfinite(s.travel)) {
+                return bad(StatusCode::NotFinite, "playback step is not finite");
+            }
+        }
+    }
+    if (in.external != nullptr) {
+        if (in.external->jointCount() != joints || in.external->weights().size() != weights) {
+            return Status::failure(StatusCode::ForeignInput, "external pose does not fit the skeleton");
+        }
+        if (!(in.externalWeight >= 0.0f && in.externalWeight <= 1.0f)) {
+            return Status::failure(std::isnan(in.externalWeight) ? StatusCode::NotFinite : StatusCode::OutOfRange,
+                                   "external pose weight outside [0, 1]");
+        }
+        if (in.externalMask != nullptr && !fits(*in.externalMask)) {
+            return Status::failure(StatusCode::ForeignInput, "external pose mask was made for another skeleton");
+        }
+    }
+    return checkBoneAdjustments(in.adjustments, joints);
+}
+
+void InstanceEvaluator::evaluate(const InstanceRequest& input, InstanceState& state, WorkPoses& work,
+                                 std::span<Mat4> model, std::span<Mat4> palettes) const {
+    // `work` may hold another instance's pose (a thread's scratch): every path
+    // below writes the whole pose before reading it (a clip that does not cover it
+    // starts from the rest pose), so nothing of that instance shows through.
+    const std::size_t joints = jointCount();
+    const std::size_t weights = weightCount();
+    if (input.layerCount == 0) work.pose.assign(rest_);
+    sweepMarkers(input, state);
+    for (std::uint32_t l = 0; l < input.layerCount; ++l) {
+        const LayerRequest& layer = input.layers[l];
+        const PackedClip& clip = *layer.clip;
+        PackedClipCursor& cursor = state.cursors_[l];
+        if (!cursor.isBoundTo(clip)) cursor.bind(clip);  // allocates only for a clip with more timelines
+        const double t = clipTime(layer.time, clip.duration(), layer.loop);
+        const bool covers = clip.coversPose(joints, weights);
+        if (l != 0 && layer.mode != LayerMode::Additive && covers) {
+            // An override layer over the whole pose: sampled straight over it.
+            (void)kernels_.sampleOver(clip, t, cursor, layer.weight, layer.mask, work.pose);
+            continue;
+        }
+        SoaPose& target = l == 0 ? work.pose : work.layer;
+        if (!covers) target.assign(rest_);
+        (void)kernels_.sample(clip, t, cursor, target);
+        if (l == 0) continue;
+        if (layer.mode == LayerMode::Additive) {
+            (void)kernels_.add(work.pose, work.layer, layer.reference != nullptr ? *layer.reference : rest_,
+                               layer.weight, layer.mask, work.pose);
+        } else if (layer.mask != nullptr) {
+            (void)kernels_.blend(work.pose, work.layer, layer.weight, *layer.mask, work.pose);
+        } else {
+            (void)kernels_.blend(work.pose, work.layer, layer.weight, work.pose);
+        }
+    }
+    if (input.external != nullptr && input.externalWeight > 0.0f) {
+        // The layer scratch is free now; blending into it and swapping keeps the
+        // animated morph weights without a copy of them.
+        (void)blendExternalPose(kernels_, work.pose, *input.external, input.externalWeight, input.externalMask,
+                                work.layer);
+        std::swap(work.pose, work.layer);
+    }
+    if (!input.adjustments.empty()) (void)applyBoneAdjustments(parents_, work.pose, input.adjustments);
+    if (!modelMatrices_) return;
+    (void)kernels_.localToModel(parents_, work.pose, model);
+    for (std::size_t k = 0; k < skins_.size(); ++k) {
+        const std::size_t from = paletteOffsets_[k];
+        (void)kernels_.skinPalette(skins_[k], model, palettes.subspan(from, paletteOffsets_[k + 1] - from));
+    }
+}
+
+void InstanceEvaluator::sweepMarkers(const InstanceRequest& input, InstanceState& state) const {
+    state.eventCount_ = 0;
+    std::size_t total = 0, widest = 0;
+    for (std::uint32_t l = 0; l < input.layerCount; ++l) {
+        const LayerRequest& layer = input.layers[l];
+        if (!layer.sweep) continue;
+        total += layer.clip->markers().size();
+        widest = std::max(widest, layer.clip->markers().size());
+    }
+    if (total == 0) return;
+    // A step crosses each marker at most once, so these bound every later frame
+    // with the same clips: they grow here, once, like a cursor binding.
+    if (state.events_.size() < total) state.events_.resize(total);
+    if (state.crossed_.size() < widest) state.crossed_.resize(widest);
+    for (std::uint32_t l = 0; l < input.layerCount; ++l) {
+        const LayerRequest& layer = input.layers[l];
+        if (!layer.sweep) continue;
+        const auto markers = layer.clip->markers();
+        const std::size_t n = markersCrossed(markers, layer.clip->duration(), layer.loop, layer.step,
+                                             {state.crossed_.data(), markers.size()});
+        for (std::size_t k = 0; k < n; ++k) state.events_[state.eventCount_++] = {l, state.crossed_[k], layer.clip};
+    }
+}
+
+}  // namespace kinema

@@ -1,0 +1,98 @@
+#include "kinema/runtime/marker_sweep.hpp"
+
+#include <cmath>
+
+namespace kinema {
+
+double loopPeriod(LoopMode mode, double duration) noexcept {
+    switch (mode) {
+        case LoopMode::Loop: return duration;
+        case LoopMode::PingPong: return 2.0 * duration;
+        case LoopMode::Clamp: return 0.0;
+    }
+    return 0.0;
+}
+
+double wrapPosition(double x, double period) noexcept {
+    double r = std::fmod(x, period);
+    if (r < 0.0) r += period;
+    return r >= period ? 0.0 : r;  // fmod of a tiny negative can round up to the period
+}
+
+namespace {
+
+// Whether the sweep of `step` covers point q of the head's coordinate. For a
+// repeating coordinate q is in [0, period). The arrival end is closed, the
+// departure end open; everything is decided on the step's own `to`, which is the
+// next step's `from`, so the two sweeps meet without a gap or an overlap.
+bool covers(const PlaybackStep& s, double period, double q) noexcept {
+    if (s.travel == 0.0) return false;
+    const bool forward = s.travel > 0.0;
+    if (period <= 0.0) return forward ? (s.from < q && q <= s.to) : (s.to <= q && q < s.from);
+    if (std::fabs(s.travel) >= period) return true;  // a whole lap or more: every point, once
+    if (forward) return s.to >= s.from ? (s.from < q && q <= s.to) : (q > s.from || q <= s.to);
+    return s.to <= s.from ? (s.to <= q && q < s.from) : (q < s.from || q >= s.to);
+}
+
+// How far along the sweep the head first meets q (for ordering only).
+double distanceTo(const PlaybackStep& s, double period, double q) noexcept {
+    double d = s.travel > 0.0 ? q - s.from : s.from - q;
+    if (period > 0.0 && d <= 0.0) d += period;
+    return d;
+}
+
+// The points of the head's coordinate where marker time m lies: one for Loop and
+// Clamp, two for PingPong (the forward and the backward leg; one at either end).
+int markerPoints(LoopMode mode, double duration, double m, double (&points)[2]) noexcept {
+    if (mode == LoopMode::Loop) {
+        points[0] = m >= duration ? 0.0 : m;  // the end of a loop is its start
+        return 1;
+    }
+    points[0] = m;
+    if (mode == LoopMode::PingPong) {
+        if (m <= 0.0) {
+            points[0] = 0.0;
+            return 1;
+        }
+        if (m >= duration) return 1;
+        points[1] = 2.0 * duration - m;
+        return 2;
+    }
+    return 1;
+}
+
+}  // namespace
+
+std::size_t markersCrossed(std::span<const Marker> markers, double duration, LoopMode mode, const PlaybackStep& step,
+                           std::span<std::uint32_t> out) noexcept {
+    const double period = loopPeriod(mode, duration);
+    if (step.travel == 0.0 || duration <= 0.0) return 0;
+    // First-meeting distance of marker i, or a negative value when it is not crossed.
+    auto firstMet = [&](std::size_t i) {
+        double points[2];
+        const int n = markerPoints(mode, duration, static_cast<double>(markers[i].time), points);
+        double best = -1.0;
+        for (int p = 0; p < n; ++p) {
+            if (!covers(step, period, points[p])) continue;
+            const double d = distanceTo(step, period, points[p]);
+            if (best < 0.0 || d < best) best = d;
+        }
+        return best;
+    };
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < markers.size() && count < out.size(); ++i) {
+        const double d = firstMet(i);
+        if (d < 0.0) continue;
+        // Insertion by meeting order (ties keep marker order); markers are few.
+        std::size_t at = count;
+        while (at > 0 && firstMet(out[at - 1]) > d) {
+            out[at] = out[at - 1];
+            --at;
+        }
+        out[at] = static_cast<std::uint32_t>(i);
+        ++count;
+    }
+    return count;
+}
+
+}  // namespace kinema

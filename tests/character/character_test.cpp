@@ -1,0 +1,148 @@
+// The one-character facade: clips by name, crossfades, layer fades, events, and
+// skinned vertices, checked against the scalar reference path and hand calculations.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kinema/character/character.hpp"
+#include "kinema/io/gltf.hpp"
+#include "kinema/runtime/pose.hpp"
+#include "kinema/runtime/sample.hpp"
+#include "kinema/runtime/skinning.hpp"
+#include "support/assets.hpp"
+
+namespace kinema {
+namespace {
+
+// Joint `target` slides along x from 0 to `distance` over `seconds`.
+Track slide(std::uint32_t target, float distance, float seconds = 1.0f) {
+    Track t;
+    t.target = target;
+    t.times = {0.0f, seconds};
+    t.values = {0, 0, 0, distance, 0, 0};
+    return t;
+}
+
+// Two joints (root, arm); clips walk (root x 0 -> 1 in 1 s, a "step" marker at 0.5 s),
+// run (root x 0 -> 4 in 1 s), wave (arm x 0 -> 2 in 1 s).
+Model twoJointModel() {
+    Model m;
+    m.source = "two joints";
+    m.skeleton = Skeleton::create({{"root", kNoParent, {}}, {"arm", 0, {}}}).value();
+    m.clips.push_back(Clip::create("walk", {slide(0, 1.0f)}, {{"step", 0.5f}}).value());
+    m.clips.push_back(Clip::create("run", {slide(0, 4.0f)}).value());
+    m.clips.push_back(Clip::create("wave", {slide(1, 2.0f)}).value());
+    return m;
+}
+
+TEST(Character, CrossfadeBlendsTheTwoClipsByTheFadeWeight) {
+    const Model m = twoJointModel();
+    auto c = Character::create(m);
+    ASSERT_TRUE(c.ok()) << c.message();
+    ASSERT_TRUE(c->play("walk").ok());
+    ASSERT_TRUE(c->update(0.25).ok());
+    EXPECT_FLOAT_EQ(c->pose().joint(0).translation.x, 0.25f);  // walk at 0.25 s: x = 0.25
+    ASSERT_TRUE(c->crossFade("run", 0.5).ok());
+    ASSERT_TRUE(c->setSpeed(1.5).ok());  // the run's speed
+    ASSERT_TRUE(c->update(0.25).ok());
+    // Walk at 0.5 s: x = 0.5; run at 0.25 * 1.5 = 0.375 s: x = 1.5; half way through the
+    // linear fade: 0.5 + 0.5 * (1.5 - 0.5) = 1.0.
+    EXPECT_NEAR(c->pose().joint(0).translation.x, 1.0f, 1e-6f);
+    ASSERT_TRUE(c->update(0.25).ok());
+    // Fade done: run alone at 0.75 s: x = 3.
+    EXPECT_NEAR(c->pose().joint(0).translation.x, 3.0f, 1e-6f);
+    EXPECT_NEAR(c->model()[1].m[12], 3.0f, 1e-6f);  // the arm follows its parent
+}
+
+TEST(Character, LayersFadeInAndOutOverTime) {
+    const Model m = twoJointModel();
+    auto c = Character::create(m);
+    ASSERT_TRUE(c.ok());
+    ASSERT_TRUE(c->play("walk").ok());
+    ASSERT_TRUE(c->playLayer(1, "wave").ok());
+    ASSERT_TRUE(c->fadeLayer(1, 1.0f, 0.4).ok());
+    ASSERT_TRUE(c->update(0.1).ok());
+    EXPECT_FLOAT_EQ(c->layerWeight(1), 0.25f);  // 0.1 s of a 0.4 s ramp
+    // The arm: wave at 0.1 s is x = 0.2, over the walk's arm (rest, x = 0), at 0.25.
+    EXPECT_NEAR(c->pose().joint(1).translation.x, 0.05f, 1e-6f);
+    ASSERT_TRUE(c->update(0.5).ok());
+    EXPECT_FLOAT_EQ(c->layerWeight(1), 1.0f);  // stops at its target
+    ASSERT_TRUE(c->fadeLayer(1, 0.0f, 0.2).ok());
+    ASSERT_TRUE(c->update(0.1).ok());
+    EXPECT_FLOAT_EQ(c->layerWeight(1), 0.5f);
+    EXPECT_EQ(c->playLayer(3, "wave").code, StatusCode::OutOfRange);
+    EXPECT_EQ(c->playLayer(1, "swim").code, StatusCode::UnknownName);
+    EXPECT_EQ(c->fadeLayer(2, 1.0f, 0.1).code, StatusCode::NotReady);
+}
+
+TEST(Character, ReportsMarkersLoopsAndTheEndOfAOneShot) {
+    const Model m = twoJointModel();
+    auto c = Character::create(m);
+    ASSERT_TRUE(c.ok());
+    ASSERT_TRUE(c->play("walk").ok());
+    ASSERT_TRUE(c->update(0.4).ok());
+    EXPECT_TRUE(c->events().empty());
+    ASSERT_TRUE(c->update(0.2).ok());  // over the step at 0.5 s
+    ASSERT_EQ(c->events().size(), 1u);
+    EXPECT_EQ(c->events()[0], (CharacterEvent{CharacterEvent::Kind::Marker, 0, 0, "step"}));
+    ASSERT_TRUE(c->update(0.5).ok());  // 0.6 -> 1.1: wraps once
+    ASSERT_EQ(c->events().size(), 1u);
+    EXPECT_EQ(c->events()[0].kind, CharacterEvent::Kind::Looped);
+
+    ASSERT_TRUE(c->play("run", LoopMode::Clamp).ok());
+    ASSERT_TRUE(c->update(0.7).ok());
+    EXPECT_TRUE(c->events().empty());
+    ASSERT_TRUE(c->update(0.7).ok());  // reaches the end of the one-shot
+    ASSERT_EQ(c->events().size(), 1u);
+    EXPECT_EQ(c->events()[0], (CharacterEvent{CharacterEvent::Kind::Finished, 0, 1, {}}));
+    ASSERT_TRUE(c->update(0.7).ok());  // resting at its end: nothing more
+    EXPECT_TRUE(c->events().empty());
+
+    EXPECT_EQ(c->play("swim").code, StatusCode::UnknownName);
+    EXPECT_FALSE(c->update(-1.0).ok());
+}
+
+TEST(Character, SkinnedVerticesMatchTheReferencePath) {
+    KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
+    const auto model = importGltfFile(file);
+    ASSERT_TRUE(model.ok()) << model.message();
+    auto man = Character::create(*model);
+    ASSERT_TRUE(man.ok()) << man.message();
+    ASSERT_TRUE(man->play(model->clips[0].name()).ok());
+    for (int frame = 0; frame < 37; ++frame) ASSERT_TRUE(man->update(1.0 / 60.0).ok());
+    const auto positions = man->skinnedPositions(0);
+    const auto normals = man->skinnedNormals(0);
+
+    // The reference: sample at 37/60 s, compose, palette, skin, all scalar.
+    std::vector<Transform> local(model->skeleton.restPose().begin(), model->skeleton.restPose().end());
+    std::vector<float> weights(model->restWeights);
+    ASSERT_TRUE(sampleClip(model->clips[0], 37.0 / 60.0, local, weights));
+    std::vector<Mat4> composed(local.size());
+    localToModel(model->skeleton.parents(), local, composed);
+    const MeshInstance& mi = model->meshInstances[0];
+    const Skin& skin = model->skins[static_cast<std::size_t>(mi.skin)];
+    std::vector<Mat4> palette(skin.joints.size());
+    buildSkinPalette(skin, composed, palette);
+    const MeshPrimitive& prim = model->meshes[mi.mesh].primitives[0];
+    std::vector<Vec3> wantP(prim.positions.size()), wantN(prim.normals.size());
+    skinVertices(prim, palette, prim.positions, prim.normals, wantP, wantN);
+
+    ASSERT_EQ(positions.size(), wantP.size());
+    ASSERT_EQ(normals.size(), wantN.size());
+    float worst = 0.0f, worstN = 0.0f;
+    for (std::size_t v = 0; v < wantP.size(); ++v) {
+        worst = std::max({worst, std::fabs(positions[v].x - wantP[v].x), std::fabs(positions[v].y - wantP[v].y),
+                          std::fabs(positions[v].z - wantP[v].z)});
+        worstN = std::max({worstN, std::fabs(normals[v].x - wantN[v].x), std::fabs(normals[v].y - wantN[v].y),
+                           std::fabs(normals[v].z - wantN[v].z)});
+    }
+    EXPECT_LT(worst, 1e-4f);
+    EXPECT_LT(worstN, 1e-3f);
+    EXPECT_TRUE(man->skinnedPositions(99).empty());
+}
+
+}  // namespace
+}  // namespace kinema
