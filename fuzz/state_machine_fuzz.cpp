@@ -1,4 +1,5 @@
-// libFuzzer target: arbitrary bytes as the JSON form of a state machine.
+// libFuzzer target: arbitrary bytes as the JSON form of a state machine, and as a
+// marker file (the other JSON format of kinema, read by the same reader).
 //
 // Beyond "no crash, no sanitizer report", each run checks the reader's contract: a
 // rejection carries located faults; an accepted description writes back to text
@@ -13,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "kinema/io/marker_json.hpp"
 #include "kinema/io/state_machine_json.hpp"
 
 namespace {
@@ -56,8 +58,8 @@ void run(const kinema::StateMachineDefinition& def, const std::uint8_t* data, st
             if ((b & 6) == 6) (void)sm.setTrigger(p);
         }
         if (b == 0xff) (void)sm.forceState(static_cast<std::uint32_t>(i % def.stateCount()));
-        const std::string error = sm.update(static_cast<double>(b % 17) / 60.0);
-        if (!error.empty()) contractBroken("update refused a valid elapsed time", error);
+        const kinema::Status status = sm.update(static_cast<double>(b % 17) / 60.0);
+        if (!status) contractBroken("update refused a valid elapsed time", status.message());
         float sum = 0.0f;
         for (const kinema::MotionSample& s : sm.samples()) {
             if (!(s.weight > 0.0f) || !std::isfinite(s.time)) contractBroken("bad sample", def.desc().states[s.state].name);
@@ -73,8 +75,32 @@ void run(const kinema::StateMachineDefinition& def, const std::uint8_t* data, st
 
 }  // namespace
 
+// A marker file: located faults, or markers that apply to a model holding the
+// clips the file names (each finite, >= 0, with a name).
+void markers(std::string_view text) {
+    auto parsed = kinema::parseMarkerJson(text, "fuzz.json");
+    if (!parsed) {
+        for (const kinema::Fault& f : parsed.faults()) {
+            if (f.where.rfind("fuzz.json#", 0) != 0 && f.where.rfind("fuzz.json@byte ", 0) != 0) {
+                contractBroken("marker fault not located in the input", f.where);
+            }
+        }
+        return;
+    }
+    kinema::Model model;
+    for (const kinema::ClipMarkers& c : *parsed) {
+        for (const kinema::Marker& m : c.markers) {
+            if (m.name.empty() || !std::isfinite(m.time) || m.time < 0.0f) contractBroken("bad marker accepted", m.name);
+        }
+        model.clips.push_back(makeClip("a", 1.0f, false));
+    }
+    // Names other than "a" are faults; a file naming only "a" applies.
+    (void)kinema::applyMarkerJson(text, model, "fuzz.json");
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view text(reinterpret_cast<const char*>(data), size);
+    markers(text);
     auto desc = kinema::parseStateMachineJson(text, "fuzz.json");
     if (!desc) {
         for (const kinema::Fault& f : desc.faults()) {

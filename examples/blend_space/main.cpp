@@ -20,11 +20,16 @@ Clip gait(const char* name, float seconds, float leftAt, float rightAt) {
     return Clip::create(name, {track}, {{"left", leftAt}, {"right", rightAt}}).value();  // valid by construction
 }
 
+int fail(const std::string& message) {
+    std::fprintf(stderr, "%s\n", message.c_str());
+    return 1;
+}
+
 int main() {
     const Clip walk = gait("walk", 1.0f, 0.25f, 0.75f);
     const Clip run = gait("run", 0.6f, 0.1f, 0.3f);
     auto space = BlendSpace::create1D({{&walk, 1.5f}, {&run, 4.0f}}, BlendSync::Markers);
-    if (!space) { std::fprintf(stderr, "%s\n", space.message().c_str()); return 1; }
+    if (!space) return fail(space.message());
     bool ok = true;
 
     // Weights by hand: linear between the two positions, the end clip alone outside.
@@ -40,14 +45,14 @@ int main() {
     }
 
     BlendSpacePlayer player(*space);
-    if (Status status = player.setParameters(2.0f); !status) { std::fprintf(stderr, "%s\n", status.message().c_str()); return 1; }
+    if (Status status = player.setParameters(2.0f); !status) return fail(status.message());
     // One cycle lasts the weighted mean of the durations: 0.8 * 1 + 0.2 * 0.6 = 0.92 s.
     // Updates of 0.0184 s advance the phase by 0.02: 75 of them take it to 1.5.
     const double cycle = 0.92, dt = 0.0184;
     std::string heard[2];  // per clip: "L13 R38 ..." (marker, update)
     std::vector<std::uint32_t> crossed(2);
     for (int update = 1; update <= 75; ++update) {
-        if (Status status = player.update(dt); !status) { std::fprintf(stderr, "%s\n", status.message().c_str()); return 1; }
+        if (Status status = player.update(dt); !status) return fail(status.message());
         for (const BlendSample& s : player.samples()) {
             const Clip& clip = *space->clips()[s.clip].clip;
             const std::size_t n = markersCrossed(clip, LoopMode::Loop, s.step, crossed);

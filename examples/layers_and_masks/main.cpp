@@ -1,7 +1,7 @@
 // Layers and masks: a LayerStack of three layers on a four-joint body, evaluated
 // with InstanceEvaluator.
 //   0  walk   override (the base): moves the hips forward along x at 1 m/s
-//   1  reach  override, masked to the spine's subtree: leans the spine forward;
+//   1  reach  override, masked to the spine's subtree: moves the spine forward;
 //             it also moves the hips and the leg, which the mask keeps out
 //   2  look   additive at weight 0.5: turns the head 90 degrees about y
 //
@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <string>
 #include <vector>
 
 #include <kinema/play/layer_stack.hpp>
@@ -36,13 +37,21 @@ Result<Clip> translations(const char* name, const std::vector<Move>& moves) {
 }
 
 bool near(Vec3 a, Vec3 b) { return length(a - b) < 1e-6f; }
+bool near(Quat a, Quat b) {
+    return std::abs(a.x - b.x) + std::abs(a.y - b.y) + std::abs(a.z - b.z) + std::abs(a.w - b.w) < 1e-6f;
+}
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "%s\n", message.c_str());
+    return 1;
+}
 
 int main() {
     auto skeleton = Skeleton::create({{"hips", kNoParent, {{0, 1, 0}, {}, {1, 1, 1}}},
                                       {"spine", 0, {{0, 0.5f, 0}, {}, {1, 1, 1}}},
                                       {"head", 1, {{0, 0.5f, 0}, {}, {1, 1, 1}}},
                                       {"leg", 0, {{0, -0.5f, 0}, {}, {1, 1, 1}}}});
-    if (!skeleton) { std::fprintf(stderr, "%s\n", skeleton.message().c_str()); return 1; }
+    if (!skeleton) return fail(skeleton.message());
     const std::uint32_t hips = 0, spine = 1, head = 2, leg = 3;
 
     auto walk = translations("walk", {{hips, {0, 1, 0}, {1, 1, 0}}});
@@ -58,10 +67,10 @@ int main() {
     turn.values = {0, s, 0, s, 0, s, 0, s};
     auto look = Clip::create("look", {turn});
     for (const Result<Clip>* clip : {&walk, &reach, &look})
-        if (!*clip) { std::fprintf(stderr, "%s\n", clip->message().c_str()); return 1; }
+        if (!*clip) return fail(clip->message());
     const PackedClip packedWalk(*walk), packedReach(*reach), packedLook(*look);
 
-    JointMask upperBody(*skeleton, 0.0f);              // nothing ...
+    JointMask upperBody(*skeleton, 0.0f);                    // nothing ...
     upperBody.setSubtree(skeleton->parents(), spine, 1.0f);  // ... but the spine and what hangs from it
 
     LayerStack stack;
@@ -69,18 +78,18 @@ int main() {
                         stack.setLayer(1, *reach, packedReach, LoopMode::Loop, {.mask = &upperBody}) &&
                         stack.setLayer(2, *look, packedLook, LoopMode::Loop,
                                        {.weight = 0.5f, .mode = LayerMode::Additive});  // against the rest pose
-    if (!placed) { std::fprintf(stderr, "a layer was refused\n"); return 1; }
+    if (!placed) return fail("a layer was refused");
 
     auto evaluator = InstanceEvaluator::create(*skeleton, {});
-    if (!evaluator) { std::fprintf(stderr, "%s\n", evaluator.message().c_str()); return 1; }
+    if (!evaluator) return fail(evaluator.message());
     InstanceState state;
     WorkPoses work = evaluator->makeWorkPoses();
     std::vector<Mat4> model(skeleton->jointCount());
     InstanceRequest request;
     for (int frame = 0; frame < 4; ++frame) {  // a quarter of a second
-        if (Status status = stack.update(1.0 / 16); !status) { std::fprintf(stderr, "%s\n", status.message().c_str()); return 1; }
+        if (Status status = stack.update(1.0 / 16); !status) return fail(status.message());
         stack.fill(request);
-        if (Status status = evaluator->check(request); !status) { std::fprintf(stderr, "%s\n", status.message().c_str()); return 1; }
+        if (Status status = evaluator->check(request); !status) return fail(status.message());
         evaluator->evaluate(request, state, work, model, {});
     }
 
@@ -96,15 +105,16 @@ int main() {
         near(work.pose.joint(hips).translation, {0.25f, 1, 0}),
         near(work.pose.joint(leg).translation, {0, -0.5f, 0}),
         near(work.pose.joint(spine).translation, {0, 0.5f, 0.4f}),
-        near(h.translation, {0, 0.5f, 0}) && std::abs(std::abs(dot(h.rotation, headTurn)) - 1.0f) < 1e-6f,
+        near(h.translation, {0, 0.5f, 0}) && near(h.rotation, headTurn),
         near(transformPoint(model[head], {}), {0.25f, 2, 0.4f}),
         near(transformPoint(model[leg], {}), {0.25f, 0.5f, 0}),
     };
     for (std::uint32_t j : {hips, spine, head, leg}) {
         const Transform t = work.pose.joint(j);
         const Vec3 p = transformPoint(model[j], {});
+        const std::string name(skeleton->name(j));
         std::printf("%-5s mask %.0f  local (%.3f, %.3f, %.3f) turn %5.1f deg  model (%.3f, %.3f, %.3f)\n",
-                    skeleton->name(j).data(), double(upperBody.weight(j)), double(t.translation.x),
+                    name.c_str(), double(upperBody.weight(j)), double(t.translation.x),
                     double(t.translation.y), double(t.translation.z),
                     2 * std::acos(std::min(1.0, double(std::abs(t.rotation.w)))) * 180 / std::numbers::pi,
                     double(p.x), double(p.y), double(p.z));

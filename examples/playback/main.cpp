@@ -19,6 +19,11 @@
 
 using namespace kinema;
 
+int fail(const std::string& message) {
+    std::fprintf(stderr, "%s\n", message.c_str());
+    return 1;
+}
+
 // Runs `updates` updates of clip/8 seconds each; returns the markers crossed, one
 // letter per crossing ('L' or 'R') in the order the head met them, or "error".
 std::string play(Player& player, int updates) {
@@ -28,7 +33,7 @@ std::string play(Player& player, int updates) {
     for (int i = 0; i < updates; ++i) {
         PlaybackStep step;
         if (Status status = player.update(clip.duration() / 8.0, step); !status) {
-            std::fprintf(stderr, "%s\n", status.message().c_str());
+            fail(status.message());
             return "error";
         }
         const std::size_t n = markersCrossed(clip, player.mode(), step, crossed);
@@ -42,8 +47,8 @@ int main(int argc, char** argv) {
     std::string name = "sway";
     if (argc > 1) {  // the first animation of a glTF file
         auto model = importGltfFile(argv[1]);
-        if (!model) { std::fprintf(stderr, "%s\n", model.message().c_str()); return 1; }
-        if (model->clips.empty()) { std::fprintf(stderr, "%s: no animation\n", argv[1]); return 1; }
+        if (!model) return fail(model.message());
+        if (model->clips.empty()) return fail(std::string(argv[1]) + ": no animation");
         const Clip& first = model->clips[0];
         tracks.assign(first.tracks().begin(), first.tracks().end());
         name = first.name();
@@ -57,7 +62,7 @@ int main(int argc, char** argv) {
     float d = 0.0f;  // the duration: the last key time over all tracks
     for (const Track& t : tracks) d = std::max(d, t.times.back());
     auto clip = Clip::create(name, tracks, {{"left", 0.25f * d}, {"right", 0.75f * d}});
-    if (!clip) { std::fprintf(stderr, "%s\n", clip.message().c_str()); return 1; }
+    if (!clip) return fail(clip.message());
     d = clip->duration();
     std::printf("clip '%s', %.4f s, markers left at %.4f s, right at %.4f s\n", name.c_str(), double(d),
                 double(clip->markers()[0].time), double(clip->markers()[1].time));
@@ -88,10 +93,7 @@ int main(int argc, char** argv) {
     bool ok = true;
     for (const Run& run : runs) {
         Player player(*clip, run.mode);  // playOnStart: starts on the first update
-        if (Status status = player.setSpeed(run.speed); !status) {
-            std::fprintf(stderr, "%s\n", status.message().c_str());
-            return 1;
-        }
+        if (Status status = player.setSpeed(run.speed); !status) return fail(status.message());
         const std::string heard = play(player, run.updates);
         const bool good = heard == run.heard && std::abs(player.clipTime() - run.clipTime * d) < 1e-6 * d &&
                           player.playing() == run.playing;
@@ -100,5 +102,6 @@ int main(int argc, char** argv) {
                     good ? "" : "  <- expected otherwise");
         ok = ok && good;
     }
+    std::printf(ok ? "as expected\n" : "not as expected\n");
     return ok ? 0 : 1;
 }

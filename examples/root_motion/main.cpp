@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numbers>
+#include <string>
 #include <vector>
 
 #include <kinema/play/player.hpp>
@@ -15,6 +16,11 @@
 using namespace kinema;
 
 bool near(float a, float b) { return std::abs(a - b) < 1e-4f; }
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "%s\n", message.c_str());
+    return 1;
+}
 
 int main() {
     Track move;  // the root: (0, 0.9, 0) -> (0.6, 1.0, 0) -> (1.2, 0.9, 0)
@@ -27,10 +33,10 @@ int main() {
     const Quat quarter = fromAxisAngle({0, 1, 0}, std::numbers::pi_v<float> / 2);
     turn.values = {0, 0, 0, 1, quarter.x, quarter.y, quarter.z, quarter.w};
     auto clip = Clip::create("walk", {move, turn});
-    if (!clip) { std::fprintf(stderr, "%s\n", clip.message().c_str()); return 1; }
+    if (!clip) return fail(clip.message());
     // Extract x, z and the turn (the default mask); the vertical bob stays in the pose.
     auto motion = RootMotion::create(*clip, 0, Transform{});
-    if (!motion) { std::fprintf(stderr, "%s\n", motion.message().c_str()); return 1; }
+    if (!motion) return fail(motion.message());
 
     // One lap in one step, by hand: from the lap's start the root ends 1.2 m ahead
     // along its own x, turned a quarter turn: the displacement of every lap.
@@ -50,10 +56,7 @@ int main() {
     for (int lapIndex = 0; lapIndex < 4; ++lapIndex) {
         for (int frame = 0; frame < 60; ++frame) {
             PlaybackStep step;
-            if (Status status = player.update(1.0 / 60, step); !status) {
-                std::fprintf(stderr, "%s\n", status.message().c_str());
-                return 1;
-            }
+            if (Status status = player.update(1.0 / 60, step); !status) return fail(status.message());
             character = mulAffine(character, toMatrix(motion->delta(LoopMode::Loop, step)));
         }
         const Vec3 at = transformPoint(character, {}), facing = transformDirection(character, {1, 0, 0});
@@ -68,7 +71,7 @@ int main() {
     // In place: the root sampled half way (x = 0.6, y = 1.0, turned 45 degrees),
     // anchored: x, z and the turn back to their values at 0 s, the bob kept: (0, 1, 0).
     std::vector<Transform> root(1);
-    if (!sampleClip(*clip, 0.5, root, {})) { std::fprintf(stderr, "the pose is too small\n"); return 1; }
+    if (!sampleClip(*clip, 0.5, root, {})) return fail("the pose is too small for the clip");
     const Transform still = motion->anchored(root[0]);
     std::printf("at 0.5 s the root is at (%.2f, %.2f, %.2f); in place (%.2f, %.2f, %.2f)\n",
                 double(root[0].translation.x), double(root[0].translation.y), double(root[0].translation.z),

@@ -179,6 +179,10 @@ Result<Clip> Clip::create(std::string name, std::vector<Track> tracks, std::vect
     return c;
 }
 
+Result<Clip> Clip::withMarkers(std::vector<Marker> markers) const {
+    return create(name_, tracks_, std::move(markers), jointNames_);
+}
+
 Result<Clip> bindClip(const Clip& clip, const Skeleton& skeleton) {
     const auto names = clip.jointNames();
     const std::string who = "clip \"" + std::string(clip.name()) + "\"";

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <unordered_set>
 
-#include "../core/json_syntax.hpp"
+#include "json_reader.hpp"
 
 namespace kinema {
 
@@ -19,129 +19,8 @@ namespace {
 
 namespace dom = simdjson::dom;
 
-// Walks the DOM once, collecting every fault with its JSON pointer.
-class Reader {
+class Reader : public detail::JsonReader {
 public:
-    std::vector<Fault> faults;
-
-    void fault(const std::string& at, std::string what) { faults.push_back({at, std::move(what)}); }
-
-    // Rejects keys outside `known`, so that a misspelt setting is an error rather than a
-    // default, and a known key given twice: readers disagree on which of the two counts
-    // (this one would read the first), so the text would mean different things to
-    // different tools. Every object the reader reads passes here; any other object is
-    // the value of a key or an element that is a fault already.
-    void onlyKeys(dom::object object, const std::string& at, std::initializer_list<std::string_view> known) {
-        seen_.clear();
-        repeated_.clear();
-        for (const auto field : object) {
-            bool ok = false;
-            for (const std::string_view k : known) ok = ok || field.key == k;
-            if (!ok) {
-                fault(at + "/" + escape(field.key), "unknown key");
-            } else if (!seen_.insert(field.key).second && repeated_.insert(field.key).second) {
-                fault(at + "/" + escape(field.key), "duplicate key (keys must be unique)");
-            }
-        }
-    }
-
-    static std::string escape(std::string_view key) {
-        std::string out;
-        for (const char c : key) {
-            if (c == '~') out += "~0";
-            else if (c == '/') out += "~1";
-            else out += c;
-        }
-        return out;
-    }
-
-    bool has(dom::object object, std::string_view key) {
-        dom::element e;
-        return !object.at_key(key).get(e);
-    }
-
-    void string(dom::object object, std::string_view key, const std::string& at, std::string& out, bool required) {
-        dom::element e;
-        if (object.at_key(key).get(e)) {
-            if (required) fault(at + "/" + std::string(key), "missing");
-            return;
-        }
-        std::string_view s;
-        if (e.get_string().get(s)) {
-            fault(at + "/" + std::string(key), "must be a string");
-            return;
-        }
-        out.assign(s);
-    }
-
-    bool number(dom::object object, std::string_view key, const std::string& at, float& out, bool required) {
-        dom::element e;
-        if (object.at_key(key).get(e)) {
-            if (required) fault(at + "/" + std::string(key), "missing");
-            return false;
-        }
-        double d = 0.0;
-        if (e.get_double().get(d)) {
-            fault(at + "/" + std::string(key), "must be a number");
-            return false;
-        }
-        const float f = static_cast<float>(d);
-        if (!std::isfinite(f)) {
-            fault(at + "/" + std::string(key), "not finite as a 32-bit float");
-            return false;
-        }
-        out = f;
-        return true;
-    }
-
-    void boolean(dom::object object, std::string_view key, const std::string& at, bool& out) {
-        dom::element e;
-        if (object.at_key(key).get(e)) return;
-        if (e.get_bool().get(out)) fault(at + "/" + std::string(key), "must be true or false");
-    }
-
-    template <class E, class Parse>
-    void name(dom::object object, std::string_view key, const std::string& at, E& out, Parse parse,
-              std::string_view what) {
-        std::string s;
-        const std::size_t before = faults.size();
-        string(object, key, at, s, false);
-        if (faults.size() != before || !has(object, key)) return;
-        const auto parsed = parse(s);
-        if (!parsed) {
-            fault(at + "/" + std::string(key), "unknown " + std::string(what) + " '" + s + "'");
-            return;
-        }
-        out = *parsed;
-    }
-
-    // Calls `each(object, pointer)` for every element of the array `key`, which must
-    // hold objects.
-    template <class Each>
-    void objects(dom::object object, std::string_view key, const std::string& at, bool required, Each each) {
-        dom::element e;
-        const std::string here = at + "/" + std::string(key);
-        if (object.at_key(key).get(e)) {
-            if (required) fault(here, "missing");
-            return;
-        }
-        dom::array array;
-        if (e.get_array().get(array)) {
-            fault(here, "must be an array");
-            return;
-        }
-        std::size_t i = 0;
-        for (const dom::element item : array) {
-            const std::string itemAt = here + "/" + std::to_string(i++);
-            dom::object o;
-            if (item.get_object().get(o)) {
-                fault(itemAt, "must be an object");
-                continue;
-            }
-            each(o, itemAt);
-        }
-    }
-
     BlendSpaceDesc blendSpace(dom::object o, const std::string& at) {
         onlyKeys(o, at, {"dimensions", "x", "y", "sync", "clips"});
         BlendSpaceDesc b;
@@ -242,18 +121,9 @@ public:
         return desc;
     }
 
-private:
-    // onlyKeys' scratch: the keys of the object at hand, and those already reported twice.
-    std::unordered_set<std::string_view> seen_;
-    std::unordered_set<std::string_view> repeated_;
 };
 
-std::vector<Fault> located(std::span<const Fault> faults, std::string_view source) {
-    std::vector<Fault> out;
-    out.reserve(faults.size());
-    for (const Fault& f : faults) out.push_back({std::string(source) + "#" + f.where, f.what});
-    return out;
-}
+using detail::locatedIn;
 
 // ---- writing
 
@@ -341,23 +211,11 @@ void appendArray(std::string& out, ObjectWriter& owner, std::string_view key, co
 
 Result<StateMachineDesc> parseStateMachineJson(std::string_view json, std::string_view source) {
     dom::parser parser;
-    dom::element doc;
-    if (const auto error = parser.parse(json.data(), json.size(), true).get(doc); error) {
-        // simdjson says that the text is malformed, the locator says where: the byte
-        // offset in `json`, and the line and column (in code points) for an editor.
-        const auto syntax = kinema::json::findJsonSyntaxError(json);
-        if (!syntax) {
-            return Fault{std::string(source) + "#", std::string("JSON does not parse: ") + simdjson::error_message(error)};
-        }
-        return Fault{std::string(source) + "@byte " + std::to_string(syntax->byteOffset) + " (line " +
-                         std::to_string(syntax->line) + ", column " + std::to_string(syntax->column) + ")",
-                     "JSON syntax error: " + syntax->what};
-    }
     dom::object root;
-    if (doc.get_object().get(root)) return Fault{std::string(source) + "#", "the JSON root must be an object"};
+    if (auto fault = detail::parseJsonObject(parser, json, source, root)) return *fault;
     Reader reader;
     StateMachineDesc desc = reader.document(root);
-    if (!reader.faults.empty()) return located(reader.faults, source);
+    if (!reader.faults.empty()) return locatedIn(reader.faults, source);
     return desc;
 }
 
@@ -366,7 +224,7 @@ Result<StateMachineDefinition> loadStateMachineJson(std::string_view json, const
     auto desc = parseStateMachineJson(json, source);
     if (!desc) return std::vector<Fault>(desc.faults().begin(), desc.faults().end());
     auto def = StateMachineDefinition::create(std::move(*desc), clips);
-    if (!def) return located(def.faults(), source);
+    if (!def) return locatedIn(def.faults(), source);
     return def;
 }
 

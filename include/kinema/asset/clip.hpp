@@ -68,6 +68,9 @@ public:
                                std::shared_ptr<const std::vector<std::string>> jointNames = nullptr);
 
     std::string_view name() const noexcept { return name_; }
+    // The same clip (tracks, joint names) with `markers` instead of its own; faults
+    // as create() gives for markers ("markers/<i>").
+    Result<Clip> withMarkers(std::vector<Marker> markers) const;
     std::span<const Track> tracks() const noexcept { return tracks_; }
     std::span<const Marker> markers() const noexcept { return markers_; }
     std::span<const std::string> jointNames() const noexcept {

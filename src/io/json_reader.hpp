@@ -1,0 +1,160 @@
+// Reading kinema's own JSON formats (state machines, marker files) fail-closed.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cmath>
+#include <initializer_list>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "kinema/core/result.hpp"
+
+namespace kinema::detail {
+
+namespace dom = simdjson::dom;
+
+// Walks a simdjson DOM, collecting every fault with its JSON pointer: the shared
+// checks of kinema's own JSON formats (unknown and duplicate keys, types, finite numbers).
+class JsonReader {
+public:
+    std::vector<Fault> faults;
+
+    void fault(const std::string& at, std::string what) { faults.push_back({at, std::move(what)}); }
+
+    // Rejects keys outside `known`, so that a misspelt setting is an error rather than a
+    // default, and a known key given twice: readers disagree on which of the two counts
+    // (this one would read the first), so the text would mean different things to
+    // different tools. Every object the reader reads passes here; any other object is
+    // the value of a key or an element that is a fault already.
+    void onlyKeys(dom::object object, const std::string& at, std::initializer_list<std::string_view> known) {
+        seen_.clear();
+        repeated_.clear();
+        for (const auto field : object) {
+            bool ok = false;
+            for (const std::string_view k : known) ok = ok || field.key == k;
+            if (!ok) {
+                fault(at + "/" + escape(field.key), "unknown key");
+            } else if (!seen_.insert(field.key).second && repeated_.insert(field.key).second) {
+                fault(at + "/" + escape(field.key), "duplicate key (keys must be unique)");
+            }
+        }
+    }
+
+    static std::string escape(std::string_view key) {
+        std::string out;
+        for (const char c : key) {
+            if (c == '~') out += "~0";
+            else if (c == '/') out += "~1";
+            else out += c;
+        }
+        return out;
+    }
+
+    bool has(dom::object object, std::string_view key) {
+        dom::element e;
+        return !object.at_key(key).get(e);
+    }
+
+    void string(dom::object object, std::string_view key, const std::string& at, std::string& out, bool required) {
+        dom::element e;
+        if (object.at_key(key).get(e)) {
+            if (required) fault(at + "/" + std::string(key), "missing");
+            return;
+        }
+        std::string_view s;
+        if (e.get_string().get(s)) {
+            fault(at + "/" + std::string(key), "must be a string");
+            return;
+        }
+        out.assign(s);
+    }
+
+    bool number(dom::object object, std::string_view key, const std::string& at, float& out, bool required) {
+        dom::element e;
+        if (object.at_key(key).get(e)) {
+            if (required) fault(at + "/" + std::string(key), "missing");
+            return false;
+        }
+        double d = 0.0;
+        if (e.get_double().get(d)) {
+            fault(at + "/" + std::string(key), "must be a number");
+            return false;
+        }
+        const float f = static_cast<float>(d);
+        if (!std::isfinite(f)) {
+            fault(at + "/" + std::string(key), "not finite as a 32-bit float");
+            return false;
+        }
+        out = f;
+        return true;
+    }
+
+    void boolean(dom::object object, std::string_view key, const std::string& at, bool& out) {
+        dom::element e;
+        if (object.at_key(key).get(e)) return;
+        if (e.get_bool().get(out)) fault(at + "/" + std::string(key), "must be true or false");
+    }
+
+    template <class E, class Parse>
+    void name(dom::object object, std::string_view key, const std::string& at, E& out, Parse parse,
+              std::string_view what) {
+        std::string s;
+        const std::size_t before = faults.size();
+        string(object, key, at, s, false);
+        if (faults.size() != before || !has(object, key)) return;
+        const auto parsed = parse(s);
+        if (!parsed) {
+            fault(at + "/" + std::string(key), "unknown " + std::string(what) + " '" + s + "'");
+            return;
+        }
+        out = *parsed;
+    }
+
+    // Calls `each(object, pointer)` for every element of the array `key`, which must
+    // hold objects.
+    template <class Each>
+    void objects(dom::object object, std::string_view key, const std::string& at, bool required, Each each) {
+        dom::element e;
+        const std::string here = at + "/" + std::string(key);
+        if (object.at_key(key).get(e)) {
+            if (required) fault(here, "missing");
+            return;
+        }
+        dom::array array;
+        if (e.get_array().get(array)) {
+            fault(here, "must be an array");
+            return;
+        }
+        std::size_t i = 0;
+        for (const dom::element item : array) {
+            const std::string itemAt = here + "/" + std::to_string(i++);
+            dom::object o;
+            if (item.get_object().get(o)) {
+                fault(itemAt, "must be an object");
+                continue;
+            }
+            each(o, itemAt);
+        }
+    }
+
+private:
+    // onlyKeys' scratch: the keys of the object at hand, and those already reported twice.
+    std::unordered_set<std::string_view> seen_;
+    std::unordered_set<std::string_view> repeated_;
+};
+
+// Parses `json` into `doc`; a fault located at the byte, line and column of a syntax
+// error ("source@byte N (line L, column C)") when it does not parse, or when the root
+// is not an object.
+std::optional<Fault> parseJsonObject(dom::parser& parser, std::string_view json, std::string_view source,
+                                     dom::object& root);
+
+// Prefixes every fault's location with "source#".
+std::vector<Fault> locatedIn(std::span<const Fault> faults, std::string_view source);
+
+}  // namespace kinema::detail
