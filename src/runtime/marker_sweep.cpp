@@ -63,10 +63,17 @@ int markerPoints(LoopMode mode, double duration, double m, double (&points)[2]) 
 
 }  // namespace
 
-std::size_t markersCrossed(std::span<const Marker> markers, double duration, LoopMode mode, const PlaybackStep& step,
-                           std::span<std::uint32_t> out) noexcept {
+std::size_t markersCrossed(std::span<const Marker> markers, double duration, LoopMode mode,
+                           const PlaybackStep& unwrapped, std::span<std::uint32_t> out) noexcept {
     const double period = loopPeriod(mode, duration);
-    if (step.travel == 0.0 || duration <= 0.0) return 0;
+    if (unwrapped.travel == 0.0 || duration <= 0.0) return 0;
+    // A caller's own clock may count on past the first lap: the sweep works on the
+    // head's repeating coordinate (a Player's steps are in it already, unchanged here).
+    PlaybackStep step = unwrapped;
+    if (period > 0.0) {
+        step.from = wrapPosition(step.from, period);
+        step.to = wrapPosition(step.to, period);
+    }
     // First-meeting distance of marker i, or a negative value when it is not crossed.
     auto firstMet = [&](std::size_t i) {
         double points[2];

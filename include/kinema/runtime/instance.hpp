@@ -52,8 +52,8 @@ enum class LayerMode : std::uint8_t {
 //
 // Marker sweep (optional): with `sweep` set, the markers of `clip` that `step`
 // crossed under `loop` are reported (InstanceState::events()), by the rules of
-// markersCrossed(). `step` is what the head's last update returned, in the same
-// coordinate as `time`. A layer reports whatever its weight: what a faded-out
+// markersCrossed(). `step` is what the head's last update returned (a Player's, or
+// {previous time, time, time - previous} of the caller's own clock). A layer reports whatever its weight: what a faded-out
 // layer's footstep means is the caller's to judge.
 struct LayerRequest {
     const PackedClip* clip = nullptr;

@@ -44,7 +44,8 @@ double loopPeriod(LoopMode mode, double duration) noexcept;
 double wrapPosition(double x, double period) noexcept;
 
 // Markers of a clip of `duration` seconds (sorted by time, as Clip and PackedClip
-// keep them) that the step crossed, as indices into `markers`, in the order the
+// keep them) that the step crossed (for Loop and PingPong its ends may lie past the
+// first lap, as a caller's own clock gives them: they are wrapped first), as indices into `markers`, in the order the
 // head met them, each at most once. Writes at most out.size() and returns how many
 // it wrote (a clip has few markers: size `out` to markers.size()).
 std::size_t markersCrossed(std::span<const Marker> markers, double duration, LoopMode mode, const PlaybackStep& step,
