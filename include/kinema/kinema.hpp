@@ -40,6 +40,7 @@
 #include "kinema/io/asset_cache.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/io/image.hpp"
+#include "kinema/io/marker_json.hpp"
 #include "kinema/io/state_machine_json.hpp"
 
 // play: players, crossfades, blend spaces, state machines
