@@ -1,22 +1,22 @@
-// Per-frame cost of playing clips on many instances: sampleClip (keyframe
+// Per-frame cost of playing clips on many instances: reference::sample (keyframe
 // interpolation into local TRS) + localToModel (local -> model matrices), in
 // nanoseconds per joint = total time / (instances * joints per skeleton).
 //
 // One benchmark iteration is one evaluation ("frame") of every instance. Each
 // instance owns its time (double seconds), a SamplingCursor and a Pose; instances
 // start staggered evenly over the clip. Per instance and frame the timed work is:
-//   time += 1/60; t = clipTime(time, duration, Loop); sampleClip(cursor); localToModel.
+//   time += 1/60; t = clipTime(time, duration, Loop); reference::sample(cursor); localToModel.
 // resetToRest is not included: nothing else writes the local pose, so joints the
 // clip does not animate keep their rest values from makeRestPose (every W1 joint
 // is animated on all three paths; CesiumMan leaves 3 of its 22 nodes at rest).
 //
 //   CesiumMan/<instances>       the sample model's only clip (19 joints x T/R/S, 22 nodes)
 //   W1/<joints>                 reference workload W1 (workloads/workloads.hpp), 256 instances
-//   W1Sample/<joints>           W1 with sampleClip only (no localToModel)
+//   W1Sample/<joints>           W1 with reference::sample only (no localToModel)
 //   W1LocalToModel/<joints>     W1 with localToModel only (poses sampled once before)
 //   W1bSeek/<joints>            W1b: every instance jumps to a random time every frame
 //                               (the cursor misses and binary-searches)
-//   W1bSeekNoCursor/<joints>    W1b through the cursorless sampleClip overload
+//   W1bSeekNoCursor/<joints>    W1b through the cursorless reference::sample overload
 #include <benchmark/benchmark.h>
 
 #include <span>
@@ -53,16 +53,16 @@ std::vector<Instance> makeInstances(const Model& model, const Clip& clip, std::s
 }
 
 // Samples every instance once at its current time; false (and the benchmark
-// skipped) when sampleClip rejects the outputs, so the timed loop never measures
+// skipped) when reference::sample rejects the outputs, so the timed loop never measures
 // an early return.
 bool primeInstances(benchmark::State& state, const Model& model, const Clip& clip, std::vector<Instance>& instances) {
     for (Instance& in : instances) {
         const double t = clipTime(in.time, clip.duration(), LoopMode::Loop);
-        if (!sampleClip(clip, t, in.cursor, in.pose.local, in.pose.weights)) {
-            state.SkipWithError("sampleClip rejected the pose buffers");
+        if (!reference::sample(clip, t, in.cursor, in.pose.local, in.pose.weights)) {
+            state.SkipWithError("reference::sample rejected the pose buffers");
             return false;
         }
-        localToModel(model.skeleton.parents(), in.pose.local, in.pose.model);
+        reference::localToModel(model.skeleton.parents(), in.pose.local, in.pose.model);
     }
     return true;
 }
@@ -85,8 +85,8 @@ void playForward(benchmark::State& state, const Model& model, const Clip& clip, 
         for (Instance& in : instances) {
             in.time += kFrameStep;
             const double t = clipTime(in.time, duration, LoopMode::Loop);
-            sampleClip(clip, t, in.cursor, in.pose.local, in.pose.weights);
-            localToModel(parents, in.pose.local, in.pose.model);
+            reference::sample(clip, t, in.cursor, in.pose.local, in.pose.weights);
+            reference::localToModel(parents, in.pose.local, in.pose.model);
         }
         benchmark::ClobberMemory();
     }
@@ -133,7 +133,7 @@ void BM_W1Sample(benchmark::State& state) {
     for (auto _ : state) {
         for (Instance& in : instances) {
             in.time += kFrameStep;
-            sampleClip(clip, clipTime(in.time, clip.duration(), LoopMode::Loop), in.cursor, in.pose.local,
+            reference::sample(clip, clipTime(in.time, clip.duration(), LoopMode::Loop), in.cursor, in.pose.local,
                        in.pose.weights);
         }
         benchmark::ClobberMemory();
@@ -150,7 +150,7 @@ void BM_W1LocalToModel(benchmark::State& state) {
     if (!primeInstances(state, *model, clip, instances)) return;
     const auto parents = model->skeleton.parents();
     for (auto _ : state) {
-        for (Instance& in : instances) localToModel(parents, in.pose.local, in.pose.model);
+        for (Instance& in : instances) reference::localToModel(parents, in.pose.local, in.pose.model);
         benchmark::ClobberMemory();
     }
     setPerJoint(state, kInstances, model->skeleton.jointCount());
@@ -184,11 +184,11 @@ void seekEveryFrame(benchmark::State& state) {
             next = next + 1 == times.size() ? 0 : next + 1;
             const double t = clipTime(in.time, duration, LoopMode::Loop);
             if constexpr (UseCursor) {
-                sampleClip(clip, t, in.cursor, in.pose.local, in.pose.weights);
+                reference::sample(clip, t, in.cursor, in.pose.local, in.pose.weights);
             } else {
-                sampleClip(clip, t, in.pose.local, in.pose.weights);
+                reference::sample(clip, t, in.pose.local, in.pose.weights);
             }
-            localToModel(parents, in.pose.local, in.pose.model);
+            reference::localToModel(parents, in.pose.local, in.pose.model);
         }
         benchmark::ClobberMemory();
     }

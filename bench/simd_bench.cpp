@@ -172,7 +172,7 @@ void runSimdW1aPass(benchmark::State& state, bool compose, std::size_t instances
     std::vector<float> times(instances);
     std::vector<Mat4> matrices(instances * joints);
     for (std::size_t i = 0; i < instances; ++i) {
-        times[i] = clip.duration() * static_cast<float>(i) / instances;
+        times[i] = clip.duration() * static_cast<float>(i) / static_cast<float>(instances);
         kernels.sample(clip, times[i], cursors[i], poses[i]);
     }
     const auto parents = model->skeleton.parents();
@@ -254,7 +254,10 @@ void BM_SimdW1Layers3(benchmark::State& state) {
     const PackedClip clipA(model->clips.front());
     const PackedClip clipB(second.clip);
     JointMask upper(model->skeleton.jointCount());
-    upper.setSubtree(model->skeleton.parents(), 1, 1.0f);
+    if (!upper.setSubtree(model->skeleton.parents(), 1, 1.0f)) {
+        state.SkipWithError("JointMask::setSubtree refused the W1 skeleton");
+        return;
+    }
     PoseBatch batch = bench::makeBatch(*model, kInstances, options(1));
     auto inputs = blendedInputs(clipA, clipB, kInstances);
     for (InstanceRequest& in : inputs) {

@@ -1,6 +1,6 @@
 // Skin palettes and CPU linear-blend skinning, as baselines for later work.
 //
-//   Palette/<joints>         buildSkinPalette for 256 W1 instances (skin over every
+//   Palette/<joints>         reference::skinPalette for 256 W1 instances (skin over every
 //                            joint), ns per joint; the poses are sampled once before.
 //   SkinVertices/<normals>   skinVertices on a synthetic 10,000-vertex primitive with
 //                            4 influences per vertex (random joints of a 64-joint W1
@@ -29,10 +29,10 @@ bool sampledPose(const Model& model, double time, Pose& pose) {
     const Clip& clip = model.clips.front();
     pose = makeRestPose(model);
     SamplingCursor cursor(clip);
-    if (!sampleClip(clip, clipTime(time, clip.duration(), LoopMode::Loop), cursor, pose.local, pose.weights)) {
+    if (!reference::sample(clip, clipTime(time, clip.duration(), LoopMode::Loop), cursor, pose.local, pose.weights)) {
         return false;
     }
-    localToModel(model.skeleton.parents(), pose.local, pose.model);
+    reference::localToModel(model.skeleton.parents(), pose.local, pose.model);
     return true;
 }
 
@@ -48,12 +48,12 @@ void BM_Palette(benchmark::State& state) {
     std::vector<std::vector<Mat4>> palettes(kInstances, std::vector<Mat4>(skin.joints.size()));
     for (std::size_t i = 0; i < kInstances; ++i) {
         if (!sampledPose(model, 2.0 * static_cast<double>(i) / kInstances, poses[i])) {
-            state.SkipWithError("sampleClip rejected the pose buffers");
+            state.SkipWithError("reference::sample rejected the pose buffers");
             return;
         }
     }
     for (auto _ : state) {
-        for (std::size_t i = 0; i < kInstances; ++i) buildSkinPalette(skin, poses[i].model, palettes[i]);
+        for (std::size_t i = 0; i < kInstances; ++i) reference::skinPalette(skin, poses[i].model, palettes[i]);
         benchmark::ClobberMemory();
     }
     state.counters["per_joint"] = benchmark::Counter(static_cast<double>(kInstances * skin.joints.size()),
@@ -73,11 +73,11 @@ void BM_SkinVertices(benchmark::State& state) {
     const Skin& skin = model.skins.front();
     Pose pose;
     if (!sampledPose(model, 0.7, pose)) {
-        state.SkipWithError("sampleClip rejected the pose buffers");
+        state.SkipWithError("reference::sample rejected the pose buffers");
         return;
     }
     std::vector<Mat4> palette(skin.joints.size());
-    buildSkinPalette(skin, pose.model, palette);
+    reference::skinPalette(skin, pose.model, palette);
 
     const MeshPrimitive primitive = makeSkinnedPrimitive(kVertices, kJoints);
     const bool withNormals = state.range(0) != 0;

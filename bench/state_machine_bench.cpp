@@ -93,7 +93,7 @@ Crowd buildCrowd(std::size_t joints) {
     std::vector<Vec3> rest(joints);
     for (std::size_t k = 0; k < joints; ++k) rest[k] = w.model.skeleton.restPose()[k].translation;
     for (int k = 0; k < kStates; ++k) {
-        auto clip = buildW1Clip(rest, static_cast<std::uint64_t>(k), c.error);
+        auto clip = buildW1Clip(rest, static_cast<std::uint64_t>(k), W1Clip::Smooth, c.error);
         if (!clip) return c;
         c.clips.push_back(std::move(*clip));
     }
@@ -162,7 +162,10 @@ void BM_SM8Frame(benchmark::State& state) {
     for (auto _ : state) {
         stepMachines(c);
         for (std::size_t i = 0; i < kInstances; ++i) {
-            motionLayers(c.machines[i].samples(), c.packedBySlot, inputs[i]);
+            if (const Status status = motionLayers(c.machines[i].samples(), c.packedBySlot, inputs[i]); !status) {
+                state.SkipWithError(status.message().c_str());
+                return;
+            }
             layers += inputs[i].layerCount;
         }
         ++frames;

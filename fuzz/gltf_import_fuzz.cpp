@@ -35,8 +35,8 @@ void exercise(const kinema::Model& model) {
         kinema::SamplingCursor cursor(clip);
         const float d = clip.duration();
         for (const float t : {-1.0f, 0.0f, d * 0.37f, d * 0.5f, d, d + 1.0f}) {
-            if (!kinema::sampleClip(clip, t, cursor, local, weights)) {
-                contractBroken("sampleClip refused an accepted clip", std::string(clip.name()));
+            if (!kinema::reference::sample(clip, t, cursor, local, weights)) {
+                contractBroken("reference::sample refused an accepted clip", std::string(clip.name()));
             }
         }
     }

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ clang lld libclang-rt-14-dev pkg-config
+  cmake ninja-build g++ clang lld libclang-rt-14-dev pkg-config clang-format git
   libsimdjson-dev libcli11-dev libtbb-dev libstb-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   qemu-user

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the build dependencies, then builds and runs every test twice:
+# Installs the build dependencies, checks the sources' layout (.clang-format), then
+# builds and runs every test twice:
 #   1. g++ release build, warnings as errors: unit, conformance, CLI and install tests;
 #   2. clang build with AddressSanitizer + UndefinedBehaviorSanitizer, warnings as errors:
 #      the same tests, including the hostile-input suite;
@@ -8,6 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
+
+echo "== layout of the C++ sources (.clang-format)"
+scripts/check-format.sh
 
 echo "== npm: the pinned three.js and glTF-Validator oracles"
 npm ci --prefix tests/oracle --no-audit --no-fund

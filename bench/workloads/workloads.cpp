@@ -11,7 +11,9 @@
 
 namespace kinema::bench {
 
-std::optional<Clip> buildW1Clip(std::span<const Vec3> restTranslations, std::uint64_t variant, std::string& error) {
+std::optional<Clip> buildW1Clip(std::span<const Vec3> restTranslations, std::uint64_t variant, W1Clip definition,
+                                std::string& error) {
+    const double amplitude = rotationAmplitude(definition);
     const std::size_t jointCount = restTranslations.size();
     const std::uint64_t base = mix(kSeed ^ jointCount);
     Random rng(variant == 0 ? base : mix(base + variant));
@@ -51,7 +53,7 @@ std::optional<Clip> buildW1Clip(std::span<const Vec3> restTranslations, std::uin
                             {rest.x + static_cast<float>(0.02 * std::sin(a + phase[0])),
                              rest.y + static_cast<float>(0.02 * std::sin(a + phase[1])),
                              rest.z + static_cast<float>(0.02 * std::sin(2.0 * a + phase[2]))});
-            const Quat q = fromAxisAngle(axis, static_cast<float>(0.6 * std::sin(a + phase[3])));
+            const Quat q = fromAxisAngle(axis, static_cast<float>(amplitude * std::sin(a + phase[3])));
             r.values.insert(r.values.end(), {q.x, q.y, q.z, q.w});
             s.values.insert(s.values.end(), {static_cast<float>(1.0 + 0.1 * std::sin(a + phase[4])),
                                              static_cast<float>(1.0 + 0.1 * std::sin(a + phase[5])),
@@ -61,7 +63,9 @@ std::optional<Clip> buildW1Clip(std::span<const Vec3> restTranslations, std::uin
         tracks.push_back(std::move(r));
         tracks.push_back(std::move(s));
     }
-    auto clip = Clip::create(variant == 0 ? "W1" : "W1-" + std::to_string(variant), std::move(tracks));
+    std::string name = "W1";
+    if (variant != 0) name.append("-").append(std::to_string(variant));
+    auto clip = Clip::create(std::move(name), std::move(tracks));
     if (!clip) {
         error = "W1 clip: " + clip.message();
         return std::nullopt;
@@ -69,7 +73,7 @@ std::optional<Clip> buildW1Clip(std::span<const Vec3> restTranslations, std::uin
     return std::move(*clip);
 }
 
-Workload buildW1(std::size_t jointCount) {
+Workload buildW1(std::size_t jointCount, W1Clip definition) {
     Workload w;
 
     std::vector<JointDesc> joints(jointCount);
@@ -85,7 +89,7 @@ Workload buildW1(std::size_t jointCount) {
         w.error = "W1 skeleton: " + skeleton.message();
         return w;
     }
-    auto clip = buildW1Clip(restTranslations, 0, w.error);
+    auto clip = buildW1Clip(restTranslations, 0, definition, w.error);
     if (!clip) return w;
 
     Model& m = w.model;
@@ -114,22 +118,24 @@ Workload buildW1(std::size_t jointCount) {
     return w;
 }
 
-const Workload& w1(std::size_t jointCount) {
-    static std::map<std::size_t, Workload> cache;
-    auto it = cache.find(jointCount);
-    if (it == cache.end()) it = cache.emplace(jointCount, buildW1(jointCount)).first;
+const Workload& w1(std::size_t jointCount, W1Clip definition) {
+    static std::map<std::pair<std::size_t, W1Clip>, Workload> cache;
+    const auto key = std::make_pair(jointCount, definition);
+    auto it = cache.find(key);
+    if (it == cache.end()) it = cache.emplace(key, buildW1(jointCount, definition)).first;
     return it->second;
 }
 
-const ClipWorkload& w1SecondClip(std::size_t jointCount) {
-    static std::map<std::size_t, ClipWorkload> cache;
-    auto it = cache.find(jointCount);
+const ClipWorkload& w1SecondClip(std::size_t jointCount, W1Clip definition) {
+    static std::map<std::pair<std::size_t, W1Clip>, ClipWorkload> cache;
+    const auto key = std::make_pair(jointCount, definition);
+    auto it = cache.find(key);
     if (it == cache.end()) {
         ClipWorkload c;
         std::vector<Vec3> rest(jointCount);
         for (std::size_t k = 0; k < jointCount; ++k) rest[k] = {0.05f * static_cast<float>(k % 3), 0.1f, 0.02f};
-        if (auto clip = buildW1Clip(rest, 1, c.error)) c.clip = std::move(*clip);
-        it = cache.emplace(jointCount, std::move(c)).first;
+        if (auto clip = buildW1Clip(rest, 1, definition, c.error)) c.clip = std::move(*clip);
+        it = cache.emplace(key, std::move(c)).first;
     }
     return it->second;
 }

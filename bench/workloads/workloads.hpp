@@ -7,7 +7,11 @@
 // W1 clip: 2 s, 61 LINEAR keys at t = f / 30 (f = 0..60) on translation, rotation
 // and scale of every joint; smooth sinusoids with per-joint phases from a seeded
 // hash; rotations are unit quaternions about a per-joint axis; key 60 equals key 0
-// exactly, so the clip loops without a seam.
+// exactly, so the clip loops without a seam. Two definitions differ only in the
+// rotation amplitude (W1Clip): the angle about the joint's axis is A sin(2 pi f / 60
+// + phase), A = 0.6 rad (a key turns at most 2 A sin(pi / 60) = 3.6 degrees from the
+// last) or A = 3.5 rad (at most 20.99 degrees: fast turns, near the limit at which
+// the sampler's cheaper interpolation form stops being exact enough).
 #pragma once
 
 #include <cmath>
@@ -54,6 +58,11 @@ private:
 inline constexpr int kW1Frames = 60;          // key f at t = f / 30 for f = 0..60
 inline constexpr double kW1FrameRate = 30.0;
 
+// Which W1 clip definition: the rotation amplitude A above.
+enum class W1Clip { Smooth, Wide };
+inline constexpr double rotationAmplitude(W1Clip c) noexcept { return c == W1Clip::Smooth ? 0.6 : 3.5; }
+inline constexpr const char* toString(W1Clip c) noexcept { return c == W1Clip::Smooth ? "smooth" : "wide"; }
+
 // The W1 model: skeleton, one clip ("W1"), and one skin over every joint whose
 // inverse bind matrices are the inverse rest model matrices. `error` is set (and
 // the model empty) if a builder rejects the data, which would be a bug here.
@@ -66,12 +75,13 @@ struct Workload {
 // `restTranslations`. `variant` 0 is the clip of buildW1(); any other value gives a
 // different clip of the same shape (other phases and axes), e.g. the second clip
 // of the blend workload W1c. Nullopt with `error` set if Clip::create rejects it.
-std::optional<Clip> buildW1Clip(std::span<const Vec3> restTranslations, std::uint64_t variant, std::string& error);
+std::optional<Clip> buildW1Clip(std::span<const Vec3> restTranslations, std::uint64_t variant, W1Clip definition,
+                                std::string& error);
 
-Workload buildW1(std::size_t jointCount);
+Workload buildW1(std::size_t jointCount, W1Clip definition = W1Clip::Smooth);
 
-// W1 of `jointCount` joints, built once per process.
-const Workload& w1(std::size_t jointCount);
+// W1 of `jointCount` joints, built once per process (per definition).
+const Workload& w1(std::size_t jointCount, W1Clip definition = W1Clip::Smooth);
 
 // A second W1 clip (variant 1) for W1 of `jointCount` joints, built once per
 // process: the clip the blend workload W1c plays over the first one.
@@ -80,7 +90,7 @@ struct ClipWorkload {
     std::string error;
 };
 
-const ClipWorkload& w1SecondClip(std::size_t jointCount);
+const ClipWorkload& w1SecondClip(std::size_t jointCount, W1Clip definition = W1Clip::Smooth);
 
 // A synthetic skinned primitive: `vertices` positions in a 1 m box, unit normals,
 // 4 influences per vertex on random joints below `jointCount` with random

@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
 
     const auto vertices = man->skinnedPositions(0);
     std::size_t moved = 0;
-    for (std::size_t v = 0; v < vertices.size(); ++v) moved += vertices[v].x != first[v].x ? 1 : 0;
+    for (std::size_t v = 0; v < vertices.size(); ++v) moved += vertices[v].x != first[v].x ? 1u : 0u;
     // 6 frames of 1/60 s at 1.5x: 0.15 s of clip time (no wrap: CesiumMan lasts 2 s).
     const double advanced = man->current().position() - before;
     const auto& mesh = model->meshes[model->meshInstances[0].mesh];

@@ -33,8 +33,8 @@ int main(int argc, char** argv) {
     model.skeleton = *skeleton;
     Pose pose{{skeleton->restPose().begin(), skeleton->restPose().end()}, {}, std::vector<Mat4>(2)};
     for (const double t : {0.0, 0.5, 1.0}) {
-        sampleClip(*clip, clipTime(t, clip->duration(), LoopMode::Clamp), pose.local, pose.weights);
-        localToModel(skeleton->parents(), pose.local, pose.model);
+        reference::sample(*clip, clipTime(t, clip->duration(), LoopMode::Clamp), pose.local, pose.weights);
+        reference::localToModel(skeleton->parents(), pose.local, pose.model);
         std::printf("t=%.1f elbow rotation z=%.4f w=%.4f\n", t, double(pose.local[1].rotation.z),
                     double(pose.local[1].rotation.w));
     }

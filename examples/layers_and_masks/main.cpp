@@ -70,15 +70,16 @@ int main() {
         if (!*clip) return fail(clip->message());
     const PackedClip packedWalk(*walk), packedReach(*reach), packedLook(*look);
 
-    JointMask upperBody(*skeleton, 0.0f);                    // nothing ...
-    upperBody.setSubtree(skeleton->parents(), spine, 1.0f);  // ... but the spine and what hangs from it
+    JointMask upperBody(*skeleton);  // nothing but the spine and what hangs from it
+    if (Status status = upperBody.setSubtree(skeleton->parents(), spine, 1.0f); !status) return fail(status.message());
 
     LayerStack stack;
-    const bool placed = stack.setLayer(0, *walk, packedWalk) &&
-                        stack.setLayer(1, *reach, packedReach, LoopMode::Loop, {.mask = &upperBody}) &&
-                        stack.setLayer(2, *look, packedLook, LoopMode::Loop,
-                                       {.weight = 0.5f, .mode = LayerMode::Additive});  // against the rest pose
-    if (!placed) return fail("a layer was refused");
+    for (Status status : {stack.setLayer(0, *walk, packedWalk),
+                          stack.setLayer(1, *reach, packedReach, LoopMode::Loop, {.mask = &upperBody}),
+                          stack.setLayer(2, *look, packedLook, LoopMode::Loop,
+                                         {.weight = 0.5f, .mode = LayerMode::Additive})}) {  // against the rest pose
+        if (!status) return fail(status.message());
+    }
 
     auto evaluator = InstanceEvaluator::create(*skeleton, {});
     if (!evaluator) return fail(evaluator.message());
@@ -88,7 +89,7 @@ int main() {
     InstanceRequest request;
     for (int frame = 0; frame < 4; ++frame) {  // a quarter of a second
         if (Status status = stack.update(1.0 / 16); !status) return fail(status.message());
-        stack.fill(request);
+        if (Status status = stack.fill(request); !status) return fail(status.message());
         if (Status status = evaluator->check(request); !status) return fail(status.message());
         evaluator->evaluate(request, state, work, model, {});
     }

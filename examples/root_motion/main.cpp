@@ -71,7 +71,7 @@ int main() {
     // In place: the root sampled half way (x = 0.6, y = 1.0, turned 45 degrees),
     // anchored: x, z and the turn back to their values at 0 s, the bob kept: (0, 1, 0).
     std::vector<Transform> root(1);
-    if (!sampleClip(*clip, 0.5, root, {})) return fail("the pose is too small for the clip");
+    if (!reference::sample(*clip, 0.5, root, {})) return fail("the pose is too small for the clip");
     const Transform still = motion->anchored(root[0]);
     std::printf("at 0.5 s the root is at (%.2f, %.2f, %.2f); in place (%.2f, %.2f, %.2f)\n",
                 double(root[0].translation.x), double(root[0].translation.y), double(root[0].translation.z),

@@ -77,10 +77,10 @@ int main(int argc, char** argv) {
             std::printf("update %2d: -> %s\n", update, def->desc().states[now].name.c_str());
             shown = now;
         }
-        if (!motionLayers(sm.samples(), packedBySlot, request)) return fail("a clip without its packed clip");
+        if (Status status = motionLayers(sm.samples(), packedBySlot, request); !status) return fail(status.message());
         if (Status status = evaluator->check(request); !status) return fail(status.message());
         evaluator->evaluate(request, state, work, model, {});
-        x[update] = model[0].m[12];
+        x[static_cast<std::size_t>(update)] = model[0].m[12];
     }
 
     // By hand: speed > 0.1 in update 5 starts the 0.25 s fade to walk (walk at 0 s);

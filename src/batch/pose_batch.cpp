@@ -133,12 +133,16 @@ Status PoseBatch::evaluate(std::span<const InstanceRequest> requests) {
         return Status::success();
     }
     // The checks run in parallel too; the lowest failing instance is looked up
-    // again afterwards so that the answer does not depend on the thread count.
+    // again afterwards so that the answer does not depend on the thread count. Both
+    // passes run in one entry into the arena. oneTBB's auto_partitioner splits the
+    // instances into a few chunks per thread (more only where a thread steals work),
+    // never below grain_: 10,000 instances make tens of tasks, not thousands.
     std::atomic<std::size_t> firstBad{requests.size()};
     std::atomic<bool> sweeps{false};
+    const tbb::blocked_range<std::size_t> all(0, requests.size(), grain_);
     arena_->arena.execute([&] {
         tbb::parallel_for(
-            tbb::blocked_range<std::size_t>(0, requests.size(), grain_),
+            all,
             [&](const tbb::blocked_range<std::size_t>& range) {
                 bool rangeSweeps = false;
                 if (Status s = checkRange(requests, range.begin(), range.end(), rangeSweeps); !s) {
@@ -149,22 +153,21 @@ Status PoseBatch::evaluate(std::span<const InstanceRequest> requests) {
                 }
                 if (rangeSweeps) sweeps.store(true, std::memory_order_relaxed);
             },
-            tbb::simple_partitioner());
-    });
-    if (const std::size_t bad = firstBad.load(); bad < requests.size()) {
-        return evaluator_.check(requests[bad]).at(static_cast<std::int64_t>(bad));
-    }
-    anyMarkers_ = sweeps.load();
-    arena_->arena.execute([&] {
+            tbb::auto_partitioner());
+        if (firstBad.load() < requests.size()) return;
         tbb::parallel_for(
-            tbb::blocked_range<std::size_t>(0, requests.size(), grain_),
+            all,
             [&](const tbb::blocked_range<std::size_t>& range) {
                 // The arena's slot of this thread, in [0, max_concurrency).
                 const auto worker = static_cast<std::size_t>(tbb::this_task_arena::current_thread_index());
                 evaluateRange(requests, range.begin(), range.end(), worker);
             },
-            tbb::simple_partitioner());
+            tbb::auto_partitioner());
     });
+    if (const std::size_t bad = firstBad.load(); bad < requests.size()) {
+        return evaluator_.check(requests[bad]).at(static_cast<std::int64_t>(bad));
+    }
+    anyMarkers_ = sweeps.load();
     gatherEvents();
     return Status::success();
 }

@@ -76,7 +76,7 @@ Status Character::playLayer(std::size_t layer, std::string_view clip, LoopMode l
         return Status::failure(std::isnan(weight) ? StatusCode::NotFinite : StatusCode::OutOfRange,
                                "layer weight outside [0, 1]");
     }
-    if (mask != nullptr && mask->jointCount() != evaluator_.jointCount()) {
+    if (mask != nullptr && !evaluator_.fits(*mask)) {
         return Status::failure(StatusCode::ForeignInput, "layer mask was made for another skeleton");
     }
     Upper& u = upper_[layer - 1];

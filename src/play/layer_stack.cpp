@@ -6,9 +6,26 @@
 
 namespace kinema {
 
-bool LayerStack::setLayer(std::size_t index, const Clip& clip, const PackedClip& packed, LoopMode mode,
-                          LayerSettings settings) noexcept {
-    if (index > count_ || index >= kMaxLayers || packed.duration() != clip.duration()) return false;
+namespace {
+
+Status checkLayerWeight(float w) noexcept {
+    if (!std::isfinite(w)) return Status::failure(StatusCode::NotFinite, "layer weight is not finite");
+    if (w < 0.0f || w > 1.0f) return Status::failure(StatusCode::OutOfRange, "layer weight outside [0, 1]");
+    return Status::success();
+}
+
+}  // namespace
+
+Status LayerStack::setLayer(std::size_t index, const Clip& clip, const PackedClip& packed, LoopMode mode,
+                            LayerSettings settings) noexcept {
+    const auto at = static_cast<std::int64_t>(index);
+    if (index > count_ || index >= kMaxLayers) {
+        return Status::failure(StatusCode::OutOfRange, "layer past the top of the stack").at(-1, at);
+    }
+    if (packed.duration() != clip.duration() || packed.name() != clip.name()) {
+        return Status::failure(StatusCode::ForeignInput, "packed clip was made from another clip").at(-1, at);
+    }
+    if (Status s = checkLayerWeight(settings.weight); !s) return s.at(-1, at);
     Layer& layer = layers_[index];
     layer.clip = &clip;
     layer.packed = &packed;
@@ -17,7 +34,7 @@ bool LayerStack::setLayer(std::size_t index, const Clip& clip, const PackedClip&
     layer.settings = settings;
     layer.step = {};
     count_ = std::max(count_, index + 1);
-    return true;
+    return Status::success();
 }
 
 void LayerStack::pop() noexcept {
@@ -30,7 +47,10 @@ Status LayerStack::update(double elapsed) noexcept {
     return {};
 }
 
-void LayerStack::fill(InstanceRequest& out) const noexcept {
+Status LayerStack::fill(InstanceRequest& out) const noexcept {
+    for (std::size_t l = 0; l < count_; ++l) {
+        if (Status s = checkLayerWeight(layers_[l].settings.weight); !s) return s.at(-1, static_cast<std::int64_t>(l));
+    }
     out.layerCount = static_cast<std::uint32_t>(count_);
     for (std::size_t l = 0; l < count_; ++l) {
         const Layer& layer = layers_[l];
@@ -39,8 +59,7 @@ void LayerStack::fill(InstanceRequest& out) const noexcept {
         b.clip = layer.packed;
         b.time = layer.player.position();
         b.loop = layer.player.mode();
-        const float w = layer.settings.weight;
-        b.weight = std::isnan(w) ? 0.0f : std::clamp(w, 0.0f, 1.0f);
+        b.weight = layer.settings.weight;
         b.mode = layer.settings.mode;
         b.mask = layer.settings.mask;
         b.reference = layer.settings.reference;
@@ -49,6 +68,7 @@ void LayerStack::fill(InstanceRequest& out) const noexcept {
             b.step = layer.step;
         }
     }
+    return Status::success();
 }
 
 }  // namespace kinema

@@ -5,10 +5,14 @@
 
 namespace kinema {
 
-bool motionLayers(std::span<const MotionSample> samples, std::span<const PackedClip* const> packed,
-                  InstanceRequest& out) noexcept {
-    for (const MotionSample& s : samples) {
-        if (s.clipSlot >= packed.size() || packed[s.clipSlot] == nullptr) return false;
+Status motionLayers(std::span<const MotionSample> samples, std::span<const PackedClip* const> packed,
+                    InstanceRequest& out) noexcept {
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        const MotionSample& s = samples[i];
+        if (s.clipSlot >= packed.size() || packed[s.clipSlot] == nullptr) {
+            return Status::failure(StatusCode::Missing, "motion sample's clip has no packed clip")
+                .withIndex(static_cast<std::int64_t>(i));
+        }
     }
     // Indices of the kept samples, heaviest first when some must go, then back in
     // their own order so the layer order (and so the result) does not depend on ties.
@@ -45,7 +49,7 @@ bool motionLayers(std::span<const MotionSample> samples, std::span<const PackedC
         layer.weight = l == 0 || !(total > 0.0f) ? 1.0f : std::clamp(s.weight / total, 0.0f, 1.0f);
     }
     out = in;
-    return true;
+    return Status::success();
 }
 
 }  // namespace kinema

@@ -27,13 +27,13 @@ Result<RootMotion> RootMotion::create(const Clip& clip, std::uint32_t rootJoint,
     r.mask_ = mask;
     r.duration_ = clip.duration();
     r.start_ = rest;
-    (void)sampleClip(r.tracks_, 0.0f, {&r.start_, 1}, {});
+    (void)reference::sample(r.tracks_, 0.0f, {&r.start_, 1}, {});
     return r;
 }
 
 Mat4 RootMotion::at(double t) const noexcept {
     Transform x = rest_;
-    (void)sampleClip(tracks_, t, {&x, 1}, {});
+    (void)reference::sample(tracks_, t, {&x, 1}, {});
     Transform part;  // identity
     part.translation = {mask_.x ? x.translation.x : 0.0f, mask_.y ? x.translation.y : 0.0f,
                         mask_.z ? x.translation.z : 0.0f};

@@ -8,10 +8,10 @@ namespace kinema {
 
 static_assert(static_cast<int>(TrackPath::Translation) == 0 && static_cast<int>(TrackPath::Rotation) == 1 &&
                   static_cast<int>(TrackPath::Scale) == 2 && static_cast<int>(TrackPath::Weights) == 3,
-              "kernels.inl numbers the paths this way");
+              "kernels/common.inl numbers the paths this way");
 static_assert(static_cast<int>(Interpolation::Step) == 0 && static_cast<int>(Interpolation::Linear) == 1 &&
                   static_cast<int>(Interpolation::CubicSpline) == 2,
-              "kernels.inl numbers the interpolations this way");
+              "kernels/common.inl numbers the interpolations this way");
 
 namespace {
 

@@ -6,6 +6,9 @@ namespace kinema {
 
 namespace {
 
+static_assert(static_cast<std::uint32_t>(NormalTransform::InverseTranspose) == detail::kNormalsByCofactor &&
+              static_cast<std::uint32_t>(NormalTransform::BlendedMatrix) == detail::kNormalsByBlendedMatrix);
+
 const detail::KernelTable* levelTable(SimdLevel level) noexcept {
     switch (level) {
 #ifdef KINEMA_HAS_X86_KERNELS
@@ -102,7 +105,7 @@ bool PoseKernels::sampleInto(const PackedClip& clip, double time, PackedClipCurs
             p = {n - 1, 0.0f, 0.0f};
         } else {
             const std::uint32_t k = findPackedInterval(clip, tl, time, hints[i]);
-            // u as sampleClip computes it, in double; the span (float) scales cubic tangents.
+            // u as reference::sample computes it, in double; the span (float) scales cubic tangents.
             const float t0 = times[k], span = times[k + 1] - t0;
             const double u = (time - t0) / (static_cast<double>(times[k + 1]) - t0);
             p = {k, static_cast<float>(std::min(u, 1.0)), span};
@@ -172,7 +175,8 @@ bool PoseKernels::skinPalette(const Skin& skin, std::span<const Mat4> model, std
 
 bool PoseKernels::skinVertices(const MeshPrimitive& primitive, std::span<const Mat4> palette,
                                std::span<const Vec3> positions, std::span<const Vec3> normals,
-                               std::span<Vec3> outPositions, std::span<Vec3> outNormals) const noexcept {
+                               std::span<Vec3> outPositions, std::span<Vec3> outNormals,
+                               NormalTransform normalTransform) const noexcept {
     const std::size_t n = positions.size();
     const std::size_t k = primitive.influencesPerVertex;
     const bool doNormals = !outNormals.empty();
@@ -184,7 +188,8 @@ bool PoseKernels::skinVertices(const MeshPrimitive& primitive, std::span<const M
     static_assert(sizeof(Vec3) == 3 * sizeof(float), "Vec3 is three packed floats");
     table_.skin(palette.data()->m.data(), primitive.joints.data(), primitive.weights.data(),
                 static_cast<std::uint32_t>(k), &positions.data()->x, doNormals ? &normals.data()->x : nullptr,
-                static_cast<std::uint32_t>(n), &outPositions.data()->x, doNormals ? &outNormals.data()->x : nullptr);
+                static_cast<std::uint32_t>(n), &outPositions.data()->x, doNormals ? &outNormals.data()->x : nullptr,
+                static_cast<std::uint32_t>(normalTransform));
     return true;
 }
 

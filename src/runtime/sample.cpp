@@ -143,8 +143,8 @@ bool sampleTracks(const Clip& clip, double time, std::span<Transform> local, std
 
 }  // namespace
 
-bool sampleClip(const Clip& clip, double time, SamplingCursor& cursor, std::span<Transform> local,
-                std::span<float> weights) noexcept {
+bool reference::sample(const Clip& clip, double time, SamplingCursor& cursor, std::span<Transform> local,
+                       std::span<float> weights) noexcept {
     if (cursor.trackCount() != clip.tracks().size()) return false;
     const auto keys = cursor.keys();
     return sampleTracks(clip, time, local, weights, [&](std::size_t track, std::span<const float> times, float below) {
@@ -152,7 +152,7 @@ bool sampleClip(const Clip& clip, double time, SamplingCursor& cursor, std::span
     });
 }
 
-bool sampleClip(const Clip& clip, double time, std::span<Transform> local, std::span<float> weights) noexcept {
+bool reference::sample(const Clip& clip, double time, std::span<Transform> local, std::span<float> weights) noexcept {
     return sampleTracks(clip, time, local, weights, [](std::size_t, std::span<const float> times, float below) {
         const auto it = std::upper_bound(times.begin(), times.end(), below);
         return static_cast<std::size_t>(it - times.begin()) - 1;

@@ -26,7 +26,8 @@ void applyMorphTargets(const MeshPrimitive& primitive, std::span<const float> we
 }
 
 void skinVertices(const MeshPrimitive& primitive, std::span<const Mat4> palette, std::span<const Vec3> positions,
-                  std::span<const Vec3> normals, std::span<Vec3> outPositions, std::span<Vec3> outNormals) noexcept {
+                  std::span<const Vec3> normals, std::span<Vec3> outPositions, std::span<Vec3> outNormals,
+                  NormalTransform normalTransform) noexcept {
     const std::size_t n = std::min(positions.size(), outPositions.size());
     const std::size_t k = primitive.influencesPerVertex;
     const bool doNormals = normals.size() >= n && outNormals.size() >= n;
@@ -44,14 +45,18 @@ void skinVertices(const MeshPrimitive& primitive, std::span<const Mat4> palette,
         }
         outPositions[v] = transformPoint(m, positions[v]);
         if (doNormals) {
-            // Cofactor matrix = det * inverse-transpose; the sign of det keeps the
-            // normal facing out when the blended matrix mirrors.
             const Vec3 c0{m.m[0], m.m[1], m.m[2]}, c1{m.m[4], m.m[5], m.m[6]}, c2{m.m[8], m.m[9], m.m[10]};
-            const Vec3 r0 = cross(c1, c2), r1 = cross(c2, c0), r2 = cross(c0, c1);
-            const float det = dot(c0, r0);
             const Vec3 nv = normals[v];
-            Vec3 out = r0 * nv.x + r1 * nv.y + r2 * nv.z;
-            if (det < 0.0f) out = -out;
+            Vec3 out;
+            if (normalTransform == NormalTransform::BlendedMatrix) {
+                out = c0 * nv.x + c1 * nv.y + c2 * nv.z;
+            } else {
+                // Cofactor matrix = det * inverse-transpose; the sign of det keeps the
+                // normal facing out when the blended matrix mirrors.
+                const Vec3 r0 = cross(c1, c2), r1 = cross(c2, c0), r2 = cross(c0, c1);
+                out = r0 * nv.x + r1 * nv.y + r2 * nv.z;
+                if (dot(c0, r0) < 0.0f) out = -out;
+            }
             const float len = length(out);
             outNormals[v] = len > 0.0f ? out * (1.0f / len) : nv;
         }

@@ -135,7 +135,7 @@ void expectNoAllocations(std::size_t threads, bool localPoses = true) {
     PoseBatch batch = test::makeBatch(f.skeleton, {}, kInstances, o);
     std::vector<InstanceRequest> in(kInstances);
     JointMask mask(f.skeleton.jointCount());
-    mask.setSubtree(f.skeleton.parents(), 1, 0.5f);
+    ASSERT_TRUE(mask.setSubtree(f.skeleton.parents(), 1, 0.5f));
     for (std::size_t i = 0; i < kInstances; ++i) {
         in[i].layerCount = 2;
         in[i].layers[0] = {&f.packedA, 0.01 * static_cast<double>(i), 1.0f, LoopMode::Loop};
@@ -241,7 +241,7 @@ TEST(SteadyState, KernelsAllocateNothing) {
     std::vector<Mat4> model(f.skeleton.jointCount()), palette(f.skin.joints.size());
     MeshPrimitive prim;
     prim.influencesPerVertex = 4;
-    for (int v = 0; v < 100; ++v) {
+    for (std::size_t v = 0; v < 100; ++v) {
         prim.positions.push_back({0.1f * static_cast<float>(v), 1.0f, 0.0f});
         prim.normals.push_back({0.0f, 1.0f, 0.0f});
         for (std::uint16_t i = 0; i < 4; ++i) {
@@ -335,7 +335,7 @@ TEST(SteadyState, StateMachinesDrivingABatchAllocateNothing) {
             }
             ASSERT_TRUE(m.update(1.0 / 60.0).ok());
             events += m.events().size();
-            fades += m.transitioning() ? 1 : 0;
+            fades += m.transitioning() ? 1u : 0u;
             ASSERT_TRUE(motionLayers(m.samples(), packed, in[i]));
         }
         ASSERT_TRUE(batch.evaluate(in).ok());

@@ -62,7 +62,7 @@ struct Rig {
 };
 
 Vec3 position(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
-Vec3 column(const Mat4& m, int c) { return {m.m[c * 4 + 0], m.m[c * 4 + 1], m.m[c * 4 + 2]}; }
+Vec3 column(const Mat4& m, std::size_t c) { return {m.m[c * 4 + 0], m.m[c * 4 + 1], m.m[c * 4 + 2]}; }
 
 void expectNear(Vec3 a, Vec3 b, const std::string& what) {
     EXPECT_NEAR(a.x, b.x, 2e-6f) << what;
@@ -264,7 +264,7 @@ TEST(BatchControl, BadControlInputsAreRejectedWithNothingChanged) {
     const BoneAdjustment outside{9, kPitch90};
     const BoneAdjustment zero{kSpine, Quat{0, 0, 0, 0}};
     SoaPose wrongSize(2, 0), fits(rig.skeleton.restPose(), {});
-    JointMask wrongMask(5, 1.0f);
+    JointMask wrongMask(5);
     using Mutation = std::function<void(InstanceRequest&)>;
     const std::vector<std::pair<std::string, Mutation>> cases{
         {"instance 2, index 0: bone adjustment: joint outside the skeleton",

@@ -68,7 +68,7 @@ TEST(ForeignInputs, AClipOfAnotherModelIsRefusedByTheEvaluatorAndTheBatch) {
     // CesiumMan's own skeleton by the scalar reference path, compared by name.
     std::vector<Transform> local(man.skeleton.restPose().begin(), man.skeleton.restPose().end());
     std::vector<float> weights(man.restWeights);
-    ASSERT_TRUE(sampleClip(man.clips[0], 0.5, local, weights));
+    ASSERT_TRUE(reference::sample(man.clips[0], 0.5, local, weights));
     for (const char* name : {"leg_joint_L_2", "leg_joint_R_5", "torso_joint_3"}) {
         const Transform want = local[*man.skeleton.findJoint(name)];
         const Transform got = onFigure.local(1).joint(*fig.skeleton.findJoint(name));
@@ -165,7 +165,8 @@ TEST(ForeignInputs, AMaskOfAnotherSkeletonIsRefusedEvenWithTheSameJointCount) {
     const PackedClip packed(clip);
     auto evaluator = InstanceEvaluator::create(a, {});
     ASSERT_TRUE(evaluator.ok());
-    const JointMask own(a, 1.0f), foreign(b, 1.0f), anonymous(std::size_t{3}, 1.0f);
+    JointMask own(a), foreign(b), anonymous(std::size_t{3});
+    for (JointMask* m : {&own, &foreign, &anonymous}) ASSERT_TRUE(m->setAll(1.0f));
     InstanceRequest r = play(packed, 0.2);
     r.layerCount = 2;
     r.layers[1] = {&packed, 0.4, 0.5f};

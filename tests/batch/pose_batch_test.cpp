@@ -72,7 +72,7 @@ TEST(PoseBatch, WithoutLocalPosesTheMatricesAreTheSameBitForBit) {
     constexpr std::size_t kInstances = 47;
     const SoaPose ragdoll(f.skeleton.restPose(), {});
     JointMask mask(f.skeleton.jointCount());
-    mask.setSubtree(f.skeleton.parents(), 1, 0.5f);
+    ASSERT_TRUE(mask.setSubtree(f.skeleton.parents(), 1, 0.5f));
     const auto inputs = [&](int frame) {
         std::vector<InstanceRequest> in(kInstances);
         for (std::size_t i = 0; i < kInstances; ++i) {
@@ -150,17 +150,17 @@ TEST(PoseBatch, MatchesTheScalarReferencePath) {
             for (std::size_t i = 0; i < kInstances; ++i) {
                 std::copy(f.skeleton.restPose().begin(), f.skeleton.restPose().end(), local.begin());
                 const double t = clipTime(in[i].layers[0].time, f.clipA.duration(), LoopMode::Loop);
-                ASSERT_TRUE(sampleClip(f.clipA, t, local, {}));
-                localToModel(f.skeleton.parents(), local, model);
-                buildSkinPalette(f.skin, model, palette);
+                ASSERT_TRUE(reference::sample(f.clipA, t, local, {}));
+                reference::localToModel(f.skeleton.parents(), local, model);
+                reference::skinPalette(f.skin, model, palette);
                 for (std::size_t j = 0; j < model.size(); ++j) {
-                    for (int e = 0; e < 16; ++e) {
+                    for (std::size_t e = 0; e < 16; ++e) {
                         ASSERT_NEAR(batch.model(i)[j].m[e], model[j].m[e], 3e-5f * std::max(1.0f, std::fabs(model[j].m[e])))
                             << "instance " << i << " joint " << j << " element " << e;
                     }
                 }
                 for (std::size_t j = 0; j < palette.size(); ++j) {
-                    for (int e = 0; e < 16; ++e) {
+                    for (std::size_t e = 0; e < 16; ++e) {
                         ASSERT_NEAR(batch.palette(i)[j].m[e], palette[j].m[e], 3e-5f * std::max(1.0f, std::fabs(palette[j].m[e])));
                     }
                 }
@@ -196,7 +196,7 @@ TEST(PoseBatch, MaskedAndAdditiveLayersAreTheKernelsApplied) {
     o.threads = 1;
     PoseBatch batch = test::makeBatch(f.skeleton, {}, 2, o);
     JointMask upper(f.skeleton.jointCount());
-    upper.setSubtree(f.skeleton.parents(), 1, 0.8f);
+    ASSERT_TRUE(upper.setSubtree(f.skeleton.parents(), 1, 0.8f));
     const SoaPose rest(f.skeleton.restPose(), {});
     auto in = inputsAt(f, 2, 0.3, true);
     in[0].layers[1].mask = &upper;
@@ -297,9 +297,9 @@ TEST(PoseBatch, NoLayersShowsTheRestPose) {
     std::vector<InstanceRequest> in(2);
     ASSERT_TRUE(batch.evaluate(in).ok());
     std::vector<Mat4> rest(f.skeleton.jointCount());
-    localToModel(f.skeleton.parents(), f.skeleton.restPose(), rest);
+    reference::localToModel(f.skeleton.parents(), f.skeleton.restPose(), rest);
     for (std::size_t j = 0; j < rest.size(); ++j) {
-        for (int e = 0; e < 16; ++e) ASSERT_NEAR(batch.model(1)[j].m[e], rest[j].m[e], 1e-5f);
+        for (std::size_t e = 0; e < 16; ++e) ASSERT_NEAR(batch.model(1)[j].m[e], rest[j].m[e], 1e-5f);
     }
 }
 

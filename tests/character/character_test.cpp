@@ -78,6 +78,22 @@ TEST(Character, LayersFadeInAndOutOverTime) {
     EXPECT_EQ(c->fadeLayer(2, 1.0f, 0.1).code, StatusCode::NotReady);
 }
 
+// A mask made for another skeleton of the same joint count is refused when the layer
+// starts, not at the next update; a mask of no skeleton in particular is taken.
+TEST(Character, RefusesALayerMaskOfAnotherSkeleton) {
+    const Model m = twoJointModel();
+    auto c = Character::create(m);
+    ASSERT_TRUE(c.ok());
+    ASSERT_TRUE(c->play("walk").ok());
+    const Skeleton other = Skeleton::create({{"hips", kNoParent, {}}, {"hand", 0, {}}}).value();
+    const JointMask foreign(other), own(m.skeleton), anonymous(std::size_t{2}), small(std::size_t{1});
+    EXPECT_EQ(c->playLayer(1, "wave", LoopMode::Loop, LayerMode::Override, &foreign).code, StatusCode::ForeignInput);
+    EXPECT_EQ(c->playLayer(1, "wave", LoopMode::Loop, LayerMode::Override, &small).code, StatusCode::ForeignInput);
+    EXPECT_TRUE(c->playLayer(1, "wave", LoopMode::Loop, LayerMode::Override, &own).ok());
+    EXPECT_TRUE(c->playLayer(2, "wave", LoopMode::Loop, LayerMode::Override, &anonymous).ok());
+    EXPECT_TRUE(c->update(0.1).ok());
+}
+
 TEST(Character, ReportsMarkersLoopsAndTheEndOfAOneShot) {
     const Model m = twoJointModel();
     auto c = Character::create(m);
@@ -119,13 +135,13 @@ TEST(Character, SkinnedVerticesMatchTheReferencePath) {
     // The reference: sample at 37/60 s, compose, palette, skin, all scalar.
     std::vector<Transform> local(model->skeleton.restPose().begin(), model->skeleton.restPose().end());
     std::vector<float> weights(model->restWeights);
-    ASSERT_TRUE(sampleClip(model->clips[0], 37.0 / 60.0, local, weights));
+    ASSERT_TRUE(reference::sample(model->clips[0], 37.0 / 60.0, local, weights));
     std::vector<Mat4> composed(local.size());
-    localToModel(model->skeleton.parents(), local, composed);
+    reference::localToModel(model->skeleton.parents(), local, composed);
     const MeshInstance& mi = model->meshInstances[0];
     const Skin& skin = model->skins[static_cast<std::size_t>(mi.skin)];
     std::vector<Mat4> palette(skin.joints.size());
-    buildSkinPalette(skin, composed, palette);
+    reference::skinPalette(skin, composed, palette);
     const MeshPrimitive& prim = model->meshes[mi.mesh].primitives[0];
     std::vector<Vec3> wantP(prim.positions.size()), wantN(prim.normals.size());
     skinVertices(prim, palette, prim.positions, prim.normals, wantP, wantN);

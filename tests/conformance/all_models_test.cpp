@@ -87,8 +87,8 @@ TEST(AllModels, EveryModelImportsWithoutFaultsAndSamplesFinite) {
             for (const float t : {0.0f, 0.5f * d, d, d + 0.75f, 10.0f * d + 3.0f}) {
                 SCOPED_TRACE("t = " + std::to_string(t));
                 kinema::resetToRest(model, pose);
-                ASSERT_TRUE(kinema::sampleClip(clip, t, pose.local, pose.weights));
-                kinema::localToModel(model.skeleton.parents(), pose.local, pose.model);
+                ASSERT_TRUE(kinema::reference::sample(clip, t, pose.local, pose.weights));
+                kinema::reference::localToModel(model.skeleton.parents(), pose.local, pose.model);
                 for (std::size_t j = 0; j < pose.local.size(); ++j) {
                     ASSERT_TRUE(finite(pose.local[j])) << "joint " << j;
                     ASSERT_TRUE(finite(pose.model[j])) << "joint " << j;

@@ -123,7 +123,7 @@ TEST(ContainerRows, ChildrenListedBeforeParentsAreReordered) {
     EXPECT_EQ(parents[jn[0]], static_cast<std::int32_t>(jn[1]));
 
     kinema::Pose pose = kinema::makeRestPose(model);
-    kinema::localToModel(parents, pose.local, pose.model);
+    kinema::reference::localToModel(parents, pose.local, pose.model);
     // By hand: root = T(1,0,0) Rz(90); mid = root * T(0,2,0) S(2); leaf = mid * T(0,0,3).
     // Rz(90) maps (x, y, z) -> (-y, x, z).
     auto origin = [&](std::uint32_t node) {

@@ -109,11 +109,11 @@ TEST(InterpolationTest, EveryAnimatedNodeMatchesHandComputedSamples) {
                 const auto expected =
                     conformance::sampleRef(times, values, width, smp.interpolation, rotation, static_cast<double>(t));
                 kinema::resetToRest(model, pose);
-                ASSERT_TRUE(kinema::sampleClip(clip, t, cursor, pose.local, pose.weights));
+                ASSERT_TRUE(kinema::reference::sample(clip, t, cursor, pose.local, pose.weights));
                 const auto viaCursor = actual(pose.local[joint], ch.path);
                 EXPECT_LE(difference(viaCursor, expected, rotation), kTol) << "with a cursor";
                 kinema::resetToRest(model, pose);
-                ASSERT_TRUE(kinema::sampleClip(clip, t, pose.local, pose.weights));
+                ASSERT_TRUE(kinema::reference::sample(clip, t, pose.local, pose.weights));
                 const auto got = actual(pose.local[joint], ch.path);
                 EXPECT_LE(difference(got, expected, rotation), kTol)
                     << "expected " << ::testing::PrintToString(expected) << "\n     got "
@@ -159,7 +159,7 @@ TEST(InterpolationTest, ExactKeyTimesReturnStoredValues) {
         for (std::size_t k = 0; k < times.size(); ++k) {
             SCOPED_TRACE(ref.animations[a].name + " key " + std::to_string(k));
             kinema::resetToRest(model, pose);
-            ASSERT_TRUE(kinema::sampleClip(model.clips[a], static_cast<float>(times[k]), pose.local, pose.weights));
+            ASSERT_TRUE(kinema::reference::sample(model.clips[a], static_cast<float>(times[k]), pose.local, pose.weights));
             std::vector<double> stored(width);
             for (std::size_t i = 0; i < width; ++i) stored[i] = values[(cubic ? (k * 3 + 1) : k) * width + i];
             if (rotation) {
@@ -195,7 +195,7 @@ TEST(InterpolationTest, DataDiscriminatesKnownLoaderMistakes) {
             const double td = times[k + 1] - times[k];
             const double t = times[k] + 0.3 * td;
             kinema::resetToRest(model, pose);
-            ASSERT_TRUE(kinema::sampleClip(model.clips[a], static_cast<float>(t), pose.local, pose.weights));
+            ASSERT_TRUE(kinema::reference::sample(model.clips[a], static_cast<float>(t), pose.local, pose.weights));
             const auto got = actual(pose.local[joint], "rotation");
             if (smp.interpolation == "CUBICSPLINE") {
                 // The mistake: Hermite with unscaled tangents == our formula with tangents / t_d.

@@ -114,9 +114,9 @@ TEST(MeshRows, SecondInfluenceSetAndExtraInverseBindMatrices) {
     for (const auto& m : model.skins[0].inverseBindMatrices) EXPECT_EQ(m, kinema::Mat4::identity());
 
     kinema::Pose pose = kinema::makeRestPose(model);
-    kinema::localToModel(model.skeleton.parents(), pose.local, pose.model);
+    kinema::reference::localToModel(model.skeleton.parents(), pose.local, pose.model);
     std::vector<kinema::Mat4> palette(8);
-    kinema::buildSkinPalette(model.skins[0], pose.model, palette);
+    kinema::reference::skinPalette(model.skins[0], pose.model, palette);
     std::vector<kinema::Vec3> out(3);
     kinema::skinVertices(prim, palette, prim.positions, {}, out, {});
 

@@ -91,7 +91,7 @@ TEST_P(Morph, SampledWeightsMatchHandInterpolation) {
     for (const double t : probe) {
         SCOPED_TRACE("t = " + std::to_string(t));
         kinema::resetToRest(model, pose);
-        ASSERT_TRUE(kinema::sampleClip(model.clips[0], static_cast<float>(t), pose.local, pose.weights));
+        ASSERT_TRUE(kinema::reference::sample(model.clips[0], static_cast<float>(t), pose.local, pose.weights));
         const auto expected = conformance::sampleRef(times, values, targets, smp.interpolation, false, t);
         for (std::size_t i = 0; i < targets; ++i) {
             EXPECT_NEAR(pose.weights[off + i], expected[i], 1e-5) << "target " << i;
@@ -148,7 +148,7 @@ TEST_P(Morph, ApplyMorphTargetsIsBasePlusWeightedDeltas) {
     kinema::Pose pose = kinema::makeRestPose(model);
     for (const float f : {0.3f, 0.55f, 0.9f}) {
         kinema::resetToRest(model, pose);
-        ASSERT_TRUE(kinema::sampleClip(model.clips[0], f * model.clips[0].duration(), pose.local, pose.weights));
+        ASSERT_TRUE(kinema::reference::sample(model.clips[0], f * model.clips[0].duration(), pose.local, pose.weights));
         sets.emplace_back(pose.weights.begin() + static_cast<std::ptrdiff_t>(off),
                           pose.weights.begin() + static_cast<std::ptrdiff_t>(off + targets));
     }

@@ -1,7 +1,7 @@
 // Conformance of the fast path on real files: every clip of every shared sample model,
 // packed and sampled by the SIMD kernels of every instruction set this CPU runs, then
-// composed by a PoseBatch, against the scalar reference path (sampleClip +
-// localToModel + buildSkinPalette) at keys, between keys and outside the clip.
+// composed by a PoseBatch, against the scalar reference path (reference::sample +
+// localToModel + reference::skinPalette) at keys, between keys and outside the clip.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -51,7 +51,7 @@ std::vector<float> probeTimes(const Clip& clip) {
 }
 
 void expectNear(const Mat4& got, const Mat4& want, const std::string& where) {
-    for (int e = 0; e < 16; ++e) {
+    for (std::size_t e = 0; e < 16; ++e) {
         ASSERT_NEAR(got.m[e], want.m[e], 5e-5f * std::max(1.0f, std::fabs(want.m[e]))) << where << " element " << e;
     }
 }
@@ -82,14 +82,14 @@ TEST(SimdOnSampleModels, EveryClipMatchesTheScalarPathAtEveryLevel) {
                                               "' " + std::string(toString(level)) + " t=" + std::to_string(t);
                     std::copy(model.skeleton.restPose().begin(), model.skeleton.restPose().end(), local.begin());
                     std::copy(model.restWeights.begin(), model.restWeights.end(), weights.begin());
-                    ASSERT_TRUE(sampleClip(clip, t, local, weights)) << where;
+                    ASSERT_TRUE(reference::sample(clip, t, local, weights)) << where;
                     ASSERT_TRUE(pose.assign(rest));
                     ASSERT_TRUE(kernels.sample(packed, t, cursor, pose)) << where;
                     for (std::size_t i = 0; i < weights.size(); ++i) {
                         ASSERT_NEAR(pose.weights()[i], weights[i], 1e-5f * std::max(1.0f, std::fabs(weights[i])))
                             << where << " weight " << i;
                     }
-                    localToModel(model.skeleton.parents(), local, want);
+                    reference::localToModel(model.skeleton.parents(), local, want);
                     ASSERT_TRUE(kernels.localToModel(model.skeleton.parents(), pose, got));
                     for (std::size_t j = 0; j < joints; ++j) expectNear(got[j], want[j], where + " joint " + std::to_string(j));
                 }
@@ -114,12 +114,12 @@ TEST(SimdOnSampleModels, EveryClipMatchesTheScalarPathAtEveryLevel) {
                 const std::string where = file.filename().string() + " batch instance " + std::to_string(i);
                 std::copy(model.skeleton.restPose().begin(), model.skeleton.restPose().end(), local.begin());
                 const double t = clipTime(inputs[i].layers[0].time, clip.duration(), LoopMode::Loop);
-                ASSERT_TRUE(sampleClip(clip, t, local, weights));
-                localToModel(model.skeleton.parents(), local, want);
+                ASSERT_TRUE(reference::sample(clip, t, local, weights));
+                reference::localToModel(model.skeleton.parents(), local, want);
                 for (std::size_t j = 0; j < joints; ++j) expectNear(batch.model(i)[j], want[j], where + " joint " + std::to_string(j));
                 for (std::size_t k = 0; k < model.skins.size(); ++k) {
                     palette.resize(model.skins[k].joints.size());
-                    buildSkinPalette(model.skins[k], want, palette);
+                    reference::skinPalette(model.skins[k], want, palette);
                     ASSERT_EQ(batch.palette(i, k).size(), palette.size());
                     for (std::size_t j = 0; j < palette.size(); ++j) {
                         expectNear(batch.palette(i, k)[j], palette[j],

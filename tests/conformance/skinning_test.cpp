@@ -1,5 +1,5 @@
 // Conformance: posed, skinned vertices of RiggedSimple.glb and CesiumMan.glb.
-// kinema: sampleClip -> localToModel -> buildSkinPalette -> skinVertices.
+// kinema: reference::sample -> localToModel -> reference::skinPalette -> skinVertices.
 // Reference, written here without kinema's math: raw keyframes from the buffer
 // sampled with our own slerp, node matrices from TRS through Rodrigues' formula
 // (or the node's matrix), a hierarchy walk over the JSON node tree from the
@@ -179,9 +179,9 @@ struct KinemaPosed {
 KinemaPosed kinemaPose(const kinema::Model& model, std::size_t clip, float t, std::uint32_t meshNode) {
     kinema::Pose pose = kinema::makeRestPose(model);
     kinema::resetToRest(model, pose);
-    if (!kinema::sampleClip(model.clips.at(clip), t, pose.local, pose.weights))
-        throw std::runtime_error("sampleClip refused the pose");
-    kinema::localToModel(model.skeleton.parents(), pose.local, pose.model);
+    if (!kinema::reference::sample(model.clips.at(clip), t, pose.local, pose.weights))
+        throw std::runtime_error("reference::sample refused the pose");
+    kinema::reference::localToModel(model.skeleton.parents(), pose.local, pose.model);
     const std::uint32_t joint = model.jointOfNode.at(meshNode);
     const kinema::MeshInstance* inst = nullptr;
     for (const auto& mi : model.meshInstances)
@@ -189,7 +189,7 @@ KinemaPosed kinemaPose(const kinema::Model& model, std::size_t clip, float t, st
     if (!inst || inst->skin < 0) throw std::runtime_error("no skinned mesh instance on the mesh node");
     const kinema::Skin& skin = model.skins.at(static_cast<std::size_t>(inst->skin));
     std::vector<kinema::Mat4> palette(skin.joints.size());
-    kinema::buildSkinPalette(skin, pose.model, palette);
+    kinema::reference::skinPalette(skin, pose.model, palette);
     const kinema::MeshPrimitive& prim = model.meshes.at(inst->mesh).primitives.at(0);
     KinemaPosed out;
     out.positions.resize(prim.vertexCount());

@@ -131,7 +131,7 @@ TEST(SpecRows, NormalisedIntegerKeyframesDecodeAsSpecified) {
         for (const double t : {0.0, 0.25, 0.5, 1.0}) {
             SCOPED_TRACE("t = " + std::to_string(t));
             kinema::resetToRest(model, pose);
-            ASSERT_TRUE(kinema::sampleClip(model.clips[c], static_cast<float>(t), pose.local, pose.weights));
+            ASSERT_TRUE(kinema::reference::sample(model.clips[c], static_cast<float>(t), pose.local, pose.weights));
             const auto ew = conformance::sampleRef({0.0, 1.0}, weights, 2, "LINEAR", false, t);
             EXPECT_NEAR(pose.weights[wOff], ew[0], 1e-6);
             EXPECT_NEAR(pose.weights[wOff + 1], ew[1], 1e-6);
@@ -178,7 +178,7 @@ TEST(SpecRows, CubicSplineWeightsAndTranslationUseTheKeyLayoutAndIntervalScaling
     for (const double t : {0.0, 0.3, 0.5, 1.0, 1.5, 1.9, 2.0, 3.0}) {
         SCOPED_TRACE("t = " + std::to_string(t));
         kinema::resetToRest(model, pose);
-        ASSERT_TRUE(kinema::sampleClip(model.clips[0], static_cast<float>(t), pose.local, pose.weights));
+        ASSERT_TRUE(kinema::reference::sample(model.clips[0], static_cast<float>(t), pose.local, pose.weights));
         const auto ew = conformance::sampleRef({0.0, 2.0}, weights, 2, "CUBICSPLINE", false, t);
         EXPECT_NEAR(pose.weights[wOff], ew[0], 1e-5);
         EXPECT_NEAR(pose.weights[wOff + 1], ew[1], 1e-5);
@@ -191,7 +191,7 @@ TEST(SpecRows, CubicSplineWeightsAndTranslationUseTheKeyLayoutAndIntervalScaling
     // One value written out: weight 0 at t = 1 (s = 0.5): 0.5 (p0 + p1) + t_d / 8 (m0 - m1)
     // = 0.5 * 0.8 + 2 / 8 * (0.5 - 2.0) = 0.025.
     kinema::resetToRest(model, pose);
-    ASSERT_TRUE(kinema::sampleClip(model.clips[0], 1.0f, pose.local, pose.weights));
+    ASSERT_TRUE(kinema::reference::sample(model.clips[0], 1.0f, pose.local, pose.weights));
     EXPECT_NEAR(pose.weights[wOff], 0.025, 1e-6);
 }
 
@@ -221,7 +221,7 @@ TEST(SpecRows, LinearRotationTakesTheShortArc) {
     for (const double t : {0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0}) {
         SCOPED_TRACE("t = " + std::to_string(t));
         kinema::resetToRest(model, pose);
-        ASSERT_TRUE(kinema::sampleClip(model.clips.at(0), static_cast<float>(t), pose.local, pose.weights));
+        ASSERT_TRUE(kinema::reference::sample(model.clips.at(0), static_cast<float>(t), pose.local, pose.weights));
         const auto a = rotationOf(pose.local[model.jointOfNode[0]]);
         EXPECT_LE(quatGap(a, conformance::sampleRef({0.0, 1.0}, keys, 4, "LINEAR", true, t)), 1e-6);
         // Rotation angle from identity: 120 degrees * t along the short arc.
@@ -258,7 +258,7 @@ TEST(SpecRows, ChannelWithoutNodeIsIgnored) {
     ASSERT_EQ(model.clips.size(), 1u);
     EXPECT_EQ(model.clips[0].tracks().size(), 1u);
     kinema::Pose pose = kinema::makeRestPose(model);
-    ASSERT_TRUE(kinema::sampleClip(model.clips[0], 0.5f, pose.local, pose.weights));
+    ASSERT_TRUE(kinema::reference::sample(model.clips[0], 0.5f, pose.local, pose.weights));
     EXPECT_EQ(pose.local[0].translation, (kinema::Vec3{1, 2, 3}));
 }
 
@@ -297,7 +297,7 @@ TEST(SpecRows, NodeWeightsOverrideMeshWeightsPerInstance) {
         EXPECT_EQ(static_cast<std::int32_t>(inst.weightOffset), model.weightOffsetOfJoint.at(inst.joint));
 
     kinema::Pose pose = kinema::makeRestPose(model);
-    ASSERT_TRUE(kinema::sampleClip(model.clips.at(0), 0.25f, pose.local, pose.weights));
+    ASSERT_TRUE(kinema::reference::sample(model.clips.at(0), 0.25f, pose.local, pose.weights));
     EXPECT_FLOAT_EQ(pose.weights[ua], 0.75f);  // untouched
     EXPECT_FLOAT_EQ(pose.weights[ua + 1], 0.125f);
     EXPECT_FLOAT_EQ(pose.weights[ub], 0.25f);  // lerp((0, 1), (1, 0), 0.25)
@@ -370,9 +370,9 @@ TEST(SpecRows, SparseKeyframeOutputIsSubstituted) {
     ASSERT_TRUE(imported.ok()) << imported.message();
     const kinema::Model& model = imported.value();
     kinema::Pose pose = kinema::makeRestPose(model);
-    ASSERT_TRUE(kinema::sampleClip(model.clips.at(0), 1.0f, pose.local, pose.weights));
+    ASSERT_TRUE(kinema::reference::sample(model.clips.at(0), 1.0f, pose.local, pose.weights));
     EXPECT_EQ(pose.local[0].translation, (kinema::Vec3{5, 6, 7}));
-    ASSERT_TRUE(kinema::sampleClip(model.clips.at(0), 1.5f, pose.local, pose.weights));
+    ASSERT_TRUE(kinema::reference::sample(model.clips.at(0), 1.5f, pose.local, pose.weights));
     EXPECT_EQ(pose.local[0].translation, (kinema::Vec3{3.5f, 4, 4.5f}));
 }
 
@@ -400,10 +400,10 @@ TEST(SpecRows, SparseNormalisedWeightsWithUnsignedIntIndices) {
     const auto off = static_cast<std::size_t>(model.weightOffsetOfJoint.at(model.jointOfNode[0]));
     kinema::Pose pose = kinema::makeRestPose(model);
     // Key 0 = (1, -1) [index 1 substituted by -128 -> -1], key 1 = (64/127, 1).
-    ASSERT_TRUE(kinema::sampleClip(model.clips.at(0), 0.5f, pose.local, pose.weights));
+    ASSERT_TRUE(kinema::reference::sample(model.clips.at(0), 0.5f, pose.local, pose.weights));
     EXPECT_NEAR(pose.weights[off], 1.0, 1e-7);
     EXPECT_NEAR(pose.weights[off + 1], -1.0, 1e-7);
-    ASSERT_TRUE(kinema::sampleClip(model.clips.at(0), 1.0f, pose.local, pose.weights));
+    ASSERT_TRUE(kinema::reference::sample(model.clips.at(0), 1.0f, pose.local, pose.weights));
     EXPECT_NEAR(pose.weights[off], 64.0 / 127.0, 1e-7);
     EXPECT_NEAR(pose.weights[off + 1], 1.0, 1e-7);
 }
@@ -466,7 +466,7 @@ TEST(SpecRows, DurationComesFromTheKeysNotFromAccessorMax) {
         const kinema::Model& model = imported.value();
         EXPECT_FLOAT_EQ(model.clips.at(0).duration(), 2.0f);
         kinema::Pose pose = kinema::makeRestPose(model);
-        ASSERT_TRUE(kinema::sampleClip(model.clips.at(0), 1.5f, pose.local, pose.weights));
+        ASSERT_TRUE(kinema::reference::sample(model.clips.at(0), 1.5f, pose.local, pose.weights));
         EXPECT_FLOAT_EQ(pose.local[0].translation.x, 1.5f);
     }
 }

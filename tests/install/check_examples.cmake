@@ -2,10 +2,11 @@
 #
 # Installs the build tree into a scratch prefix, configures examples/ (the top-level
 # examples/CMakeLists.txt, which adds every folder) against it with
-# find_package(kinema), builds with -Wall -Wextra -Werror, and runs each folder's
-# program (examples/NAME builds NAME); any that is missing or exits non-zero fails
-# the test. The playback example also runs on MODEL when that file exists. Each
-# folder is then configured on its own, as a standalone project.
+# find_package(kinema), builds with -Wall -Wextra -Wconversion -Wsign-conversion
+# -Werror, and runs each folder's program (examples/NAME builds NAME); any that is
+# missing or exits non-zero fails the test. The playback example also runs on MODEL
+# when that file exists. Each folder is then configured on its own, as a standalone
+# project.
 # Variables: BUILD_DIR, SOURCE_DIR, WORK_DIR, CXX_COMPILER, MODEL.
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE ${WORK_DIR})
@@ -16,7 +17,8 @@ if(NOT rc EQUAL 0)
 endif()
 
 set(configure_args -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
-                   -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix "-DCMAKE_CXX_FLAGS=-Wall -Wextra -Werror")
+                   -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
+                   "-DCMAKE_CXX_FLAGS=-Wall -Wextra -Wconversion -Wsign-conversion -Werror")
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples -B ${WORK_DIR}/build ${configure_args}
                 OUTPUT_QUIET RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
@@ -87,4 +89,4 @@ if(failed)
   string(REPLACE ";" ", " failed "${failed}")
   message(FATAL_ERROR "examples failed: ${failed}")
 endif()
-message("${count} examples built with -Wall -Wextra -Werror and ran")
+message("${count} examples built with -Wall -Wextra -Wconversion -Wsign-conversion -Werror and ran")

@@ -197,12 +197,12 @@ std::vector<Seen> loadTogether(AssetCache& cache, const std::vector<fs::path>& f
     std::mutex keepMutex;
     std::latch start(kThreads);
     std::vector<std::thread> threads;
-    for (int t = 0; t < kThreads; ++t) {
+    for (std::size_t t = 0; t < kThreads; ++t) {
         threads.emplace_back([&, t] {
             start.arrive_and_wait();
             for (int r = 0; r < rounds; ++r) {
                 for (std::size_t step = 0; step < files.size(); ++step) {
-                    for (const std::size_t index : {std::size_t{0}, (step + static_cast<std::size_t>(t)) % files.size()}) {
+                    for (const std::size_t index : {std::size_t{0}, (step + t) % files.size()}) {
                         auto result = cache.load(files[index]);
                         if (!result.ok()) {
                             seen[t].faults.push_back(result.message());
@@ -226,7 +226,7 @@ std::vector<Seen> loadTogether(AssetCache& cache, const std::vector<fs::path>& f
 // different models; returns them by file.
 std::vector<const kinema::Model*> checkOneModelPerFile(const std::vector<Seen>& seen, std::size_t fileCount) {
     std::vector<const kinema::Model*> model(fileCount, nullptr);
-    for (int t = 0; t < kThreads; ++t) {
+    for (std::size_t t = 0; t < kThreads; ++t) {
         EXPECT_TRUE(seen[t].faults.empty()) << "thread " << t << ": " << seen[t].faults.front();
         for (const auto& [index, got] : seen[t].loads) {
             if (!model[index]) model[index] = got;
@@ -370,7 +370,7 @@ TEST(AssetCache, ConcurrentFailedLoadsShareTheFaultsAndCacheNothing) {
     AssetCache cache;
     const auto seen = loadTogether(cache, {file}, 10);
     std::string first;
-    for (int t = 0; t < kThreads; ++t) {
+    for (std::size_t t = 0; t < kThreads; ++t) {
         EXPECT_TRUE(seen[t].loads.empty()) << "thread " << t << " got a model from a broken file";
         EXPECT_EQ(seen[t].faults.size(), 20u);
         for (const auto& message : seen[t].faults) {

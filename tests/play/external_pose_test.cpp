@@ -167,7 +167,7 @@ TEST(ExternalPoseBlendResult, AMaskLimitsTheBlendPerJoint) {
     // weight 1 is at the midpoint (1, 0, 0).
     Poses p;
     JointMask mask(2);
-    mask.set(0, 0.5f);
+    ASSERT_TRUE(mask.set(0, 0.5f));
     ASSERT_TRUE(blendExternalPose(PoseKernels{}, p.animated, p.external, 1.0f, &mask, p.out));
     EXPECT_NEAR(p.out.joint(0).translation.x, 1.0f, 1e-6f);
     EXPECT_EQ(p.out.joint(1).translation.y, 1.0f);
@@ -184,7 +184,7 @@ TEST(ExternalPoseBlendResult, PosesThatDoNotFitAreRefusedWithNothingWritten) {
     EXPECT_FALSE(blendExternalPose(k, p.animated, p.external, 1.5f, nullptr, p.out));
     EXPECT_FALSE(blendExternalPose(k, p.animated, p.external, std::nanf(""), nullptr, p.out));
     EXPECT_FALSE(blendExternalPose(k, p.animated, p.external, 0.5f, nullptr, p.animated));
-    JointMask wrongMask(5, 1.0f);
+    JointMask wrongMask(5);
     EXPECT_FALSE(blendExternalPose(k, p.animated, p.external, 0.5f, &wrongMask, p.out));
     EXPECT_EQ(p.out.joint(0), before);
     EXPECT_EQ(p.out.weights()[0], 0.0f);

@@ -40,7 +40,7 @@ struct Rig {
 
     Transform evaluate(const LayerStack& stack) {
         InstanceRequest in;
-        stack.fill(in);
+        EXPECT_TRUE(stack.fill(in).ok());
         EXPECT_TRUE(batch.evaluate(std::span<const InstanceRequest>(&in, 1)).ok());
         return batch.local(0).joint(0);
     }
@@ -55,7 +55,7 @@ TEST(LayerStack, EachLayerAdvancesAtItsOwnSpeed) {
     ASSERT_TRUE(stack.update(0.25).ok());
     ASSERT_TRUE(stack.update(0.25).ok());
     InstanceRequest in;
-    stack.fill(in);
+    ASSERT_TRUE(stack.fill(in));
     ASSERT_EQ(in.layerCount, 2u);
     EXPECT_EQ(in.layers[0].time, 0.5);
     EXPECT_EQ(in.layers[1].time, 1.0);
@@ -73,7 +73,7 @@ TEST(LayerStack, LayersLoopOrHoldByTheirOwnMode) {
     ASSERT_TRUE(stack.setLayer(1, r.b, r.pb, LoopMode::Loop, {1.0f}));
     ASSERT_TRUE(stack.update(2.5).ok());
     InstanceRequest in;
-    stack.fill(in);
+    ASSERT_TRUE(stack.fill(in));
     EXPECT_EQ(in.layers[0].time, 1.0);  // held at the end, not wrapped to 0
     EXPECT_EQ(in.layers[0].loop, LoopMode::Clamp);
     EXPECT_EQ(in.layers[1].time, 0.5);  // 2.5 wraps on a 2 s loop
@@ -91,7 +91,7 @@ TEST(LayerStack, PausedAndSeekedLayersKeepTheirTime) {
     ASSERT_TRUE(stack.player(1).seek(1.5));
     ASSERT_TRUE(stack.update(0.3).ok());
     InstanceRequest in;
-    stack.fill(in);
+    ASSERT_TRUE(stack.fill(in));
     EXPECT_NEAR(in.layers[0].time, 0.3, 1e-12);
     EXPECT_EQ(in.layers[1].time, 1.5);
 }
@@ -120,10 +120,13 @@ TEST(LayerStack, MarkersOfEachLayerAreReportedByTheBatch) {
 TEST(LayerStack, RefusesGapsMismatchedClipsAndBadTime) {
     Rig r;
     LayerStack stack;
-    EXPECT_FALSE(stack.setLayer(1, r.a, r.pa));       // no layer 0 yet
-    EXPECT_FALSE(stack.setLayer(0, r.a, r.pb));       // packed from another clip
+    const Status gap = stack.setLayer(1, r.a, r.pa);  // no layer 0 yet
+    EXPECT_EQ(gap.code, StatusCode::OutOfRange);
+    EXPECT_EQ(gap.layer, 1);
+    EXPECT_EQ(stack.setLayer(0, r.a, r.pb).code, StatusCode::ForeignInput);  // packed from another clip
     ASSERT_TRUE(stack.setLayer(0, r.a, r.pa));
-    EXPECT_FALSE(stack.setLayer(kMaxLayers, r.a, r.pa));
+    EXPECT_EQ(stack.setLayer(kMaxLayers, r.a, r.pa).code, StatusCode::OutOfRange);
+    EXPECT_EQ(stack.size(), 1u);
     ASSERT_TRUE(stack.update(0.2).ok());
     EXPECT_FALSE(stack.update(-1.0).ok());
     EXPECT_FALSE(stack.update(std::nan("")).ok());
@@ -131,8 +134,31 @@ TEST(LayerStack, RefusesGapsMismatchedClipsAndBadTime) {
     stack.pop();
     EXPECT_EQ(stack.size(), 0u);
     InstanceRequest in;
-    stack.fill(in);
+    ASSERT_TRUE(stack.fill(in));
     EXPECT_EQ(in.layerCount, 0u);
+}
+
+// A weight outside [0, 1] is refused where it enters, not clamped: by setLayer, and
+// by fill() when it was changed through settings() (the request is left as it was).
+TEST(LayerStack, RefusesWeightsOutsideTheUnitInterval) {
+    Rig r;
+    LayerStack stack;
+    ASSERT_TRUE(stack.setLayer(0, r.a, r.pa));
+    EXPECT_EQ(stack.setLayer(1, r.b, r.pb, LoopMode::Loop, {1.5f}).code, StatusCode::OutOfRange);
+    EXPECT_EQ(stack.setLayer(1, r.b, r.pb, LoopMode::Loop, {std::nanf("")}).code, StatusCode::NotFinite);
+    EXPECT_EQ(stack.size(), 1u);
+    ASSERT_TRUE(stack.setLayer(1, r.b, r.pb, LoopMode::Loop, {0.5f}));
+    InstanceRequest in;
+    in.layerCount = 3;
+    stack.settings(1).weight = -0.25f;
+    const Status bad = stack.fill(in);
+    EXPECT_EQ(bad.code, StatusCode::OutOfRange);
+    EXPECT_EQ(bad.layer, 1);
+    EXPECT_EQ(in.layerCount, 3u);
+    stack.settings(1).weight = 1.0f;
+    ASSERT_TRUE(stack.fill(in));
+    EXPECT_EQ(in.layerCount, 2u);
+    EXPECT_EQ(in.layers[1].weight, 1.0f);
 }
 
 }  // namespace

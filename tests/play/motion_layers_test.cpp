@@ -101,8 +101,10 @@ TEST(MotionLayers, AMissingPackedClipChangesNothing) {
     in.layerCount = 1;
     in.layers[0].clip = &p;
     in.layers[0].time = 7.0;
-    EXPECT_FALSE(motionLayers(std::vector<MotionSample>{sample(0, 0.5f), sample(1, 0.5f)}, packed, in));
-    EXPECT_FALSE(motionLayers(std::vector<MotionSample>{sample(2, 1.0f)}, packed, in));
+    const Status missing = motionLayers(std::vector<MotionSample>{sample(0, 0.5f), sample(1, 0.5f)}, packed, in);
+    EXPECT_EQ(missing.code, StatusCode::Missing);
+    EXPECT_EQ(missing.index, 1);
+    EXPECT_EQ(motionLayers(std::vector<MotionSample>{sample(2, 1.0f)}, packed, in).code, StatusCode::Missing);
     EXPECT_EQ(in.layerCount, 1u);
     EXPECT_EQ(in.layers[0].time, 7.0);
 }

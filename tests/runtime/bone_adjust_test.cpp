@@ -67,7 +67,7 @@ std::vector<Composed> composeEveryPath(const Rig& rig, std::span<const BoneAdjus
 }
 
 Vec3 position(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
-Vec3 column(const Mat4& m, int c) { return {m.m[c * 4 + 0], m.m[c * 4 + 1], m.m[c * 4 + 2]}; }
+Vec3 column(const Mat4& m, std::size_t c) { return {m.m[c * 4 + 0], m.m[c * 4 + 1], m.m[c * 4 + 2]}; }
 
 void expectNear(Vec3 actual, Vec3 expected, const std::string& what, float tol = kTol) {
     EXPECT_NEAR(actual.x, expected.x, tol) << what;
@@ -151,7 +151,7 @@ TEST(BoneAdjust, ScaleNearZeroCollapsesTheSubtree) {
     BoneAdjustment hide{kHead};
     hide.scale = {1e-4f, 1e-4f, 1e-4f};
     for (const Composed& c : composeEveryPath(rig, {&hide, 1})) {
-        for (int axis = 0; axis < 3; ++axis) {
+        for (std::size_t axis = 0; axis < 3; ++axis) {
             EXPECT_NEAR(length(column(c.model[kHead], axis)), 1e-4f, 1e-9f) << c.path;
             EXPECT_NEAR(length(column(c.model[kTip], axis)), 1e-4f, 1e-9f) << c.path;
             EXPECT_NEAR(length(column(c.model[kSpine], axis)), 1.0f, kTol) << c.path;
@@ -274,7 +274,7 @@ TEST(BoneAdjust, SoaPathEqualsTheScalarPath) {
         std::vector<Mat4> model(kJoints);
         ASSERT_TRUE(localToModel(PoseKernels(level), parents, pose, list, model).ok());
         for (std::size_t j = 0; j < kJoints; ++j) {
-            for (int e = 0; e < 16; ++e) {
+            for (std::size_t e = 0; e < 16; ++e) {
                 ASSERT_NEAR(model[j].m[e], refModel[j].m[e], 2e-5f * std::max(1.0f, std::fabs(refModel[j].m[e])))
                     << "joint " << j << " element " << e << " level " << static_cast<int>(level);
             }
@@ -287,7 +287,7 @@ TEST(BoneAdjust, SoaPathEqualsTheScalarPath) {
     std::vector<Transform> plainLocal = local;
     std::vector<Mat4> plain(kJoints), reference(kJoints);
     ASSERT_TRUE(localToModel(parents, plainLocal, {}, plain).ok());
-    localToModel(parents, std::span<const Transform>(local), reference);
+    reference::localToModel(parents, std::span<const Transform>(local), reference);
     EXPECT_EQ(plain, reference);
 }
 

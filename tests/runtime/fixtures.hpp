@@ -2,8 +2,12 @@
 // and the SIMD levels this CPU runs.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <algorithm>
 #include <ostream>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "kinema/asset/clip.hpp"
@@ -52,6 +56,13 @@ struct KernelConfig {
     SimdLevel level;
     KernelMix mix;
 };
+
+// A parameterised test's name for its KernelConfig: "sse42", "avx512" or "avx512Uniform".
+inline std::string kernelConfigName(const ::testing::TestParamInfo<KernelConfig>& info) {
+    std::string s(toString(info.param.level));
+    s.erase(std::remove(s.begin(), s.end(), '.'), s.end());
+    return info.param.mix == KernelMix::Uniform ? s + "Uniform" : s;
+}
 
 // For test names and failure messages: "avx512" or "avx512, uniform".
 inline void PrintTo(const KernelConfig& c, std::ostream* os) {

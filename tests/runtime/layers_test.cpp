@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
+#include <span>
 #include <numbers>
 #include <random>
 #include <vector>
@@ -28,14 +30,32 @@ TEST(JointMask, SubtreesFollowTheParentOrder) {
     // Joint 0 has children 1 and 4; 1 has 2 and 3; 4 has 5.
     const std::vector<std::int32_t> parents{-1, 0, 1, 1, 0, 4};
     JointMask mask(6);
-    mask.setSubtree(parents, 1, 0.75f);
+    ASSERT_TRUE(mask.setSubtree(parents, 1, 0.75f));
     const float want[] = {0.0f, 0.75f, 0.75f, 0.75f, 0.0f, 0.0f};
     for (std::size_t j = 0; j < 6; ++j) EXPECT_EQ(mask.weight(j), want[j]) << j;
-    mask.set(5, 7.0f);
-    EXPECT_EQ(mask.weight(5), 1.0f) << "clamped";
-    mask.set(5, std::nanf(""));
-    EXPECT_EQ(mask.weight(5), 0.0f) << "NaN counts as 0";
     EXPECT_EQ(mask.weight(99), 0.0f);
+}
+
+// Weights outside [0, 1] are refused, not clamped, as a layer weight is; a refused
+// call changes nothing.
+TEST(JointMask, RefusesWeightsOutsideTheUnitIntervalAndJointsPastTheEnd) {
+    const std::vector<std::int32_t> parents{-1, 0, 1, 1, 0, 4};
+    JointMask mask(6);
+    ASSERT_TRUE(mask.set(5, 0.25f));
+    const Status high = mask.set(5, 7.0f);
+    EXPECT_EQ(high.code, StatusCode::OutOfRange);
+    EXPECT_EQ(mask.set(5, -0.5f).code, StatusCode::OutOfRange);
+    EXPECT_EQ(mask.set(5, std::nanf("")).code, StatusCode::NotFinite);
+    EXPECT_EQ(mask.setAll(std::numeric_limits<float>::infinity()).code, StatusCode::NotFinite);
+    EXPECT_EQ(mask.setSubtree(parents, 1, 1.5f).code, StatusCode::OutOfRange);
+    const Status past = mask.set(6, 0.5f);
+    EXPECT_EQ(past.code, StatusCode::OutOfRange);
+    EXPECT_EQ(past.index, 6);
+    EXPECT_EQ(mask.setSubtree(parents, 6, 0.5f).code, StatusCode::OutOfRange);
+    EXPECT_EQ(mask.setSubtree(std::span(parents).first(5), 1, 0.5f).code, StatusCode::WrongCount);
+    for (std::size_t j = 0; j < 6; ++j) EXPECT_EQ(mask.weight(j), j == 5 ? 0.25f : 0.0f) << j;
+    ASSERT_TRUE(mask.setAll(1.0f));
+    for (std::size_t j = 0; j < 6; ++j) EXPECT_EQ(mask.weight(j), 1.0f) << j;
 }
 
 TEST(Layers, MaskedBlendUsesEachJointsWeight) {
@@ -44,7 +64,7 @@ TEST(Layers, MaskedBlendUsesEachJointsWeight) {
     const auto la = test::randomTransforms(n, rng), lb = test::randomTransforms(n, rng);
     const SoaPose a(la, {}), b(lb, {});
     JointMask mask(n);
-    for (std::size_t j = 0; j < n; ++j) mask.set(j, static_cast<float>(j % 3) * 0.5f);  // 0, 0.5, 1
+    for (std::size_t j = 0; j < n; ++j) ASSERT_TRUE(mask.set(j, static_cast<float>(j % 3) * 0.5f));  // 0, 0.5, 1
     for (const SimdLevel level : test::supportedSimdLevels()) {
         const PoseKernels k(level);
         SoaPose out(n, 0);
@@ -86,8 +106,9 @@ TEST(Layers, AdditiveAddsTheDeltaFromTheReferenceInTheBonesFrame) {
         pose[j].scale = {reference[j].scale.x * 1.25f, reference[j].scale.y, reference[j].scale.z * 0.5f};
     }
     const SoaPose sBase(base, {}), sPose(pose, {}), sRef(reference, {});
-    JointMask mask(n, 1.0f);
-    mask.set(3, 0.0f);
+    JointMask mask(n);
+    ASSERT_TRUE(mask.setAll(1.0f));
+    ASSERT_TRUE(mask.set(3, 0.0f));
     for (const SimdLevel level : test::supportedSimdLevels()) {
         const PoseKernels k(level);
         SoaPose out(n, 0);

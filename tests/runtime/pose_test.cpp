@@ -79,7 +79,7 @@ TEST(PoseLocalToModel, HandCalculatedTwoJointChain) {
     local[0].rotation = {0, 0, std::sqrt(0.5f), std::sqrt(0.5f)};
     local[1].translation = {0, 2, 0};
     std::vector<Mat4> model(2);
-    kinema::localToModel(parents, local, model);
+    kinema::reference::localToModel(parents, local, model);
     EXPECT_NEAR(model[1](0, 3), -1.0, 1e-6);
     EXPECT_NEAR(model[1](1, 3), 0.0, 1e-6);
     EXPECT_NEAR(model[1](2, 3), 0.0, 1e-6);
@@ -95,7 +95,7 @@ TEST(PoseLocalToModel, ChainAndBranchMatchHandMultipliedMatrices) {
         std::vector<Transform> local(parents.size());
         for (Transform& t : local) t = randomLocal(rng);
         std::vector<Mat4> model(parents.size());
-        kinema::localToModel(parents, local, model);
+        kinema::reference::localToModel(parents, local, model);
         std::vector<kref::M4> want(parents.size());
         want[0] = kref::trs(local[0]);
         want[1] = kref::mul(want[0], kref::trs(local[1]));
@@ -113,7 +113,7 @@ TEST(PoseLocalToModel, RootsAreTheirOwnLocalMatrix) {
     std::vector<Transform> local(3);
     for (Transform& t : local) t = randomLocal(rng);
     std::vector<Mat4> model(3);
-    kinema::localToModel(parents, local, model);
+    kinema::reference::localToModel(parents, local, model);
     for (std::size_t j = 0; j < 3; ++j) expectMatNear(kref::trs(local[j]), model[j], 2e-6, "root " + std::to_string(j));
 }
 
@@ -131,7 +131,7 @@ TEST(PoseLocalToModel, ChildStaysAtFullDistanceFromItsParent) {
         }
         local[0].translation = {3, -1, 2};
         std::vector<Mat4> model(parents.size());
-        kinema::localToModel(parents, local, model);
+        kinema::reference::localToModel(parents, local, model);
         for (std::size_t j = 1; j < parents.size(); ++j) {
             const Mat4& c = model[j];
             const Mat4& p = model[static_cast<std::size_t>(parents[j])];
@@ -148,11 +148,11 @@ TEST(PoseLocalToModel, ParentScaleStretchesTheChildOffset) {
     local[0].scale = {1, 2, 1};
     local[1].translation = {0, 0.5f, 0};
     std::vector<Mat4> model(2);
-    kinema::localToModel(parents, local, model);
+    kinema::reference::localToModel(parents, local, model);
     EXPECT_EQ(model[1](1, 3), 1.0f);
 }
 
-// ---- buildSkinPalette ----------------------------------------------------------------
+// ---- reference::skinPalette ----------------------------------------------------------------
 
 TEST(PoseSkinPalette, IsModelTimesInverseBindByHand) {
     std::mt19937 rng(604);
@@ -162,7 +162,7 @@ TEST(PoseSkinPalette, IsModelTimesInverseBindByHand) {
     skin.joints = {2, 0, 3};  // not in skeleton order
     for (std::size_t i = 0; i < skin.joints.size(); ++i) skin.inverseBindMatrices.push_back(kinema::toMatrix(randomLocal(rng)));
     std::vector<Mat4> palette(3);
-    kinema::buildSkinPalette(skin, model, palette);
+    kinema::reference::skinPalette(skin, model, palette);
     for (std::size_t i = 0; i < 3; ++i) {
         const kref::M4 want = kref::mul(kref::widen(model[skin.joints[i]]), kref::widen(skin.inverseBindMatrices[i]));
         expectMatNear(want, palette[i], 5e-5, "palette " + std::to_string(i));
@@ -175,13 +175,41 @@ TEST(PoseSkinPalette, AtTheBindPoseThePaletteIsIdentity) {
     std::vector<Transform> local(3);
     for (Transform& t : local) t = randomLocal(rng);
     std::vector<Mat4> model(3);
-    kinema::localToModel(parents, local, model);
+    kinema::reference::localToModel(parents, local, model);
     kinema::Skin skin;
     skin.joints = {0, 1, 2};
     for (const Mat4& m : model) skin.inverseBindMatrices.push_back(narrow(invert(kref::widen(m))));
     std::vector<Mat4> palette(3);
-    kinema::buildSkinPalette(skin, model, palette);
+    kinema::reference::skinPalette(skin, model, palette);
     for (std::size_t i = 0; i < 3; ++i) expectMatNear(kref::identity(), palette[i], 2e-5, "palette " + std::to_string(i));
+}
+
+// The reference passes refuse sizes that do not fit, as PoseKernels does, and write
+// nothing then (no silent truncation to the shortest span).
+TEST(ReferencePasses, RefuseSizesThatDoNotFitAndWriteNothing) {
+    const std::vector<std::int32_t> parents{-1, 0, 1};
+    const std::vector<Transform> local(3), shortLocal(2);
+    Mat4 sentinel;
+    sentinel.m.fill(7.0f);
+    std::vector<Mat4> model(3, sentinel), shortModel(2, sentinel);
+    EXPECT_FALSE(kinema::reference::localToModel(parents, shortLocal, model));
+    EXPECT_FALSE(kinema::reference::localToModel(parents, local, shortModel));
+    for (const Mat4& m : model) EXPECT_EQ(m.m[0], 7.0f);
+    for (const Mat4& m : shortModel) EXPECT_EQ(m.m[0], 7.0f);
+    ASSERT_TRUE(kinema::reference::localToModel(parents, local, model));
+    EXPECT_EQ(model[2].m[0], 1.0f);
+
+    kinema::Skin skin;
+    skin.joints = {0, 2};
+    skin.inverseBindMatrices.resize(2);
+    std::vector<Mat4> palette(1, sentinel);
+    EXPECT_FALSE(kinema::reference::skinPalette(skin, model, palette));
+    EXPECT_EQ(palette[0].m[0], 7.0f);
+    palette.assign(2, sentinel);
+    EXPECT_FALSE(kinema::reference::skinPalette(skin, {}, palette));
+    skin.inverseBindMatrices.resize(1);
+    EXPECT_FALSE(kinema::reference::skinPalette(skin, model, palette));
+    for (const Mat4& m : palette) EXPECT_EQ(m.m[0], 7.0f);
 }
 
 // ---- rest poses ------------------------------------------------------------------------

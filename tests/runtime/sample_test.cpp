@@ -93,7 +93,7 @@ struct Out {
 
 Out sampleAt(const Clip& clip, float time) {
     Out o;
-    EXPECT_TRUE(kinema::sampleClip(clip, time, o.local, o.weights));
+    EXPECT_TRUE(kinema::reference::sample(clip, time, o.local, o.weights));
     return o;
 }
 
@@ -133,7 +133,7 @@ TEST(SampleBoundaries, ExactKeyTimeReturnsTheStoredValueBitForBit) {
             const Out o = sampleAt(clip, time);
             SamplingCursor cursor(clip);
             Out c;
-            ASSERT_TRUE(kinema::sampleClip(clip, time, cursor, c.local, c.weights));
+            ASSERT_TRUE(kinema::reference::sample(clip, time, cursor, c.local, c.weights));
             for (const Track& t : clip.tracks()) {
                 const std::vector<float> want = storedKey(t, k);
                 const std::vector<float> got = written(t, o.local, o.weights);
@@ -150,7 +150,7 @@ TEST(SampleBoundaries, SingleKeyTrackHoldsItsValueEverywhere) {
     const Clip clip = makeClip({makeTrack(0, TrackPath::Translation, Interpolation::Linear, {0.7f}, {1.1f, 2.2f, 3.3f})});
     for (float time : {0.0f, 0.7f, 5.0f}) {
         std::vector<Transform> local(1);
-        ASSERT_TRUE(kinema::sampleClip(clip, time, local, {}));
+        ASSERT_TRUE(kinema::reference::sample(clip, time, local, {}));
         EXPECT_EQ(local[0].translation, (Vec3{1.1f, 2.2f, 3.3f}));
     }
 }
@@ -203,7 +203,7 @@ TEST(SampleLinear, TranslationHandCalculated) {
     const Clip clip = makeClip(
         {makeTrack(0, TrackPath::Translation, Interpolation::Linear, {1.0f, 3.0f}, {0, 0, 0, 2, -4, 6})});
     std::vector<Transform> local(1);
-    ASSERT_TRUE(kinema::sampleClip(clip, 1.5f, local, {}));
+    ASSERT_TRUE(kinema::reference::sample(clip, 1.5f, local, {}));
     EXPECT_EQ(local[0].translation, (Vec3{0.5f, -1.0f, 1.5f}));
 }
 
@@ -224,7 +224,7 @@ TEST(SampleLinear, RotationSlerpsByHand) {
             const auto a = storedKey(t, k), b = storedKey(t, k + 1);
             const kref::LQ want = kref::slerpL({a[0], a[1], a[2], a[3]}, {b[0], b[1], b[2], b[3]}, u);
             std::vector<Transform> local(1);
-            ASSERT_TRUE(kinema::sampleClip(clip, time, local, {}));
+            ASSERT_TRUE(kinema::reference::sample(clip, time, local, {}));
             EXPECT_LE(static_cast<double>(kref::signAlignedError(local[0].rotation, want)), 1e-6)
                 << "interval " << k << " at " << time;
         }
@@ -237,7 +237,7 @@ TEST(SampleLinear, RotationTakesTheShortArcBetweenOppositeSignKeys) {
     const Clip clip = makeClip(
         {makeTrack(0, TrackPath::Rotation, Interpolation::Linear, {0, 1}, {0, 0, 0, 1, b.x, b.y, b.z, b.w})});
     std::vector<Transform> local(1);
-    ASSERT_TRUE(kinema::sampleClip(clip, 0.5f, local, {}));
+    ASSERT_TRUE(kinema::reference::sample(clip, 0.5f, local, {}));
     const Vec3 r = kinema::rotate(local[0].rotation, {1, 0, 0});
     EXPECT_NEAR(r.x, std::cos(std::numbers::pi / 4), 1e-6);
     EXPECT_NEAR(r.y, std::sin(std::numbers::pi / 4), 1e-6);
@@ -295,7 +295,7 @@ TEST(SampleCubicSpline, HandCalculatedScalar) {
                                           {9, 0, 1, 0, 1, 9}, 1, 0)});
     std::vector<Transform> local(1);
     std::vector<float> w(1);
-    ASSERT_TRUE(kinema::sampleClip(clip, 2.0f, local, w));
+    ASSERT_TRUE(kinema::reference::sample(clip, 2.0f, local, w));
     EXPECT_EQ(w[0], 0.75f);
 }
 
@@ -326,7 +326,7 @@ TEST(SampleWeights, Width3LinearWritesItsSliceOnly) {
                                           {0, 0.5f, 1, 1, 0.5f, 0}, 3, 2)});
     std::vector<Transform> local(1);
     std::vector<float> w{-1, -2, -3, -4, -5, -6};
-    ASSERT_TRUE(kinema::sampleClip(clip, 0.5f, local, w));
+    ASSERT_TRUE(kinema::reference::sample(clip, 0.5f, local, w));
     EXPECT_EQ(w, (std::vector<float>{-1, -2, 0.25f, 0.5f, 0.75f, -6}));
 }
 
@@ -335,7 +335,7 @@ TEST(SampleWeights, Width3StepHoldsTheLeftKey) {
                                           {0.1f, 0.2f, 0.3f, 1, 1, 1}, 3, 0)});
     std::vector<Transform> local(1);
     std::vector<float> w(3);
-    ASSERT_TRUE(kinema::sampleClip(clip, 1.99f, local, w));
+    ASSERT_TRUE(kinema::reference::sample(clip, 1.99f, local, w));
     EXPECT_EQ(w, (std::vector<float>{0.1f, 0.2f, 0.3f}));
 }
 
@@ -352,7 +352,7 @@ TEST(SampleWeights, Width3CubicReadsTangentsValuesTangentsPerKey) {
     const Clip clip = makeClip({makeTrack(0, TrackPath::Weights, Interpolation::CubicSpline, {0, 0.5f}, values, 3, 1)});
     std::vector<Transform> local(1);
     std::vector<float> w{-1, -1, -1, -1, -1};
-    ASSERT_TRUE(kinema::sampleClip(clip, 0.25f, local, w));
+    ASSERT_TRUE(kinema::reference::sample(clip, 0.25f, local, w));
     EXPECT_EQ(w, (std::vector<float>{-1, 0.5625f, 0.875f, -0.0625f, -1}));
 }
 
@@ -368,7 +368,7 @@ TEST(SampleUntouched, PropertiesWithoutATrackStayAsTheyWere) {
     sentinel.scale = {2, 3, 4};
     std::vector<Transform> local(4, sentinel);
     std::vector<float> w{1, 2, 3};
-    ASSERT_TRUE(kinema::sampleClip(clip, 0.5f, local, w));
+    ASSERT_TRUE(kinema::reference::sample(clip, 0.5f, local, w));
     EXPECT_EQ(local[0], sentinel);
     EXPECT_EQ(local[3], sentinel);
     EXPECT_EQ(local[1].rotation, sentinel.rotation);
@@ -402,9 +402,9 @@ TEST(SampleUntouched, PartialTracksFallBackToRestAfterResetToRest) {
                                 makeTrack(2, TrackPath::Weights, Interpolation::Linear, {0}, {1, 1}, 2, 0)});
     const Clip partial = makeClip({makeTrack(1, TrackPath::Translation, Interpolation::Linear, {0}, {-1, -1, -1})});
     kinema::Pose pose = kinema::makeRestPose(model);
-    ASSERT_TRUE(kinema::sampleClip(full, 0.0f, pose.local, pose.weights));
+    ASSERT_TRUE(kinema::reference::sample(full, 0.0f, pose.local, pose.weights));
     kinema::resetToRest(model, pose);
-    ASSERT_TRUE(kinema::sampleClip(partial, 0.0f, pose.local, pose.weights));
+    ASSERT_TRUE(kinema::reference::sample(partial, 0.0f, pose.local, pose.weights));
     const auto rest = model.skeleton.restPose();
     EXPECT_EQ(pose.local[0], rest[0]);
     EXPECT_EQ(pose.local[1].translation, (Vec3{-1, -1, -1}));
@@ -463,8 +463,8 @@ struct Compare {
     void at(float time) {
         std::vector<Transform> a(4), b(4);
         std::vector<float> wa(5, 0.0f), wb(5, 0.0f);
-        ASSERT_TRUE(kinema::sampleClip(clip, time, cursor, a, wa));
-        ASSERT_TRUE(kinema::sampleClip(clip, time, b, wb));
+        ASSERT_TRUE(kinema::reference::sample(clip, time, cursor, a, wa));
+        ASSERT_TRUE(kinema::reference::sample(clip, time, b, wb));
         ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(Transform)), 0) << "at " << time;
         ASSERT_EQ(std::memcmp(wa.data(), wb.data(), wa.size() * sizeof(float)), 0) << "at " << time;
         ++checked;
@@ -553,9 +553,9 @@ TEST(SampleOutputs, TooFewJointsReturnsFalseAndWritesNothing) {
     sentinel.translation = {9, 9, 9};
     std::vector<Transform> local(2, sentinel);
     std::vector<float> w(4, -5.0f);
-    EXPECT_FALSE(kinema::sampleClip(clip, 1.0f, local, w));
+    EXPECT_FALSE(kinema::reference::sample(clip, 1.0f, local, w));
     SamplingCursor cursor(clip);
-    EXPECT_FALSE(kinema::sampleClip(clip, 1.0f, cursor, local, w));
+    EXPECT_FALSE(kinema::reference::sample(clip, 1.0f, cursor, local, w));
     EXPECT_EQ(local, std::vector<Transform>(2, sentinel));
     EXPECT_EQ(w, std::vector<float>(4, -5.0f));
 }
@@ -566,9 +566,9 @@ TEST(SampleOutputs, TooFewWeightsReturnsFalseAndWritesNothing) {
     sentinel.translation = {9, 9, 9};
     std::vector<Transform> local(3, sentinel);
     std::vector<float> w(3, -5.0f);
-    EXPECT_FALSE(kinema::sampleClip(clip, 1.0f, local, w));
+    EXPECT_FALSE(kinema::reference::sample(clip, 1.0f, local, w));
     SamplingCursor cursor(clip);
-    EXPECT_FALSE(kinema::sampleClip(clip, 1.0f, cursor, local, w));
+    EXPECT_FALSE(kinema::reference::sample(clip, 1.0f, cursor, local, w));
     EXPECT_EQ(local, std::vector<Transform>(3, sentinel));
     EXPECT_EQ(w, std::vector<float>(3, -5.0f));
 }
@@ -581,7 +581,7 @@ TEST(SampleOutputs, CursorOfAnotherClipReturnsFalseAndWritesNothing) {
     sentinel.translation = {9, 9, 9};
     std::vector<Transform> local(3, sentinel);
     std::vector<float> w(4, -5.0f);
-    EXPECT_FALSE(kinema::sampleClip(clip, 1.0f, wrong, local, w));
+    EXPECT_FALSE(kinema::reference::sample(clip, 1.0f, wrong, local, w));
     EXPECT_EQ(local, std::vector<Transform>(3, sentinel));
     EXPECT_EQ(w, std::vector<float>(4, -5.0f));
 }
@@ -590,7 +590,7 @@ TEST(SampleOutputs, ExactlyLargeEnoughOutputsAreAccepted) {
     const Clip clip = oneOfEachPath(Interpolation::Linear, 21);
     std::vector<Transform> local(clip.jointsNeeded());
     std::vector<float> w(clip.weightsNeeded());
-    EXPECT_TRUE(kinema::sampleClip(clip, 1.0f, local, w));
+    EXPECT_TRUE(kinema::reference::sample(clip, 1.0f, local, w));
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Sampling keeps the query time in double through the key search and the
-// interpolation factor, on the reference path (sampleClip) and the SIMD path
+// interpolation factor, on the reference path (reference::sample) and the SIMD path
 // (PackedClip + PoseKernels at every level this CPU runs): late in a one-hour clip
 // the pose matches an interpolation computed in double from the float keys, and a
 // STEP query a nanosecond before a key returns the previous key.
@@ -113,8 +113,8 @@ Expected expectedAt(const Clip& clip, double time) {
 Transform sampledByReference(const Clip& clip, double time) {
     std::vector<Transform> withCursor(1), without(1);
     SamplingCursor cursor(clip);
-    EXPECT_TRUE(sampleClip(clip, time, cursor, withCursor, {}));
-    EXPECT_TRUE(sampleClip(clip, time, without, {}));
+    EXPECT_TRUE(reference::sample(clip, time, cursor, withCursor, {}));
+    EXPECT_TRUE(reference::sample(clip, time, without, {}));
     EXPECT_EQ(withCursor[0], without[0]) << "time " << time;
     return withCursor[0];
 }
@@ -178,8 +178,8 @@ TEST(SampleTime, StepOneNanosecondBeforeAKeyHoldsThePreviousKey) {
         EXPECT_EQ(sampledByReference(clip, row.time).translation.x, row.x);
         std::vector<Transform> local(1);
         SamplingCursor cursor(clip);
-        ASSERT_TRUE(sampleClip(clip, 999.5, cursor, local, {}));
-        ASSERT_TRUE(sampleClip(clip, row.time, cursor, local, {}));
+        ASSERT_TRUE(reference::sample(clip, 999.5, cursor, local, {}));
+        ASSERT_TRUE(reference::sample(clip, row.time, cursor, local, {}));
         EXPECT_EQ(local[0].translation.x, row.x);
 
         for (const test::KernelConfig& config : test::supportedKernelConfigs()) {

@@ -1,6 +1,6 @@
 // The SIMD path (SoaPose, PackedClip, PoseKernels) at every instruction set this
-// CPU runs, checked against the scalar reference path (sampleClip, localToModel,
-// buildSkinPalette, skinVertices) and against closed forms: exact keys bit for bit,
+// CPU runs, checked against the scalar reference path (reference::sample, localToModel,
+// reference::skinPalette, skinVertices) and against closed forms: exact keys bit for bit,
 // slerp within 1e-6 of a long double geodesic over the whole sphere, the seek
 // index against std::upper_bound on uneven timelines.
 #include <gtest/gtest.h>
@@ -40,12 +40,6 @@ class SimdLevels : public ::testing::TestWithParam<test::KernelConfig> {
 protected:
     PoseKernels kernels{GetParam().level, GetParam().mix};
 };
-
-std::string levelName(const ::testing::TestParamInfo<test::KernelConfig>& info) {
-    std::string s(toString(info.param.level));
-    s.erase(std::remove(s.begin(), s.end(), '.'), s.end());
-    return info.param.mix == KernelMix::Uniform ? s + "Uniform" : s;
-}
 
 
 // A clip over `joints` joints mixing everything the packer groups by: two shared
@@ -160,7 +154,7 @@ TEST_P(SimdLevels, SamplingMatchesTheScalarSamplerEverywhere) {
         for (const Track& t : clip.tracks()) times.insert(times.end(), t.times.begin(), t.times.end());
         for (const float t : times) {
             ASSERT_TRUE(kernels.sample(packed, t, cursor, pose));
-            ASSERT_TRUE(sampleClip(clip, t, want, wantWeights));
+            ASSERT_TRUE(reference::sample(clip, t, want, wantWeights));
             expectMatchesScalar(clip, pose, want, wantWeights, t, 1e-5f);
         }
     }
@@ -266,11 +260,11 @@ TEST_P(SimdLevels, LocalToModelMatchesTheScalarComposition) {
         }
         const auto local = test::randomTransforms(n, rng);
         std::vector<Mat4> want(n), got(n);
-        localToModel(parents, local, want);
+        reference::localToModel(parents, local, want);
         const SoaPose pose(local, {});
         ASSERT_TRUE(kernels.localToModel(parents, pose, got));
         for (std::size_t i = 0; i < n; ++i) {
-            for (int e = 0; e < 16; ++e) {
+            for (std::size_t e = 0; e < 16; ++e) {
                 ASSERT_NEAR(got[i].m[e], want[i].m[e], 2e-5f * std::max(1.0f, std::fabs(want[i].m[e])))
                     << "n " << n << " joint " << i << " element " << e;
             }
@@ -285,7 +279,7 @@ TEST_P(SimdLevels, PaletteAndSkinningMatchTheScalarReference) {
     for (std::size_t i = 0; i < kJoints; ++i) parents[i] = static_cast<std::int32_t>(i) - 1;
     const auto local = test::randomTransforms(kJoints, rng);
     std::vector<Mat4> model(kJoints);
-    localToModel(parents, local, model);
+    reference::localToModel(parents, local, model);
     Skin skin;
     for (std::uint32_t i = 0; i < 13; ++i) {
         skin.joints.push_back((i * 5) % kJoints);
@@ -293,10 +287,10 @@ TEST_P(SimdLevels, PaletteAndSkinningMatchTheScalarReference) {
         skin.inverseBindMatrices.push_back(inverseAffine(toMatrix(t)));
     }
     std::vector<Mat4> want(skin.joints.size()), got(skin.joints.size());
-    buildSkinPalette(skin, model, want);
+    reference::skinPalette(skin, model, want);
     ASSERT_TRUE(kernels.skinPalette(skin, model, got));
     for (std::size_t i = 0; i < want.size(); ++i) {
-        for (int e = 0; e < 16; ++e) {
+        for (std::size_t e = 0; e < 16; ++e) {
             ASSERT_NEAR(got[i].m[e], want[i].m[e], 2e-5f * std::max(1.0f, std::fabs(want[i].m[e]))) << i << " " << e;
         }
     }
@@ -457,45 +451,6 @@ TEST_P(SimdLevels, SkinningInPlaceMatchesSkinningIntoOtherArrays) {
     }
 }
 
-#ifdef KINEMA_HAS_X86_KERNELS
-// The AVX-512 skinning kernel that blends positions in 256-bit halves (picked on
-// CPUs that split 512-bit work, Zen 4) runs each lane through the same operations
-// in the same order as the whole-register one: the same bits, on every AVX-512 CPU
-// (elsewhere PoseKernels never picks it, but it must still be right).
-TEST(Avx512Skinning, TheSplitBlendKernelGivesTheWholeRegisterKernelsBits) {
-    if (!isSupported(SimdLevel::Avx512)) {
-        std::printf("[ SKIPPED  ] no AVX-512 on this CPU: the split-blend skinning kernel is not run\n");
-        GTEST_SKIP();
-    }
-    std::mt19937 rng(37);
-    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    std::vector<Mat4> palette(11);
-    for (Mat4& m : palette) m = toMatrix(test::randomTransforms(1, rng)[0]);
-    for (std::uint32_t influences = 0; influences <= 8; ++influences) {
-        for (const std::uint32_t n : {1u, 3u, 4u, 7u, 8u, 12u, 13u, 22u, 203u}) {
-            std::vector<float> positions(3 * n), normals(3 * n), weights(n * influences);
-            std::vector<std::uint16_t> joints(n * influences);
-            for (float& f : positions) f = u(rng);
-            for (float& f : normals) f = u(rng);
-            for (float& f : weights) f = std::fabs(u(rng));
-            for (std::uint16_t& j : joints) j = static_cast<std::uint16_t>(rng() % palette.size());
-            for (const bool withNormals : {false, true}) {
-                std::vector<float> wantP(3 * n), wantN(3 * n), gotP(3 * n), gotN(3 * n);
-                const float* nrm = withNormals ? normals.data() : nullptr;
-                detail::kAvx512Kernels.skin(palette.data()->m.data(), joints.data(), weights.data(), influences,
-                                            positions.data(), nrm, n, wantP.data(), withNormals ? wantN.data() : nullptr);
-                detail::kAvx512SplitBlendSkin(palette.data()->m.data(), joints.data(), weights.data(), influences,
-                                              positions.data(), nrm, n, gotP.data(), withNormals ? gotN.data() : nullptr);
-                ASSERT_EQ(std::memcmp(wantP.data(), gotP.data(), wantP.size() * sizeof(float)), 0)
-                    << influences << " influences, " << n << " vertices, normals " << withNormals;
-                ASSERT_EQ(std::memcmp(wantN.data(), gotN.data(), wantN.size() * sizeof(float)), 0)
-                    << influences << " influences, " << n << " vertices";
-            }
-        }
-    }
-}
-#endif
-
 TEST_P(SimdLevels, BlendIsLerpAndShortestArcNlerp) {
     std::mt19937 rng(8);
     constexpr std::size_t n = 19;
@@ -571,7 +526,7 @@ TEST_P(SimdLevels, SamplingOverAPoseIsSamplingThenBlendingBitForBit) {
             std::mt19937 rng(5);
             std::uniform_real_distribution<float> unit(0.0f, 1.0f);
             JointMask mask(joints);
-            for (std::size_t j = 0; j < joints; ++j) mask.set(j, j % 4 == 0 ? 0.0f : unit(rng));
+            for (std::size_t j = 0; j < joints; ++j) ASSERT_TRUE(mask.set(j, j % 4 == 0 ? 0.0f : unit(rng)));
             std::vector<float> times;
             for (float t = -0.3f; t < 2.7f; t += 1.0f / 30.0f) times.push_back(t);
             for (const Track& t : clip.tracks()) times.insert(times.end(), t.times.begin(), t.times.end());
@@ -640,7 +595,8 @@ TEST_P(SimdLevels, MismatchedSizesAreRefusedWithoutWriting) {
     EXPECT_FALSE(kernels.localToModel(parents, ok, model));
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, SimdLevels, ::testing::ValuesIn(test::supportedKernelConfigs()), levelName);
+INSTANTIATE_TEST_SUITE_P(Kernels, SimdLevels, ::testing::ValuesIn(test::supportedKernelConfigs()),
+                         test::kernelConfigName);
 
 TEST(SimdDispatch, LevelsParseAndTheBestIsSupported) {
     for (const SimdLevel l : {SimdLevel::Portable, SimdLevel::Sse42, SimdLevel::Avx2, SimdLevel::Avx512}) {

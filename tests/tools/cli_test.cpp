@@ -293,9 +293,9 @@ TEST(Cli, SampleJsonHasTheDocumentedShape) {
     auto w1 = nodes.at(1)["world"].get_array();
     auto t2 = nodes.at(2)["translation"].get_array();
     auto w2 = nodes.at(2)["world"].get_array();
-    for (int row = 0; row < 3; ++row) {
+    for (std::size_t row = 0; row < 3; ++row) {
         double expected = double(w1.at(12 + row));
-        for (int k = 0; k < 3; ++k) expected += double(w1.at(k * 4 + row)) * double(t2.at(k));
+        for (std::size_t k = 0; k < 3; ++k) expected += double(w1.at(k * 4 + row)) * double(t2.at(k));
         EXPECT_NEAR(double(w2.at(12 + row)), expected, 1e-5);
     }
     auto meshes = samples.at(0)["meshes"].get_array();
@@ -408,6 +408,35 @@ TEST(Cli, BenchJsonNamesTheKernelsAndUniformKernelsAreTheLevelsOwn) {
     }
 }
 
+// --instances replaces every workload's count (1 included); --clip picks the W1
+// definition and the JSON names it; w1f times 1 thread and then --threads; w1s has
+// one row per stage.
+TEST(Cli, BenchInstancesClipAndTheScalingAndStageWorkloads) {
+    const CliRun r = runKinema(
+        "bench --workload w1f,w1s --instances 1 --clip wide --threads 2 --repetitions 1 --min-time 0 --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.parse(r.out).get(doc)) << r.out;
+    std::vector<std::string> seen;
+    for (simdjson::dom::element e : doc.get_array()) {
+        std::string_view workload, pass, clip;
+        ASSERT_FALSE(e["workload"].get_string().get(workload)) << r.out;
+        ASSERT_FALSE(e["pass"].get_string().get(pass)) << r.out;
+        ASSERT_FALSE(e["clip"].get_string().get(clip)) << r.out;
+        EXPECT_EQ(clip, "wide");
+        EXPECT_EQ(uint64_t(e["instances"]), 1u) << workload << " " << pass;
+        seen.push_back(std::string(workload) + "/" + std::string(pass) + "/" +
+                       std::to_string(uint64_t(e["threads"])) + "/" + std::to_string(uint64_t(e["joints"])));
+    }
+    const std::vector<std::string> expected{
+        "w1f/sample+model/1/64",       "w1f/sample+model/2/64",  "w1s/sample only/1/64",
+        "w1s/local->model only/1/64",  "w1s/blend only/1/64",    "w1f/sample+model/1/128",
+        "w1f/sample+model/2/128",      "w1s/sample only/1/128",  "w1s/local->model only/1/128",
+        "w1s/blend only/1/128"};
+    EXPECT_EQ(seen, expected) << r.out;
+}
+
 TEST(Cli, BenchRejectsUnknownWorkload) {
     const CliRun r = runKinema("bench --workload w1a,nosuch --repetitions 1 --min-time 0");
     EXPECT_NE(r.exitCode, 0);
@@ -425,7 +454,7 @@ TEST(Cli, BenchHelpNamesTheWorkloads) {
     const CliRun r = runKinema("bench --help");
     EXPECT_EQ(r.exitCode, 0);
     for (const char* text : {"--workload", "--threads", "--json", "--simd", "--uniform-kernels", "--repetitions",
-                             "--min-time", "--assets", "w1a", "w2"}) {
+                             "--min-time", "--assets", "--instances", "--clip", "w1a", "w1f", "w1s", "w2"}) {
         EXPECT_NE(r.out.find(text), std::string::npos) << text;
     }
 }
@@ -457,6 +486,8 @@ TEST(Cli, NumericOptionsMustBeFiniteAndInRange) {
         {"bench --repetitions nan", "--repetitions"}, {"bench --repetitions 0", "--repetitions"},
         {"bench --repetitions 2.5", "--repetitions"}, {"bench --threads nan", "--threads"},
         {"bench --threads -1", "--threads"},        {"bench --threads 1025", "--threads"},
+        {"bench --instances nan", "--instances"},   {"bench --instances -1", "--instances"},
+        {"bench --instances 1000001", "--instances"}, {"bench --clip rough", "--clip"},
     };
     for (const auto& [args, option] : refused) {
         const CliRun r = runKinema(args);

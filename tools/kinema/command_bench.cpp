@@ -8,11 +8,18 @@
 //   w1d  skin palettes of 256 W1 poses (ns per joint; streamed from memory, and
 //        from one pose's cache-hot model matrices as in PoseBatch) and CPU skinning of a
 //        10,000-vertex mesh with 4 influences (ns per vertex; positions, and
-//        positions + normals)
+//        positions + normals by the inverse-transpose and by the blended matrix)
 //   w1e  w1a on all threads; scaling = w1a time / w1e time
+//   w1f  w1a with 10,000 instances, on 1 thread and on all threads; scaling = the
+//        ratio of the two
+//   w1s  the stages of w1a and w1c alone on PoseKernels, 256 instances: sample only,
+//        local->model only (of poses sampled beforehand), blend only (of two sampled
+//        poses)
 //   w2   CesiumMan's clip, 1000 instances, 1 thread, sample + local->model + palette
 //
-// Every W1 workload runs for 64 and 128 joints (kinema_workloads builds them).
+// Every W1 workload runs for 64 and 128 joints (kinema_workloads builds them), on
+// the clip definition --clip names; --instances replaces every instance count
+// (1 measures one instance whose data stays in cache).
 // Timing: one untimed evaluation first (binds cursors), then each repetition runs
 // whole evaluations until --min-time has passed on std::chrono::steady_clock; the
 // median over the repetitions is reported.
@@ -38,9 +45,11 @@
 #include "json_writer.hpp"
 #include "kinema/batch/pose_batch.hpp"
 #include "kinema/io/gltf.hpp"
+#include "kinema/runtime/clip_time.hpp"
 #include "kinema/runtime/packed_clip.hpp"
 #include "kinema/runtime/pose_kernels.hpp"
 #include "kinema/runtime/simd.hpp"
+#include "kinema/runtime/soa_pose.hpp"
 #include "workloads.hpp"  // kinema_workloads: the W1 builders shared with kinema_bench
 
 namespace kinema::cli {
@@ -48,11 +57,12 @@ namespace kinema::cli {
 namespace {
 
 constexpr std::size_t kW1Instances = 256;
+constexpr std::size_t kW1fInstances = 10'000;
 constexpr std::size_t kW2Instances = 1000;
 constexpr std::size_t kVertices = 10'000;
 constexpr double kFrameStep = 1.0 / 60.0;
 constexpr std::array<std::size_t, 2> kW1Joints{64, 128};
-constexpr std::array<std::string_view, 6> kWorkloads{"w1a", "w1b", "w1c", "w1d", "w1e", "w2"};
+constexpr std::array<std::string_view, 8> kWorkloads{"w1a", "w1b", "w1c", "w1d", "w1e", "w1f", "w1s", "w2"};
 
 // Every evaluation adds one output value here, so no evaluation can be optimised away.
 volatile double gChecksum = 0.0;
@@ -65,6 +75,10 @@ struct Settings {
     std::size_t threads = 1;  // for w1e
     int repetitions = 5;
     double minTime = 0.2;
+    std::size_t instances = 0;  // 0: each workload's own count
+    bench::W1Clip clip = bench::W1Clip::Smooth;
+
+    std::size_t instancesOr(std::size_t workloadDefault) const { return instances == 0 ? workloadDefault : instances; }
 };
 
 // One line of the result. ns_per_joint is per (instance x skeleton joint), or per
@@ -119,10 +133,16 @@ void check(const Status& status) {
 }
 
 
-const bench::Workload& w1OrThrow(std::size_t joints) {
-    const bench::Workload& w = bench::w1(joints);
+const bench::Workload& w1OrThrow(const Settings& s, std::size_t joints) {
+    const bench::Workload& w = bench::w1(joints, s.clip);
     if (!w.error.empty()) throw std::runtime_error(w.error);
     return w;
+}
+
+const bench::ClipWorkload& w1SecondClipOrThrow(const Settings& s, std::size_t joints) {
+    const bench::ClipWorkload& c = bench::w1SecondClip(joints, s.clip);
+    if (!c.error.empty()) throw std::runtime_error(c.error);
+    return c;
 }
 
 BatchOptions batchOptions(const Settings& s, std::size_t threads, std::span<const Skin> skins = {}) {
@@ -136,18 +156,22 @@ BatchOptions batchOptions(const Settings& s, std::size_t threads, std::span<cons
 }
 
 
-// Sequential playback of W1 on `threads` threads (w1a, w1e).
-Row playW1(const Settings& s, std::size_t joints, std::size_t threads, const char* name) {
-    const Model& model = w1OrThrow(joints).model;
+// Sequential playback of W1, `instances` of it on `threads` threads (w1a, w1e, w1f),
+// keeping each instance's local pose or not (BatchOptions::localPoses).
+Row playW1(const Settings& s, std::size_t joints, std::size_t instances, std::size_t threads, const char* name,
+           bool localPoses = true) {
+    const Model& model = w1OrThrow(s, joints).model;
     const PackedClip clip(model.clips.front());
-    PoseBatch batch = bench::makeBatch(model, kW1Instances, batchOptions(s, threads));
-    auto inputs = bench::staggeredInputs(clip, kW1Instances);
-    Row row{name, "sample+model", joints, kW1Instances, batch.threadCount()};
+    BatchOptions options = batchOptions(s, threads);
+    options.localPoses = localPoses;
+    PoseBatch batch = bench::makeBatch(model, instances, options);
+    auto inputs = bench::staggeredInputs(clip, instances);
+    Row row{name, "sample+model", joints, instances, batch.threadCount()};
     row.bytesPerKey = clip.bytesPerKey();
     row.repetitionNs = measure(s, [&] {
         for (InstanceRequest& in : inputs) in.layers[0].time += kFrameStep;
         check(batch.evaluate(inputs));
-        consume(batch.model(kW1Instances - 1)[joints - 1].m[12]);
+        consume(batch.model(instances - 1)[joints - 1].m[12]);
     });
     return row;
 }
@@ -156,15 +180,16 @@ Row playW1(const Settings& s, std::size_t joints, std::size_t threads, const cha
 // playback times over 8 laps (a prime count, so an instance's consecutive times
 // never repeat a pattern) keeps the random number generator out of the timing.
 Row seekW1(const Settings& s, std::size_t joints) {
-    const Model& model = w1OrThrow(joints).model;
+    const Model& model = w1OrThrow(s, joints).model;
     const PackedClip clip(model.clips.front());
-    PoseBatch batch = bench::makeBatch(model, kW1Instances, batchOptions(s, 1));
-    auto inputs = bench::staggeredInputs(clip, kW1Instances);
+    const std::size_t instances = s.instancesOr(kW1Instances);
+    PoseBatch batch = bench::makeBatch(model, instances, batchOptions(s, 1));
+    auto inputs = bench::staggeredInputs(clip, instances);
     std::vector<double> times(16411);
     bench::Random rng(bench::mix(bench::kSeed + 1));
     for (double& t : times) t = 8.0 * static_cast<double>(clip.duration()) * rng.uniform();
     std::size_t next = 0;
-    Row row{"w1b", "seek+sample+model", joints, kW1Instances, batch.threadCount()};
+    Row row{"w1b", "seek+sample+model", joints, instances, batch.threadCount()};
     row.bytesPerKey = clip.bytesPerKey();
     row.repetitionNs = measure(s, [&] {
         for (InstanceRequest& in : inputs) {
@@ -172,21 +197,21 @@ Row seekW1(const Settings& s, std::size_t joints) {
             next = next + 1 == times.size() ? 0 : next + 1;
         }
         check(batch.evaluate(inputs));
-        consume(batch.model(kW1Instances - 1)[joints - 1].m[12]);
+        consume(batch.model(instances - 1)[joints - 1].m[12]);
     });
     return row;
 }
 
 // W1c: the W1 clip and a second W1 clip (another seed), blended 50/50.
 Row blendW1(const Settings& s, std::size_t joints) {
-    const Model& model = w1OrThrow(joints).model;
-    const bench::ClipWorkload& second = bench::w1SecondClip(joints);
-    if (!second.error.empty()) throw std::runtime_error(second.error);
+    const Model& model = w1OrThrow(s, joints).model;
+    const bench::ClipWorkload& second = w1SecondClipOrThrow(s, joints);
     const PackedClip clipA(model.clips.front());
     const PackedClip clipB(second.clip);
-    PoseBatch batch = bench::makeBatch(model, kW1Instances, batchOptions(s, 1));
-    auto inputs = bench::blendedInputs(clipA, clipB, kW1Instances);
-    Row row{"w1c", "2 clips+blend+model", joints, kW1Instances, batch.threadCount()};
+    const std::size_t instances = s.instancesOr(kW1Instances);
+    PoseBatch batch = bench::makeBatch(model, instances, batchOptions(s, 1));
+    auto inputs = bench::blendedInputs(clipA, clipB, instances);
+    Row row{"w1c", "2 clips+blend+model", joints, instances, batch.threadCount()};
     row.bytesPerKey = clipA.bytesPerKey();
     row.repetitionNs = measure(s, [&] {
         for (InstanceRequest& in : inputs) {
@@ -194,7 +219,7 @@ Row blendW1(const Settings& s, std::size_t joints) {
             in.layers[1].time += kFrameStep;
         }
         check(batch.evaluate(inputs));
-        consume(batch.model(kW1Instances - 1)[joints - 1].m[12]);
+        consume(batch.model(instances - 1)[joints - 1].m[12]);
     });
     return row;
 }
@@ -202,14 +227,15 @@ Row blendW1(const Settings& s, std::size_t joints) {
 // W1d: palettes of 256 W1 poses, then skinning of a 10,000-vertex mesh with the
 // palette of one of them.
 std::vector<Row> skinW1(const Settings& s, std::size_t joints) {
-    const Model& model = w1OrThrow(joints).model;
+    const Model& model = w1OrThrow(s, joints).model;
     const Skin& skin = model.skins.front();
     const PackedClip clip(model.clips.front());
-    PoseBatch batch = bench::makeBatch(model, kW1Instances, batchOptions(s, 1));
-    check(batch.evaluate(bench::staggeredInputs(clip, kW1Instances)));
+    const std::size_t instances = s.instancesOr(kW1Instances);
+    PoseBatch batch = bench::makeBatch(model, instances, batchOptions(s, 1));
+    check(batch.evaluate(bench::staggeredInputs(clip, instances)));
     const std::size_t paletteSize = skin.joints.size();
-    std::vector<Mat4> models(kW1Instances * joints), palettes(kW1Instances * paletteSize);
-    for (std::size_t i = 0; i < kW1Instances; ++i) {
+    std::vector<Mat4> models(instances * joints), palettes(instances * paletteSize);
+    for (std::size_t i = 0; i < instances; ++i) {
         const auto m = batch.model(i);
         std::copy(m.begin(), m.end(), models.begin() + static_cast<std::ptrdiff_t>(i * joints));
     }
@@ -221,10 +247,10 @@ std::vector<Row> skinW1(const Settings& s, std::size_t joints) {
     // cache: the access pattern of PoseBatch, whose palette pass follows that
     // instance's local->model.
     for (const bool hotModel : {false, true}) {
-        Row row{"w1d", hotModel ? "palette, model hot" : "palette", joints, kW1Instances, 1};
+        Row row{"w1d", hotModel ? "palette, model hot" : "palette", joints, instances, 1};
         row.bytesPerKey = clip.bytesPerKey();
         row.repetitionNs = measure(s, [&] {
-            for (std::size_t i = 0; i < kW1Instances; ++i) {
+            for (std::size_t i = 0; i < instances; ++i) {
                 const std::size_t from = hotModel ? 0 : i;
                 if (!kernels.skinPalette(skin, {models.data() + from * joints, joints},
                                          {palettes.data() + i * paletteSize, paletteSize})) {
@@ -233,19 +259,30 @@ std::vector<Row> skinW1(const Settings& s, std::size_t joints) {
             }
             consume(palettes.back().m[12]);
         });
-        row.nsPerJoint = median(row.repetitionNs) / static_cast<double>(kW1Instances * paletteSize);
+        row.nsPerJoint = median(row.repetitionNs) / static_cast<double>(instances * paletteSize);
         rows.push_back(std::move(row));
     }
 
     const MeshPrimitive mesh = bench::makeSkinnedPrimitive(kVertices, joints);
     const std::span<const Mat4> onePalette{palettes.data(), paletteSize};
     std::vector<Vec3> outPositions(kVertices), outNormals(kVertices);
-    for (const bool normals : {false, true}) {
-        Row row{"w1d", normals ? "skin positions+normals" : "skin positions", joints, 1, 1};
+    // Positions alone; with normals by the inverse-transpose (the default); with normals
+    // by the blended matrix itself, as runtimes that skip the inverse-transpose do.
+    struct SkinRow {
+        const char* pass;
+        bool normals;
+        NormalTransform transform;
+    };
+    for (const SkinRow& kind :
+         {SkinRow{"skin positions", false, NormalTransform::InverseTranspose},
+          SkinRow{"skin positions+normals", true, NormalTransform::InverseTranspose},
+          SkinRow{"skin positions+normals, blended matrix", true, NormalTransform::BlendedMatrix}}) {
+        const bool normals = kind.normals;
+        Row row{"w1d", kind.pass, joints, 1, 1};
         row.bytesPerKey = clip.bytesPerKey();
         row.repetitionNs = measure(s, [&] {
             const bool ok = normals ? kernels.skinVertices(mesh, onePalette, mesh.positions, mesh.normals,
-                                                           outPositions, outNormals)
+                                                           outPositions, outNormals, kind.transform)
                                     : kernels.skinVertices(mesh, onePalette, mesh.positions, {}, outPositions, {});
             if (!ok) throw std::runtime_error("PoseKernels::skinVertices rejected its buffers");
             consume(outPositions.back().x + (normals ? outNormals.back().y : 0.0f));
@@ -253,6 +290,81 @@ std::vector<Row> skinW1(const Settings& s, std::size_t joints) {
         row.nsPerVertex = median(row.repetitionNs) / static_cast<double>(kVertices);
         rows.push_back(std::move(row));
     }
+    return rows;
+}
+
+// W1s: the stages of w1a and w1c one at a time on PoseKernels, each instance with
+// its own pose, so each row times one pass alone over the same data: sampling (one
+// clip, sequential playback), local->model of poses sampled beforehand, and the
+// blend of two sampled poses.
+std::vector<Row> stagesW1(const Settings& s, std::size_t joints) {
+    const Model& model = w1OrThrow(s, joints).model;
+    const bench::ClipWorkload& second = w1SecondClipOrThrow(s, joints);
+    const PackedClip clipA(model.clips.front());
+    const PackedClip clipB(second.clip);
+    const std::size_t instances = s.instancesOr(kW1Instances);
+    const PoseKernels kernels(s.simd, s.mix);
+    const SoaPose rest(model.skeleton.restPose(), model.restWeights);
+    std::vector<SoaPose> a(instances, rest), b(instances, rest), out(instances, rest);
+    std::vector<PackedClipCursor> cursorsA, cursorsB;
+    for (std::size_t i = 0; i < instances; ++i) {
+        cursorsA.emplace_back(clipA);
+        cursorsB.emplace_back(clipB);
+    }
+    std::vector<double> times(instances);
+    for (std::size_t i = 0; i < instances; ++i) {
+        times[i] = static_cast<double>(clipA.duration()) * static_cast<double>(i) / static_cast<double>(instances);
+    }
+    const auto wrapped = [&](double t) { return clipTime(t, clipA.duration(), LoopMode::Loop); };
+    const auto sampleAll = [&] {
+        for (std::size_t i = 0; i < instances; ++i) {
+            times[i] += kFrameStep;
+            if (!kernels.sample(clipA, wrapped(times[i]), cursorsA[i], a[i])) {
+                throw std::runtime_error("PoseKernels::sample rejected its pose");
+            }
+        }
+    };
+    std::vector<Row> rows;
+
+    Row sample{"w1s", "sample only", joints, instances, 1};
+    sample.bytesPerKey = clipA.bytesPerKey();
+    sample.repetitionNs = measure(s, [&] {
+        sampleAll();
+        consume(a.back().component(SoaComponent::Rw)[joints - 1]);
+    });
+    rows.push_back(std::move(sample));
+
+    // The poses the other two stages read: a at its last sampled time, b half a clip on.
+    sampleAll();
+    for (std::size_t i = 0; i < instances; ++i) {
+        if (!kernels.sample(clipB, wrapped(times[i] + 0.5 * static_cast<double>(clipB.duration())), cursorsB[i],
+                            b[i])) {
+            throw std::runtime_error("PoseKernels::sample rejected its pose");
+        }
+    }
+    const std::span<const std::int32_t> parents = model.skeleton.parents();
+    std::vector<Mat4> matrices(instances * joints);
+    Row compose{"w1s", "local->model only", joints, instances, 1};
+    compose.bytesPerKey = clipA.bytesPerKey();
+    compose.repetitionNs = measure(s, [&] {
+        for (std::size_t i = 0; i < instances; ++i) {
+            if (!kernels.localToModel(parents, a[i], {matrices.data() + i * joints, joints})) {
+                throw std::runtime_error("PoseKernels::localToModel rejected its buffers");
+            }
+        }
+        consume(matrices.back().m[12]);
+    });
+    rows.push_back(std::move(compose));
+
+    Row blend{"w1s", "blend only", joints, instances, 1};
+    blend.bytesPerKey = clipA.bytesPerKey();
+    blend.repetitionNs = measure(s, [&] {
+        for (std::size_t i = 0; i < instances; ++i) {
+            if (!kernels.blend(a[i], b[i], 0.5f, out[i])) throw std::runtime_error("PoseKernels::blend rejected its poses");
+        }
+        consume(out.back().component(SoaComponent::Rw)[joints - 1]);
+    });
+    rows.push_back(std::move(blend));
     return rows;
 }
 
@@ -271,15 +383,16 @@ std::optional<std::filesystem::path> findCesiumMan(const std::filesystem::path& 
 Row playCesiumMan(const Settings& s, const Model& model) {
     const PackedClip clip(model.clips.front());
     const std::span<const Skin> skins = std::span(model.skins).first(model.skins.empty() ? 0 : 1);
-    PoseBatch batch = bench::makeBatch(model, kW2Instances, batchOptions(s, 1, skins));
-    auto inputs = bench::staggeredInputs(clip, kW2Instances);
+    const std::size_t instances = s.instancesOr(kW2Instances);
+    PoseBatch batch = bench::makeBatch(model, instances, batchOptions(s, 1, skins));
+    auto inputs = bench::staggeredInputs(clip, instances);
     const std::size_t joints = model.skeleton.jointCount();
-    Row row{"w2", !skins.empty() ? "sample+model+palette" : "sample+model", joints, kW2Instances, batch.threadCount()};
+    Row row{"w2", !skins.empty() ? "sample+model+palette" : "sample+model", joints, instances, batch.threadCount()};
     row.bytesPerKey = clip.bytesPerKey();
     row.repetitionNs = measure(s, [&] {
         for (InstanceRequest& in : inputs) in.layers[0].time += kFrameStep;
         check(batch.evaluate(inputs));
-        consume(!skins.empty() ? batch.palette(kW2Instances - 1).back().m[12] : batch.model(kW2Instances - 1).back().m[12]);
+        consume(!skins.empty() ? batch.palette(instances - 1).back().m[12] : batch.model(instances - 1).back().m[12]);
     });
     return row;
 }
@@ -299,17 +412,17 @@ std::string fixed(std::optional<double> v, int decimals) {
 }
 
 void printHeader(const Settings& s, std::size_t hardwareThreads) {
-    std::printf("kinema bench: SIMD %s; threads: 1 (w1e: %zu; hardware: %zu); median of %s of >= %g s\n",
-                s.kernels.c_str(), s.threads, hardwareThreads,
+    std::printf("kinema bench: SIMD %s; W1 clip %s; threads: 1 (w1e, w1f: %zu; hardware: %zu); median of %s of >= %g s\n",
+                s.kernels.c_str(), bench::toString(s.clip), s.threads, hardwareThreads,
                 counted(static_cast<std::size_t>(s.repetitions), "repetition").c_str(), s.minTime);
-    std::printf("%-8s %-22s %6s %9s %7s %10s %10s %13s %9s %7s\n", "workload", "pass", "joints", "instances", "threads",
+    std::printf("%-8s %-38s %6s %9s %7s %10s %10s %13s %9s %7s\n", "workload", "pass", "joints", "instances", "threads",
                 "ns/joint", "ns/vertex", "instances/s", "bytes/key", "scaling");
 }
 
 void printRow(const Row& r) {
     char ips[32];
     std::snprintf(ips, sizeof ips, "%.4g", r.instancesPerSecond());
-    std::printf("%-8s %-22s %6zu %9zu %7zu %10s %10s %13s %9s %7s\n", r.workload.c_str(), r.pass.c_str(), r.joints,
+    std::printf("%-8s %-38s %6zu %9zu %7zu %10s %10s %13s %9s %7s\n", r.workload.c_str(), r.pass.c_str(), r.joints,
                 r.instances, r.threads, fixed(r.nsPerJoint, 2).c_str(), fixed(r.nsPerVertex, 2).c_str(), ips,
                 fixed(r.bytesPerKey, 2).c_str(), r.scaling ? (fixed(r.scaling, 2) + "x").c_str() : "-");
     std::fflush(stdout);
@@ -345,6 +458,7 @@ void printJson(const std::vector<Row>& rows, const Settings& s) {
         w.key("ns_per_evaluation").value(r.nsPerEvaluation);
         w.key("simd").value(toString(s.simd));
         w.key("kernels").value(s.kernels);
+        w.key("clip").value(bench::toString(s.clip));
         w.key("repetitions").value(s.repetitions);
         w.key("min_time_s").value(s.minTime);
         w.endObject();
@@ -372,7 +486,7 @@ int runBench(const BenchOptions& options) {
             selected.fill(true);
         } else if (it == kWorkloads.end()) {
             std::cerr << "kinema bench: unknown workload '" << name
-                      << "' (known: w1a, w1b, w1c, w1d, w1e, w2, all)\n";
+                      << "' (known: w1a, w1b, w1c, w1d, w1e, w1f, w1s, w2, all)\n";
             return 2;
         } else {
             selected[static_cast<std::size_t>(it - kWorkloads.begin())] = true;
@@ -405,6 +519,13 @@ int runBench(const BenchOptions& options) {
     s.threads = options.threads == 0 ? hardwareThreads : options.threads;
     s.repetitions = options.repetitions;
     s.minTime = options.minTime;
+    s.instances = options.instances;
+    if (options.clip == "wide") {
+        s.clip = bench::W1Clip::Wide;
+    } else if (options.clip != "smooth") {
+        std::cerr << "kinema bench: unknown clip definition '" << options.clip << "' (smooth, wide)\n";
+        return 2;
+    }
 
     // W2's model first, so a missing file is reported before the long part.
     std::optional<Model> cesiumMan;
@@ -435,10 +556,11 @@ int runBench(const BenchOptions& options) {
     };
     if (!options.json) printHeader(s, hardwareThreads);
 
+    const std::size_t w1Instances = s.instancesOr(kW1Instances);
     for (const std::size_t joints : kW1Joints) {
         std::optional<double> w1aNs;
         if (wants("w1a")) {
-            Row row = playW1(s, joints, 1, "w1a");
+            Row row = playW1(s, joints, w1Instances, 1, "w1a");
             w1aNs = median(row.repetitionNs);
             add(std::move(row));
         }
@@ -449,10 +571,26 @@ int runBench(const BenchOptions& options) {
         }
         if (wants("w1e")) {
             // The scaling needs w1a: measure it here when it was not asked for.
-            if (!w1aNs) w1aNs = median(playW1(s, joints, 1, "w1a").repetitionNs);
-            Row row = playW1(s, joints, s.threads, "w1e");
+            if (!w1aNs) w1aNs = median(playW1(s, joints, w1Instances, 1, "w1a").repetitionNs);
+            Row row = playW1(s, joints, w1Instances, s.threads, "w1e");
             row.scaling = *w1aNs / median(row.repetitionNs);
             add(std::move(row));
+        }
+        if (wants("w1f")) {
+            const std::size_t instances = s.instancesOr(kW1fInstances);
+            // Matrices only: a crowd of this size keeps no local poses.
+            Row one = playW1(s, joints, instances, 1, "w1f", false);
+            const double oneNs = median(one.repetitionNs);
+            one.scaling = 1.0;
+            add(std::move(one));
+            if (s.threads != 1) {
+                Row all = playW1(s, joints, instances, s.threads, "w1f", false);
+                all.scaling = oneNs / median(all.repetitionNs);
+                add(std::move(all));
+            }
+        }
+        if (wants("w1s")) {
+            for (Row& r : stagesW1(s, joints)) add(std::move(r));
         }
     }
     if (cesiumMan) add(playCesiumMan(s, *cesiumMan));

@@ -174,8 +174,8 @@ int runDemo(const DemoOptions& options) {
             std::printf("  %6.3f  state %s\n", time, stateName(settled));
         }
 
-        if (!motionLayers(machine.samples(), packedBySlot, inputs[0])) {
-            std::cerr << "kinema demo: a state plays a clip without a packed copy\n";
+        if (const Status status = motionLayers(machine.samples(), packedBySlot, inputs[0]); !status) {
+            std::cerr << "kinema demo: " << status.message() << '\n';
             return 1;
         }
         if (const Status status = batch.evaluate(inputs); !status) {

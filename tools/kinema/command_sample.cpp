@@ -53,7 +53,7 @@ std::vector<Vec3> posedPositions(const Model& model, const Pose& pose, const Mes
     if (inst.skin >= 0) {
         const Skin& skin = model.skins[static_cast<std::size_t>(inst.skin)];
         std::vector<Mat4> palette(skin.joints.size());
-        buildSkinPalette(skin, pose.model, palette);
+        reference::skinPalette(skin, pose.model, palette);
         skinVertices(prim, palette, morphed, {}, out, {});
     } else {
         const Mat4& world = pose.model[inst.joint];
@@ -141,9 +141,9 @@ int runSample(const SampleOptions& options) {
         double clipT = 0.0;
         if (clip) {
             clipT = clipTime(time, clip->duration(), mode);
-            sampleClip(*clip, clipT, cursor, pose.local, pose.weights);
+            reference::sample(*clip, clipT, cursor, pose.local, pose.weights);
         }
-        localToModel(model.skeleton.parents(), pose.local, pose.model);
+        reference::localToModel(model.skeleton.parents(), pose.local, pose.model);
         if (!options.json) {
             printText(model, pose, time, clipT, options.skinned);
             continue;

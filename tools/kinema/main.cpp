@@ -84,13 +84,22 @@ int main(int argc, char** argv) {
     auto* benchCmd = app.add_subcommand(
         "bench", "Time the per-frame workloads on the SIMD path (PoseBatch, PoseKernels, PackedClip): W1 "
                  "(64 and 128 joints, 256 instances) sequential (w1a), seeking (w1b), blending two clips (w1c), "
-                 "palettes and CPU skinning of 10k vertices (w1d), w1a on all threads (w1e), and CesiumMan on "
-                 "1000 instances (w2). Prints a table, or JSON with --json.");
+                 "palettes and CPU skinning of 10k vertices (w1d), w1a on all threads (w1e), w1a with 10,000 "
+                 "instances on 1 and on all threads (w1f), the stages alone: sample, local->model, blend (w1s), "
+                 "and CesiumMan on 1000 instances (w2). Prints a table, or JSON with --json.");
     benchCmd->add_option("--workload", bench.workloads,
-                         "comma-separated workloads: w1a, w1b, w1c, w1d, w1e, w2 or all (default all)")
+                         "comma-separated workloads: w1a, w1b, w1c, w1d, w1e, w1f, w1s, w2 or all (default all)")
         ->delimiter(',');
-    benchCmd->add_option("--threads", bench.threads, "threads for w1e (default 0: as many as the hardware has)")
+    benchCmd->add_option("--threads", bench.threads, "threads for w1e and w1f (default 0: as many as the hardware has)")
         ->check(CLI::Range(std::size_t{0}, std::size_t{1024}));
+    benchCmd->add_option("--instances", bench.instances,
+                         "instances of every workload (default 0: each its own, 256 for W1, 10,000 for w1f, 1000 "
+                         "for w2; 1 times one instance whose data stays in cache)")
+        ->check(CLI::Range(std::size_t{0}, std::size_t{1'000'000}));
+    benchCmd->add_option("--clip", bench.clip,
+                         "W1 clip definition: smooth (rotations turn at most 3.6 degrees per key) or wide (at "
+                         "most 21 degrees per key; docs/PERFORMANCE.md defines both) (default smooth)")
+        ->check(CLI::IsMember({"smooth", "wide"}));
     benchCmd->add_flag("--json", bench.json,
                        "print only a JSON array of rows (workload, joints, instances, threads, ns_per_joint, "
                        "instances_per_s, bytes_per_key, ...)");

@@ -45,7 +45,7 @@ struct BatchOptions {
     bool modelMatrices = true;             // compose local -> model (needed for palettes)
     // A palette per skin and instance (see EvaluatorOptions::skins).
     std::span<const Skin> skins{};
-    std::size_t grainSize = 4;  // instances per task
+    std::size_t grainSize = 4;  // instances per task, at least (oneTBB splits the rest by load)
     // Keep each instance's local pose for local(). False (with modelMatrices): each
     // worker evaluates in a scratch pose of its own, so that an evaluation writes
     // only model matrices and palettes; local() is then an empty pose. The outputs

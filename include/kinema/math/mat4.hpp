@@ -26,7 +26,7 @@ inline Mat4 mulAffine(const Mat4& a, const Mat4& b) noexcept {
     Mat4 r;
     const auto& x = a.m;
     const auto& y = b.m;
-    for (int c = 0; c < 4; ++c) {
+    for (std::size_t c = 0; c < 4; ++c) {
         const float b0 = y[c * 4 + 0], b1 = y[c * 4 + 1], b2 = y[c * 4 + 2];
         const float w = c == 3 ? 1.0f : 0.0f;
         r.m[c * 4 + 0] = x[0] * b0 + x[4] * b1 + x[8] * b2 + x[12] * w;

@@ -34,10 +34,11 @@ public:
 
     // Puts `clip` (and the PackedClip made from it) on layer `index` (< kMaxLayers,
     // at most size(): layers are contiguous), playing from time 0 in `mode`. The
-    // clips must outlive the stack's use. Returns false, changing nothing, for an
-    // index past size() or a PackedClip of another duration.
-    bool setLayer(std::size_t index, const Clip& clip, const PackedClip& packed,
-                  LoopMode mode = LoopMode::Loop, LayerSettings settings = {}) noexcept;
+    // clips must outlive the stack's use. Refused, changing nothing: an index past
+    // size() (OutOfRange), a PackedClip of another clip (ForeignInput: its name or
+    // duration differ), a weight outside [0, 1] (OutOfRange, NotFinite).
+    Status setLayer(std::size_t index, const Clip& clip, const PackedClip& packed, LoopMode mode = LoopMode::Loop,
+                    LayerSettings settings = {}) noexcept;
     // Drops the top layer.
     void pop() noexcept;
 
@@ -51,10 +52,11 @@ public:
     // message and nothing changes) at its own speed.
     Status update(double elapsed) noexcept;
 
-    // The layers as layer requests: each head's position and loop mode, weight
-    // clamped to [0, 1], mode, mask, reference, and the last update's step for the
-    // marker sweep. Other fields of `out` are kept.
-    void fill(InstanceRequest& out) const noexcept;
+    // The layers as layer requests: each head's position and loop mode, weight,
+    // mode, mask, reference, and the last update's step for the marker sweep. Other
+    // fields of `out` are kept. A weight set through settings() outside [0, 1] is
+    // refused (Status::layer names the layer) and `out` is left as it was.
+    Status fill(InstanceRequest& out) const noexcept;
 
 private:
     struct Layer {

@@ -22,9 +22,9 @@ namespace kinema {
 // kMaxLayers samples fit: beyond that the heaviest are kept (the weights of
 // the rest are left out, so the kept ones share the whole pose). Clamp and
 // ping-pong states give clip times inside [0, duration], sampled without wrapping.
-// Returns false, and leaves `out` untouched, when a sample's clip slot has no
-// packed clip. Allocates nothing.
-bool motionLayers(std::span<const MotionSample> samples, std::span<const PackedClip* const> packed,
-                  InstanceRequest& out) noexcept;
+// Refused (Missing, Status::index = the sample), leaving `out` untouched, when a
+// sample's clip slot has no packed clip. Allocates nothing.
+Status motionLayers(std::span<const MotionSample> samples, std::span<const PackedClip* const> packed,
+                    InstanceRequest& out) noexcept;
 
 }  // namespace kinema

@@ -18,7 +18,7 @@ enum class LoopMode : std::uint8_t {
 // phase of the round trip, wrapped into [0, 2 * duration), and the clip time is
 // duration - |duration - phase|. A zero (or negative) duration always clamps, so
 // there is no modulo by zero. The wrap and the result are double, so a long clip
-// keeps its sub-microsecond resolution up to the sampler (sampleClip and
+// keeps its sub-microsecond resolution up to the sampler (reference::sample and
 // PoseKernels::sample take the double); when looping the result is in [0, duration).
 double clipTime(double time, float duration, LoopMode mode) noexcept;
 

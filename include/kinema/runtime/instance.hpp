@@ -167,9 +167,12 @@ public:
     void evaluate(const InstanceRequest& request, InstanceState& state, WorkPoses& work, std::span<Mat4> model,
                   std::span<Mat4> palettes) const;
 
+    // Whether `mask` may be used on this skeleton: as many joints, and made for it
+    // (or for no skeleton in particular).
+    bool fits(const JointMask& mask) const noexcept;
+
 private:
     void sweepMarkers(const InstanceRequest& request, InstanceState& state) const;
-    bool fits(const JointMask& mask) const noexcept;
 
     std::vector<std::int32_t> parents_;
     std::uint64_t skeleton_ = 0;  // Skeleton::fingerprint()

@@ -7,6 +7,7 @@
 #include <span>
 
 #include "kinema/asset/skeleton.hpp"
+#include "kinema/core/status.hpp"
 #include "kinema/runtime/soa_pose.hpp"
 
 namespace kinema {
@@ -14,11 +15,11 @@ namespace kinema {
 class JointMask {
 public:
     JointMask() = default;
-    // `joints` weights, all `weight` (clamped to [0, 1]).
-    explicit JointMask(std::size_t joints, float weight = 0.0f);
-    // One weight per joint of `skeleton`, all `weight`; the mask is then refused on
-    // any other skeleton (skeletonFingerprint()).
-    explicit JointMask(const Skeleton& skeleton, float weight = 0.0f);
+    // `joints` weights, all 0 (setAll() for another start).
+    explicit JointMask(std::size_t joints);
+    // One weight per joint of `skeleton`, all 0; the mask is then refused on any
+    // other skeleton (skeletonFingerprint()).
+    explicit JointMask(const Skeleton& skeleton);
 
     // Skeleton::fingerprint() of the skeleton it was made for, or 0 (any skeleton of
     // jointCount() joints).
@@ -26,10 +27,15 @@ public:
 
     std::size_t jointCount() const noexcept { return joints_; }
     float weight(std::size_t joint) const noexcept { return joint < joints_ ? weights_[joint] : 0.0f; }
-    // Clamped to [0, 1]; NaN counts as 0. Joints past the end are ignored.
-    void set(std::size_t joint, float weight) noexcept;
-    // Sets `root` and every joint below it (parents[i] < i, as a Skeleton has them).
-    void setSubtree(std::span<const std::int32_t> parents, std::size_t root, float weight) noexcept;
+    // The setters take a weight in [0, 1]; NaN, infinities and values outside are
+    // refused (NotFinite, OutOfRange) as the evaluation refuses a layer weight, and
+    // so is a joint past the end (OutOfRange, index = the joint). A refused call
+    // changes nothing.
+    Status set(std::size_t joint, float weight) noexcept;
+    Status setAll(float weight) noexcept;
+    // Sets `root` and every joint below it; `parents` is the skeleton's (one per
+    // joint of the mask, parents[i] < i, as a Skeleton has them).
+    Status setSubtree(std::span<const std::int32_t> parents, std::size_t root, float weight);
 
     // Padded to kSoaLanes with zeros, for the kernels.
     const float* lanes() const noexcept { return weights_.data(); }

@@ -25,13 +25,21 @@ Pose makeRestPose(const Model& model);
 // Copies the rest pose into `pose.local` and `pose.weights` (sizes must match).
 void resetToRest(const Model& model, Pose& pose) noexcept;
 
-// model[i] = model[parent[i]] * toMatrix(local[i]), roots as is. All spans have the
-// skeleton's joint count; parents[i] < i.
-void localToModel(std::span<const std::int32_t> parents, std::span<const Transform> local,
+// The reference path's composition passes (see sample.hpp: the same verbs and
+// contracts as PoseKernels, sizes checked first, false and nothing written when they
+// do not fit).
+namespace reference {
+
+// model[i] = model[parent[i]] * toMatrix(local[i]), roots as is; parents[i] < i.
+// `local` has one transform per parent, `model` at least as many matrices.
+bool localToModel(std::span<const std::int32_t> parents, std::span<const Transform> local,
                   std::span<Mat4> model) noexcept;
 
-// palette[i] = model[skin.joints[i]] * skin.inverseBindMatrices[i]; `palette` holds
-// skin.joints.size() matrices.
-void buildSkinPalette(const Skin& skin, std::span<const Mat4> model, std::span<Mat4> palette) noexcept;
+// palette[i] = model[skin.joints[i]] * skin.inverseBindMatrices[i]. `palette` and the
+// inverse binds hold at least skin.joints.size() matrices. Like PoseKernels it trusts
+// the skin's joint indices to be below model.size() (checked where the skin is made).
+bool skinPalette(const Skin& skin, std::span<const Mat4> model, std::span<Mat4> palette) noexcept;
+
+}  // namespace reference
 
 }  // namespace kinema

@@ -17,6 +17,7 @@
 #include "kinema/runtime/joint_mask.hpp"
 #include "kinema/runtime/packed_clip.hpp"
 #include "kinema/runtime/simd.hpp"
+#include "kinema/runtime/skinning.hpp"
 #include "kinema/runtime/soa_pose.hpp"
 
 namespace kinema {
@@ -43,7 +44,7 @@ public:
     // Samples every track of `clip` at `time` (on the clip's timeline: apply
     // clipTime() first) into `pose`. Joints and weights no track animates keep their
     // values (start from the rest pose). Same boundary rules, and the same double
-    // time through the key search and the interpolation factor, as sampleClip().
+    // time through the key search and the interpolation factor, as reference::sample().
     bool sample(const PackedClip& clip, double time, PackedClipCursor& cursor, SoaPose& pose) const noexcept;
 
     // pose = blend(pose, clip sampled at `time`, weight[, mask]) in one pass, bit for
@@ -80,12 +81,14 @@ public:
     // checks once per call (scanning them here cost a third of a small palette).
     bool skinPalette(const Skin& skin, std::span<const Mat4> model, std::span<Mat4> palette) const noexcept;
 
-    // Linear-blend skinning as skinVertices() does; normals are skipped when
-    // `outNormals` is empty. Like the reference it trusts the primitive's joint
-    // indices to be within `palette` (findModelFaults checks them at load).
+    // Linear-blend skinning as skinVertices() does, normals transformed as
+    // `normalTransform` says; normals are skipped when `outNormals` is empty. Like
+    // the reference it trusts the primitive's joint indices to be within `palette`
+    // (findModelFaults checks them at load). An output may be its own input array
+    // (skinning in place).
     bool skinVertices(const MeshPrimitive& primitive, std::span<const Mat4> palette, std::span<const Vec3> positions,
-                      std::span<const Vec3> normals, std::span<Vec3> outPositions,
-                      std::span<Vec3> outNormals) const noexcept;
+                      std::span<const Vec3> normals, std::span<Vec3> outPositions, std::span<Vec3> outNormals,
+                      NormalTransform normalTransform = NormalTransform::InverseTranspose) const noexcept;
 
 private:
     // sample() (over false) and sampleOver().

@@ -36,6 +36,13 @@ private:
     std::vector<std::uint32_t> keys_;
 };
 
+// The reference path (namespace reference): the passes of PoseKernels with the same
+// verbs and contracts, scalar and on array-of-structures poses, written for
+// exactness and clarity; the SIMD path is tested against it (docs/SIMD.md bounds the
+// differences). Like PoseKernels, each checks its sizes first (O(1)) and returns
+// false without writing anything when they do not fit.
+namespace reference {
+
 // Samples every track of `clip` at `time` (seconds on the clip's timeline: apply
 // clipTime() first for loop/clamp policy) into `local` (indexed by joint) and
 // `weights` (indexed by Track::weightOffset). Returns false and writes nothing when
@@ -43,11 +50,13 @@ private:
 // track count (O(1) checks). `time` stays double through the key search and the
 // interpolation factor: key times are floats, compared with it exactly, so a time
 // just before a key is never rounded onto that key (float spacing at 35 s is 3.8 us).
-bool sampleClip(const Clip& clip, double time, SamplingCursor& cursor, std::span<Transform> local,
-                std::span<float> weights) noexcept;
+bool sample(const Clip& clip, double time, SamplingCursor& cursor, std::span<Transform> local,
+            std::span<float> weights) noexcept;
 
 // The same without a cursor: every track binary-searches its interval.
-bool sampleClip(const Clip& clip, double time, std::span<Transform> local, std::span<float> weights) noexcept;
+bool sample(const Clip& clip, double time, std::span<Transform> local, std::span<float> weights) noexcept;
+
+}  // namespace reference
 
 // Index k of the key interval [times[k], times[k+1]) holding `time`, for
 // times[0] <= time < times.back(); `hint` is tried first and then updated.

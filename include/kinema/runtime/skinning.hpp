@@ -2,6 +2,7 @@
 // the reference the GPU path is checked against, so it favours clarity over speed.
 #pragma once
 
+#include <cstdint>
 #include <span>
 
 #include "kinema/asset/model.hpp"
@@ -17,11 +18,22 @@ namespace kinema {
 void applyMorphTargets(const MeshPrimitive& primitive, std::span<const float> weights,
                        std::span<Vec3> outPositions, std::span<Vec3> outNormals) noexcept;
 
+// How skinning transforms normals by a vertex's blended matrix M (its upper 3x3).
+// InverseTranspose keeps a normal perpendicular to the skinned surface for any M,
+// non-uniform scale and mirrors included (it is computed as the cofactor matrix,
+// det(M) M^-T, flipped where det(M) < 0). BlendedMatrix applies M itself: fewer
+// operations, the same direction where M is a rotation times a uniform scale
+// (every influence of the vertex rigid with one shared scale factor and rotation),
+// and wrong under non-uniform scale. Either way the result is normalised, and a
+// normal that collapses to zero length keeps its input.
+enum class NormalTransform : std::uint8_t { InverseTranspose, BlendedMatrix };
+
 // Linear-blend skinning: each vertex is transformed by sum_i w_i * palette[joint_i].
-// Normals use the inverse-transpose of that blended matrix and are normalised.
+// Normals by that blended matrix as `normalTransform` says, normalised.
 // `positions`/`normals` are the (morphed) inputs, one per vertex; `palette` is the
 // skin's palette (joint indices were checked against it at load).
 void skinVertices(const MeshPrimitive& primitive, std::span<const Mat4> palette, std::span<const Vec3> positions,
-                  std::span<const Vec3> normals, std::span<Vec3> outPositions, std::span<Vec3> outNormals) noexcept;
+                  std::span<const Vec3> normals, std::span<Vec3> outPositions, std::span<Vec3> outNormals,
+                  NormalTransform normalTransform = NormalTransform::InverseTranspose) noexcept;
 
 }  // namespace kinema

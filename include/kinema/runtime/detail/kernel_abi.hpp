@@ -63,6 +63,10 @@ struct SampleArgs {
     const float* overMask;
 };
 
+// KernelTable::skin's normalTransform: kinema::NormalTransform's values (checked
+// in pose_kernels.cpp).
+constexpr std::uint32_t kNormalsByCofactor = 0, kNormalsByBlendedMatrix = 1;
+
 struct KernelTable {
     void (*sample)(const SampleArgs& args) noexcept;
     // out = a + (b - a) * w for translation, scale and weights; rotation is the
@@ -82,11 +86,13 @@ struct KernelTable {
     void (*palette)(const float* model, const std::uint32_t* joints, const float* inverseBind, std::uint32_t count,
                     float* out) noexcept;
     // Linear-blend skinning of `count` vertices with `influences` (joint, weight)
-    // pairs each; normals (when both pointers are non-null) by the cofactor matrix,
-    // normalised. Positions and normals are 3 floats per vertex.
+    // pairs each; normals (when both pointers are non-null) by the cofactor matrix
+    // (kNormalsByCofactor) or by the blended matrix (kNormalsByBlendedMatrix),
+    // normalised. Positions and normals are 3 floats per vertex; the palette is
+    // 16-byte aligned (Mat4). An output may be its own input array (in place).
     void (*skin)(const float* palette, const std::uint16_t* joints, const float* weights, std::uint32_t influences,
                  const float* positions, const float* normals, std::uint32_t count, float* outPositions,
-                 float* outNormals) noexcept;
+                 float* outNormals, std::uint32_t normalTransform) noexcept;
 };
 
 extern const KernelTable kPortableKernels;
