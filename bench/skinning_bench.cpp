@@ -2,7 +2,7 @@
 //
 //   Palette/<joints>         reference::skinPalette for 256 W1 instances (skin over every
 //                            joint), ns per joint; the poses are sampled once before.
-//   SkinVertices/<normals>   skinVertices on a synthetic 10,000-vertex primitive with
+//   SkinVertices/<normals>   reference::skinVertices on a synthetic 10,000-vertex primitive with
 //                            4 influences per vertex (random joints of a 64-joint W1
 //                            palette, all weights non-zero), ns per vertex;
 //                            normals = 0: positions only, 1: positions and normals.
@@ -83,7 +83,7 @@ void BM_SkinVertices(benchmark::State& state) {
     const bool withNormals = state.range(0) != 0;
     std::vector<Vec3> outPositions(kVertices), outNormals(withNormals ? kVertices : 0);
     for (auto _ : state) {
-        skinVertices(primitive, palette, primitive.positions, primitive.normals, outPositions, outNormals);
+        reference::skinVertices(primitive, palette, primitive.positions, primitive.normals, outPositions, outNormals);
         benchmark::ClobberMemory();
     }
     state.counters["per_vertex"] = benchmark::Counter(

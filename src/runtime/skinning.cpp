@@ -25,12 +25,17 @@ void applyMorphTargets(const MeshPrimitive& primitive, std::span<const float> we
     }
 }
 
-void skinVertices(const MeshPrimitive& primitive, std::span<const Mat4> palette, std::span<const Vec3> positions,
-                  std::span<const Vec3> normals, std::span<Vec3> outPositions, std::span<Vec3> outNormals,
-                  NormalTransform normalTransform) noexcept {
-    const std::size_t n = std::min(positions.size(), outPositions.size());
+bool reference::skinVertices(const MeshPrimitive& primitive, std::span<const Mat4> palette,
+                             std::span<const Vec3> positions, std::span<const Vec3> normals,
+                             std::span<Vec3> outPositions, std::span<Vec3> outNormals,
+                             NormalTransform normalTransform) noexcept {
+    const std::size_t n = positions.size();
     const std::size_t k = primitive.influencesPerVertex;
-    const bool doNormals = normals.size() >= n && outNormals.size() >= n;
+    const bool doNormals = !outNormals.empty();
+    if (outPositions.size() < n || primitive.joints.size() < n * k || primitive.weights.size() < n * k ||
+        (doNormals && (normals.size() < n || outNormals.size() < n)) || (k > 0 && n > 0 && palette.empty())) {
+        return false;
+    }
     for (std::size_t v = 0; v < n; ++v) {
         Mat4 m;
         m.m.fill(0.0f);
@@ -61,6 +66,7 @@ void skinVertices(const MeshPrimitive& primitive, std::span<const Mat4> palette,
             outNormals[v] = len > 0.0f ? out * (1.0f / len) : nv;
         }
     }
+    return true;
 }
 
 }  // namespace kinema

@@ -144,7 +144,7 @@ TEST(Character, SkinnedVerticesMatchTheReferencePath) {
     reference::skinPalette(skin, composed, palette);
     const MeshPrimitive& prim = model->meshes[mi.mesh].primitives[0];
     std::vector<Vec3> wantP(prim.positions.size()), wantN(prim.normals.size());
-    skinVertices(prim, palette, prim.positions, prim.normals, wantP, wantN);
+    reference::skinVertices(prim, palette, prim.positions, prim.normals, wantP, wantN);
 
     ASSERT_EQ(positions.size(), wantP.size());
     ASSERT_EQ(normals.size(), wantN.size());

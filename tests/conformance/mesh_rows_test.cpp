@@ -118,7 +118,7 @@ TEST(MeshRows, SecondInfluenceSetAndExtraInverseBindMatrices) {
     std::vector<kinema::Mat4> palette(8);
     kinema::reference::skinPalette(model.skins[0], pose.model, palette);
     std::vector<kinema::Vec3> out(3);
-    kinema::skinVertices(prim, palette, prim.positions, {}, out, {});
+    kinema::reference::skinVertices(prim, palette, prim.positions, {}, out, {});
 
     // By hand: identity IBMs and pure translations, so v' = v + sum_i w_i t(joint_i),
     // t(k) = (k, 2k, -k): the offset is (s, 2s, -s) with s = sum_i w_i k_i.

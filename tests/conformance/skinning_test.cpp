@@ -1,5 +1,5 @@
 // Conformance: posed, skinned vertices of RiggedSimple.glb and CesiumMan.glb.
-// kinema: reference::sample -> localToModel -> reference::skinPalette -> skinVertices.
+// kinema: reference::sample -> reference::localToModel -> reference::skinPalette -> reference::skinVertices.
 // Reference, written here without kinema's math: raw keyframes from the buffer
 // sampled with our own slerp, node matrices from TRS through Rodrigues' formula
 // (or the node's matrix), a hierarchy walk over the JSON node tree from the
@@ -194,7 +194,7 @@ KinemaPosed kinemaPose(const kinema::Model& model, std::size_t clip, float t, st
     KinemaPosed out;
     out.positions.resize(prim.vertexCount());
     out.normals.resize(prim.normals.size());
-    kinema::skinVertices(prim, palette, prim.positions, prim.normals, out.positions, out.normals);
+    kinema::reference::skinVertices(prim, palette, prim.positions, prim.normals, out.positions, out.normals);
     out.model = pose.model;
     return out;
 }

@@ -1,6 +1,6 @@
 # Builds every ```cpp block of README.md as a program against the installed kinema
-# package (find_package(kinema), -Wall -Wextra -Werror) and runs it, so that the
-# README's examples compile as shown and keep working.
+# package (find_package(kinema), -Wall -Wextra -Wconversion -Wsign-conversion
+# -Werror) and runs it, so that the README's examples compile as shown and keep working.
 #
 # Each block is a whole program whose first line is "// NAME.cpp: what it shows".
 # A block that reads argv[1] is run with MODEL as its argument; when MODEL is absent
@@ -74,7 +74,7 @@ string(CONCAT lists "cmake_minimum_required(VERSION 3.25)\nproject(kinema_readme
 foreach(name IN LISTS names)
   string(APPEND lists "add_executable(${name} ${name}.cpp)\n"
                       "target_link_libraries(${name} PRIVATE kinema::kinema)\n"
-                      "target_compile_options(${name} PRIVATE -Wall -Wextra -Werror)\n")
+                      "target_compile_options(${name} PRIVATE -Wall -Wextra -Wconversion -Wsign-conversion -Werror)\n")
 endforeach()
 file(WRITE ${project_dir}/CMakeLists.txt "${lists}")
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${project_dir} -B ${project_dir}/build

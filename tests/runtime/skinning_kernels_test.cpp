@@ -109,7 +109,7 @@ void skinBoth(const PoseKernels& kernels, const MeshPrimitive& prim, std::span<c
     std::vector<Vec3> refP(n), fastP(n);
     reference.assign(n, Vec3{});
     fast.assign(n, Vec3{});
-    skinVertices(prim, palette, prim.positions, prim.normals, refP, reference, transform);
+    reference::skinVertices(prim, palette, prim.positions, prim.normals, refP, reference, transform);
     ASSERT_TRUE(kernels.skinVertices(prim, palette, prim.positions, prim.normals, fastP, fast, transform));
     for (std::size_t v = 0; v < n; ++v) {
         EXPECT_NEAR(fastP[v].x, refP[v].x, 1e-5f) << v;

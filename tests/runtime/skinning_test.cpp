@@ -52,7 +52,7 @@ TEST(SkinVertices, TwoInfluencesBlendTheTransformedPointsByHand) {
     // joint 1 first with 0.25, then joint 0 with 0.75
     const MeshPrimitive prim = primitive({p}, 2, {1, 0}, {0.25f, 0.75f});
     std::vector<Vec3> out(1);
-    kinema::skinVertices(prim, palette, prim.positions, {}, out, {});
+    kinema::reference::skinVertices(prim, palette, prim.positions, {}, out, {});
     const kref::D3 a = kref::applyPoint(kref::widen(m1), d3(p)), b = kref::applyPoint(kref::widen(m0), d3(p));
     EXPECT_NEAR(out[0].x, 0.25 * a.x + 0.75 * b.x, 2e-6);
     EXPECT_NEAR(out[0].y, 0.25 * a.y + 0.75 * b.y, 2e-6);
@@ -74,7 +74,7 @@ TEST(SkinVertices, WeightsSummingToOneKeepARigidVertexExact) {
     const MeshPrimitive prim = primitive({{1, 0, 0}, {0.5f, 0.25f, -2}}, 3, {0, 1, 2, 2, 0, 1}, {0.5f, 0.25f, 0.25f, 0.25f, 0.25f, 0.5f});
     const std::vector<Vec3> normals{{1, 0, 0}, {0, 0, 1}};
     std::vector<Vec3> out(2), outN(2);
-    kinema::skinVertices(prim, palette, prim.positions, normals, out, outN);
+    kinema::reference::skinVertices(prim, palette, prim.positions, normals, out, outN);
     EXPECT_EQ(out[0], (Vec3{1, 3, 3}));        // R (1, 0, 0) = (0, 1, 0), + (1, 2, 3)
     EXPECT_EQ(out[1], (Vec3{0.75f, 2.5f, 1}));  // R (0.5, 0.25, -2) = (-0.25, 0.5, -2)
     EXPECT_EQ(outN[0], (Vec3{0, 1, 0}));
@@ -90,7 +90,7 @@ TEST(SkinVertices, WeightsSummingToOneKeepAnArbitraryRigidVertex) {
         const Vec3 p{float(v.x), float(v.y), float(v.z)};
         const MeshPrimitive prim = primitive({p}, 4, {0, 1, 2, 3}, {0.1f, 0.2f, 0.3f, 0.4f});
         std::vector<Vec3> out(1);
-        kinema::skinVertices(prim, palette, prim.positions, {}, out, {});
+        kinema::reference::skinVertices(prim, palette, prim.positions, {}, out, {});
         const kref::D3 want = kref::applyPoint(kref::widen(m), d3(p));
         EXPECT_NEAR(out[0].x, want.x, 1e-6);
         EXPECT_NEAR(out[0].y, want.y, 1e-6);
@@ -103,7 +103,7 @@ TEST(SkinVertices, IdentityPaletteLeavesVerticesAlone) {
     const MeshPrimitive prim = primitive({{0.1f, 0.2f, 0.3f}, {-4, 5, 6}}, 2, {0, 1, 1, 0}, {0.5f, 0.5f, 1, 0});
     const std::vector<Vec3> normals{{0, 1, 0}, {0.6f, 0, 0.8f}};
     std::vector<Vec3> out(2), outN(2);
-    kinema::skinVertices(prim, palette, prim.positions, normals, out, outN);
+    kinema::reference::skinVertices(prim, palette, prim.positions, normals, out, outN);
     EXPECT_EQ(out, prim.positions);
     EXPECT_NEAR(outN[1].x, 0.6, 1e-7);
     EXPECT_NEAR(outN[1].z, 0.8, 1e-7);
@@ -124,7 +124,7 @@ TEST(SkinNormals, NonUniformScaleUsesTheInverseTransposeAndStaysPerpendicular) {
     const Vec3 n{float(nd.x / nl), float(nd.y / nl), float(nd.z / nl)};
     const MeshPrimitive prim = primitive({{0, 0, 0}}, 1, {0}, {1.0f});
     std::vector<Vec3> out(1), outN(1);
-    kinema::skinVertices(prim, palette, prim.positions, std::vector<Vec3>{n}, out, outN);
+    kinema::reference::skinVertices(prim, palette, prim.positions, std::vector<Vec3>{n}, out, outN);
     const kref::D3 got = d3(outN[0]);
     EXPECT_NEAR(lengthd(got), 1.0, 1e-6);
     const kref::D3 mt1 = direction(m, t1), mt2 = direction(m, t2);
@@ -145,7 +145,7 @@ TEST(SkinNormals, TwoInfluencesUseTheBlendedMatrix) {
     const MeshPrimitive prim = primitive({{0, 0, 0}}, 2, {0, 1}, {0.5f, 0.5f});
     const float h = std::sqrt(0.5f);
     std::vector<Vec3> out(1), outN(1);
-    kinema::skinVertices(prim, palette, prim.positions, std::vector<Vec3>{{h, -h, 0}}, out, outN);
+    kinema::reference::skinVertices(prim, palette, prim.positions, std::vector<Vec3>{{h, -h, 0}}, out, outN);
     const double l = std::sqrt(2.5 * 2.5 + 1.0);
     EXPECT_NEAR(outN[0].x, 2.5 / l, 1e-6);
     EXPECT_NEAR(outN[0].y, -1.0 / l, 1e-6);
@@ -172,7 +172,7 @@ TEST(SkinNormals, MirroredPaletteKeepsNormalsOutward) {
     const std::vector<Vec3> points = spherePoints(rng, 200);
     MeshPrimitive prim = primitive(points, 1, std::vector<std::uint16_t>(points.size(), 0), std::vector<float>(points.size(), 1.0f));
     std::vector<Vec3> out(points.size()), outN(points.size());
-    kinema::skinVertices(prim, palette, prim.positions, points, out, outN);
+    kinema::reference::skinVertices(prim, palette, prim.positions, points, out, outN);
     for (std::size_t v = 0; v < points.size(); ++v) {
         const kref::D3 radial = d3(out[v] - centre);
         const double r = lengthd(radial);
@@ -192,7 +192,7 @@ TEST(SkinNormals, MirroredNonUniformPaletteKeepsNormalsOutward) {
     const std::vector<Vec3> points = spherePoints(rng, 200);
     MeshPrimitive prim = primitive(points, 1, std::vector<std::uint16_t>(points.size(), 0), std::vector<float>(points.size(), 1.0f));
     std::vector<Vec3> out(points.size()), outN(points.size());
-    kinema::skinVertices(prim, palette, prim.positions, points, out, outN);
+    kinema::reference::skinVertices(prim, palette, prim.positions, points, out, outN);
     for (std::size_t v = 0; v < points.size(); ++v) {
         EXPECT_GT(kinema::dot(outN[v], out[v] - Vec3{0, 1, 0}), 0.0f) << "vertex " << v;
         EXPECT_NEAR(kinema::length(outN[v]), 1.0, 1e-6);
@@ -287,7 +287,7 @@ TEST(MorphThenSkin, DisplacementsApplyBeforeSkinning) {
     std::vector<Vec3> morphed(1), skinned(1);
     kinema::applyMorphTargets(p, std::vector<float>{1.0f}, morphed, {});
     const std::vector<Mat4> palette{trsMatrix({0, 5, 0}, {}, {3, 1, 1})};
-    kinema::skinVertices(p, palette, morphed, {}, skinned, {});
+    kinema::reference::skinVertices(p, palette, morphed, {}, skinned, {});
     EXPECT_EQ(skinned[0], (Vec3{3, 5, 0}));
 }
 

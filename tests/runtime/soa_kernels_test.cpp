@@ -1,6 +1,6 @@
 // The SIMD path (SoaPose, PackedClip, PoseKernels) at every instruction set this
 // CPU runs, checked against the scalar reference path (reference::sample, localToModel,
-// reference::skinPalette, skinVertices) and against closed forms: exact keys bit for bit,
+// reference::skinPalette, reference::skinVertices) and against closed forms: exact keys bit for bit,
 // slerp within 1e-6 of a long double geodesic over the whole sphere, the seek
 // index against std::upper_bound on uneven timelines.
 #include <gtest/gtest.h>
@@ -310,7 +310,7 @@ TEST_P(SimdLevels, PaletteAndSkinningMatchTheScalarReference) {
         }
     }
     std::vector<Vec3> wantP(kVertices), wantN(kVertices), gotP(kVertices), gotN(kVertices), gotP2(kVertices);
-    skinVertices(prim, want, prim.positions, prim.normals, wantP, wantN);
+    reference::skinVertices(prim, want, prim.positions, prim.normals, wantP, wantN);
     ASSERT_TRUE(kernels.skinVertices(prim, got, prim.positions, prim.normals, gotP, gotN));
     ASSERT_TRUE(kernels.skinVertices(prim, got, prim.positions, {}, gotP2, {}));
     for (std::size_t v = 0; v < kVertices; ++v) {

@@ -54,7 +54,7 @@ std::vector<Vec3> posedPositions(const Model& model, const Pose& pose, const Mes
         const Skin& skin = model.skins[static_cast<std::size_t>(inst.skin)];
         std::vector<Mat4> palette(skin.joints.size());
         reference::skinPalette(skin, pose.model, palette);
-        skinVertices(prim, palette, morphed, {}, out, {});
+        reference::skinVertices(prim, palette, morphed, {}, out, {});
     } else {
         const Mat4& world = pose.model[inst.joint];
         for (std::size_t v = 0; v < morphed.size(); ++v) out[v] = transformPoint(world, morphed[v]);

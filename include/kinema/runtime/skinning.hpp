@@ -28,12 +28,19 @@ void applyMorphTargets(const MeshPrimitive& primitive, std::span<const float> we
 // normal that collapses to zero length keeps its input.
 enum class NormalTransform : std::uint8_t { InverseTranspose, BlendedMatrix };
 
-// Linear-blend skinning: each vertex is transformed by sum_i w_i * palette[joint_i].
-// Normals by that blended matrix as `normalTransform` says, normalised.
-// `positions`/`normals` are the (morphed) inputs, one per vertex; `palette` is the
-// skin's palette (joint indices were checked against it at load).
-void skinVertices(const MeshPrimitive& primitive, std::span<const Mat4> palette, std::span<const Vec3> positions,
+namespace reference {
+
+// The reference path's skinning (see sample.hpp: the same verbs and contracts as
+// PoseKernels). Linear-blend skinning: each vertex is transformed by
+// sum_i w_i * palette[joint_i]; normals by that blended matrix as `normalTransform`
+// says, normalised, or skipped when `outNormals` is empty. `positions`/`normals` are
+// the (morphed) inputs, one per vertex; `palette` is the skin's palette (joint indices
+// were checked against it at load). False, writing nothing, when an output, the
+// normals or the primitive's joints and weights are shorter than the positions need.
+bool skinVertices(const MeshPrimitive& primitive, std::span<const Mat4> palette, std::span<const Vec3> positions,
                   std::span<const Vec3> normals, std::span<Vec3> outPositions, std::span<Vec3> outNormals,
                   NormalTransform normalTransform = NormalTransform::InverseTranspose) noexcept;
+
+}  // namespace reference
 
 }  // namespace kinema
