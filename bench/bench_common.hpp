@@ -49,7 +49,7 @@ inline std::optional<std::filesystem::path> findModelFile(const std::filesystem:
 // What a benchmark says when it skips for lack of a model.
 inline std::string missingModelMessage(std::string_view model) {
     return "sample model '" + std::string(model) + "' not found under " + (assetsDir() / model).string() +
-           " (set KINEMA_ASSETS to the shared glTF assets folder)";
+        " (set KINEMA_ASSETS to the shared glTF assets folder)";
 }
 
 // The named sample model, imported once per process; nullptr with `error` set when

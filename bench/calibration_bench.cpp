@@ -36,7 +36,8 @@ void BM_DependentAdd(benchmark::State& state) {
         }
     }
     benchmark::DoNotOptimize(x);
-    state.counters["adds_per_s"] = benchmark::Counter(static_cast<double>(kAdds), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["adds_per_s"] =
+        benchmark::Counter(static_cast<double>(kAdds), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_DependentAdd)->Name("Calibration/DependentAdd")->Unit(benchmark::kMicrosecond);
 
@@ -50,9 +51,8 @@ BENCHMARK(BM_DependentAdd)->Name("Calibration/DependentAdd")->Unit(benchmark::kM
 // ran 1.5-1.7x slower. Quote it beside DependentAdd.
 __attribute__((target("avx2,fma"))) float independentFmas(std::int64_t rounds) {
     // Eight named registers (an array of them is kept in memory around the asm).
-    __m256 a0 = _mm256_set1_ps(0.0f), a1 = _mm256_set1_ps(1.0f), a2 = _mm256_set1_ps(2.0f),
-           a3 = _mm256_set1_ps(3.0f), a4 = _mm256_set1_ps(4.0f), a5 = _mm256_set1_ps(5.0f),
-           a6 = _mm256_set1_ps(6.0f), a7 = _mm256_set1_ps(7.0f);
+    __m256 a0 = _mm256_set1_ps(0.0f), a1 = _mm256_set1_ps(1.0f), a2 = _mm256_set1_ps(2.0f), a3 = _mm256_set1_ps(3.0f),
+           a4 = _mm256_set1_ps(4.0f), a5 = _mm256_set1_ps(5.0f), a6 = _mm256_set1_ps(6.0f), a7 = _mm256_set1_ps(7.0f);
     const __m256 m = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-7f);
     for (std::int64_t i = 0; i < rounds; ++i) {
         a0 = _mm256_fmadd_ps(a0, m, c);

@@ -68,9 +68,9 @@ bool primeInstances(benchmark::State& state, const Model& model, const Clip& cli
 }
 
 void setPerJoint(benchmark::State& state, std::size_t instances, std::size_t joints) {
-    state.counters["per_joint"] = benchmark::Counter(static_cast<double>(instances * joints),
-                                                     benchmark::Counter::kIsIterationInvariantRate |
-                                                         benchmark::Counter::kInvert);
+    state.counters["per_joint"] =
+        benchmark::Counter(static_cast<double>(instances * joints),
+                           benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
     state.counters["joints"] = static_cast<double>(joints);
     state.counters["instances"] = static_cast<double>(instances);
 }
@@ -134,7 +134,7 @@ void BM_W1Sample(benchmark::State& state) {
         for (Instance& in : instances) {
             in.time += kFrameStep;
             reference::sample(clip, clipTime(in.time, clip.duration(), LoopMode::Loop), in.cursor, in.pose.local,
-                       in.pose.weights);
+                              in.pose.weights);
         }
         benchmark::ClobberMemory();
     }

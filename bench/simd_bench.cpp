@@ -64,9 +64,9 @@ constexpr std::size_t kL2Instances = 16;
 constexpr double kFrameStep = 1.0 / 60.0;
 
 void setPerJoint(benchmark::State& state, std::size_t instances, std::size_t joints) {
-    state.counters["per_joint"] = benchmark::Counter(static_cast<double>(instances * joints),
-                                                     benchmark::Counter::kIsIterationInvariantRate |
-                                                         benchmark::Counter::kInvert);
+    state.counters["per_joint"] =
+        benchmark::Counter(static_cast<double>(instances * joints),
+                           benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
     state.counters["joints"] = static_cast<double>(joints);
     state.counters["instances"] = static_cast<double>(instances);
 }
@@ -103,7 +103,6 @@ BatchOptions options(std::size_t threads, const Skin* skin = nullptr) {
     if (skin != nullptr) o.skins = {skin, 1};
     return o;
 }
-
 
 // One untimed evaluation (binds the cursors); false and the benchmark skipped when
 // the batch rejects the inputs, so the loop never times an early return.
@@ -346,9 +345,9 @@ void runSimdPalette(benchmark::State& state, bool hotModel, std::size_t instance
         }
         benchmark::ClobberMemory();
     }
-    state.counters["per_joint"] = benchmark::Counter(static_cast<double>(instances * n),
-                                                     benchmark::Counter::kIsIterationInvariantRate |
-                                                         benchmark::Counter::kInvert);
+    state.counters["per_joint"] =
+        benchmark::Counter(static_cast<double>(instances * n),
+                           benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 void BM_SimdPalette(benchmark::State& state) { runSimdPalette(state, false, kInstances); }
 void BM_SimdPaletteHotModel(benchmark::State& state) { runSimdPalette(state, true, kInstances); }
@@ -376,7 +375,8 @@ void runSimdSkinVertices(benchmark::State& state, std::size_t vertices, KernelMi
     const MeshPrimitive primitive = makeSkinnedPrimitive(vertices, kJoints);
     const bool withNormals = state.range(0) != 0;
     std::vector<Vec3> outPositions(vertices), outNormals(withNormals ? vertices : 0);
-    const std::span<const Vec3> normals = withNormals ? std::span<const Vec3>(primitive.normals) : std::span<const Vec3>();
+    const std::span<const Vec3> normals =
+        withNormals ? std::span<const Vec3>(primitive.normals) : std::span<const Vec3>();
     if (!kernels.skinVertices(primitive, palette, primitive.positions, normals, outPositions, outNormals)) {
         state.SkipWithError("PoseKernels::skinVertices rejected its buffers");
         return;
@@ -390,9 +390,7 @@ void runSimdSkinVertices(benchmark::State& state, std::size_t vertices, KernelMi
 }
 void BM_SimdSkinVertices(benchmark::State& state) { runSimdSkinVertices(state, kVertices); }
 void BM_SimdSkinVerticesL2(benchmark::State& state) { runSimdSkinVertices(state, kL2Vertices); }
-void BM_SimdSkinVerticesUniform(benchmark::State& state) {
-    runSimdSkinVertices(state, kVertices, KernelMix::Uniform);
-}
+void BM_SimdSkinVerticesUniform(benchmark::State& state) { runSimdSkinVertices(state, kVertices, KernelMix::Uniform); }
 BENCHMARK(BM_SimdSkinVertices)
     ->Name("SimdSkinVertices")
     ->ArgName("normals")

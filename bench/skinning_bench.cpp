@@ -56,9 +56,9 @@ void BM_Palette(benchmark::State& state) {
         for (std::size_t i = 0; i < kInstances; ++i) reference::skinPalette(skin, poses[i].model, palettes[i]);
         benchmark::ClobberMemory();
     }
-    state.counters["per_joint"] = benchmark::Counter(static_cast<double>(kInstances * skin.joints.size()),
-                                                     benchmark::Counter::kIsIterationInvariantRate |
-                                                         benchmark::Counter::kInvert);
+    state.counters["per_joint"] =
+        benchmark::Counter(static_cast<double>(kInstances * skin.joints.size()),
+                           benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_Palette)->Name("Palette")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 

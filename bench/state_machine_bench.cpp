@@ -176,13 +176,14 @@ void BM_SM8Frame(benchmark::State& state) {
         }
         benchmark::ClobberMemory();
     }
-    state.counters["per_joint"] = benchmark::Counter(static_cast<double>(kInstances * joints),
-                                                     benchmark::Counter::kIsIterationInvariantRate |
-                                                         benchmark::Counter::kInvert);
+    state.counters["per_joint"] =
+        benchmark::Counter(static_cast<double>(kInstances * joints),
+                           benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
     state.counters["per_instance"] = benchmark::Counter(
         static_cast<double>(kInstances), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
     // How many clips an instance samples on average: > 1 while fades run.
-    state.counters["layers"] = frames == 0 ? 0.0 : static_cast<double>(layers) / static_cast<double>(frames * kInstances);
+    state.counters["layers"] =
+        frames == 0 ? 0.0 : static_cast<double>(layers) / static_cast<double>(frames * kInstances);
     state.SetLabel(std::string(toString(batch.kernels().level())));
 }
 BENCHMARK(BM_SM8Frame)->Name("SM8Frame")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);

@@ -70,7 +70,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto result = kinema::importGltf(source, options);
         accepted[m] = result.ok();
         for (const kinema::Fault& w : result.warnings()) {
-            if (w.where.rfind("fuzz", 0) != 0 || w.what.empty()) contractBroken("badly located warning", kinema::describe(w));
+            if (w.where.rfind("fuzz", 0) != 0 || w.what.empty())
+                contractBroken("badly located warning", kinema::describe(w));
         }
         if (result.ok()) {
             if (kModes[m].images && result->decodedImages.size() != result->images.size()) {

@@ -27,8 +27,8 @@ GltfWriter minimal() {
 GltfWriter triangle() {
     GltfWriter w;
     const auto pos = w.addFloats("VEC3", {0, 0, 0, 1, 0, 0, 0, 1, 0});
-    const auto uv = w.addAccessor({.componentType = kUnsignedShort, .type = "VEC2", .values = {0, 0, 65535, 0, 0, 65535},
-                                   .normalized = true});
+    const auto uv = w.addAccessor(
+        {.componentType = kUnsignedShort, .type = "VEC2", .values = {0, 0, 65535, 0, 0, 65535}, .normalized = true});
     const auto idx = w.addAccessor({.componentType = kUnsignedByte, .type = "SCALAR", .values = {0, 1, 2}});
     const auto mesh = w.addMesh({{.attributes = {{"POSITION", pos}, {"TEXCOORD_0", uv}}, .indices = idx, .mode = 4}});
     auto& image = w.json()["images"].push(kinema::test::Json::object());
@@ -49,9 +49,12 @@ GltfWriter animated() {
     const auto node = w.addNode({.name = "mover", .rotation = std::array<double, 4>{0, 0, 0, 1}});
     const auto t = w.addFloats("SCALAR", {0, 0.5f, 1});
     const auto move = w.addFloats("VEC3", {0, 0, 0, 1, 0, 0, 1, 1, 0});
-    const auto turn = w.addAccessor({.componentType = kShort, .type = "VEC4",
-                                     .values = {0, 0, 0, 32767, 0, 23170, 0, 23170, 0, 32767, 0, 0}, .normalized = true});
-    const auto grow = w.addFloats("VEC3", {0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 2, 2, 0, 0, 0, 0, 0, 0, 3, 3, 3, 0, 0, 0});
+    const auto turn = w.addAccessor({.componentType = kShort,
+                                     .type = "VEC4",
+                                     .values = {0, 0, 0, 32767, 0, 23170, 0, 23170, 0, 32767, 0, 0},
+                                     .normalized = true});
+    const auto grow =
+        w.addFloats("VEC3", {0, 0, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 2, 2, 2, 0, 0, 0, 0, 0, 0, 3, 3, 3, 0, 0, 0});
     w.addAnimation({{.input = t, .output = move},
                     {.input = t, .output = turn, .interpolation = "STEP"},
                     {.input = t, .output = grow, .interpolation = "CUBICSPLINE"}},
@@ -66,18 +69,23 @@ GltfWriter animated() {
 GltfWriter skinned() {
     GltfWriter w;
     w.useExtension("KHR_mesh_quantization", true);
-    const auto pos = w.addAccessor({.componentType = kShort, .type = "VEC3", .values = {0, 0, 0, 1, 0, 0, 0, 2, 0},
-                                    .byteStride = 8});
-    const auto nrm = w.addAccessor({.componentType = kByte, .type = "VEC3", .values = {0, 0, 127, 0, 0, 127, 0, 0, 127},
-                                    .normalized = true, .byteStride = 4});
-    const auto joints = w.addAccessor({.componentType = kUnsignedByte, .type = "VEC4",
-                                       .values = {0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0}});
-    const auto weights = w.addAccessor({.componentType = kUnsignedByte, .type = "VEC4",
-                                        .values = {128, 127, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0}, .normalized = true});
-    const auto ibm = w.addFloats("MAT4", {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,  //
+    const auto pos = w.addAccessor(
+        {.componentType = kShort, .type = "VEC3", .values = {0, 0, 0, 1, 0, 0, 0, 2, 0}, .byteStride = 8});
+    const auto nrm = w.addAccessor({.componentType = kByte,
+                                    .type = "VEC3",
+                                    .values = {0, 0, 127, 0, 0, 127, 0, 0, 127},
+                                    .normalized = true,
+                                    .byteStride = 4});
+    const auto joints =
+        w.addAccessor({.componentType = kUnsignedByte, .type = "VEC4", .values = {0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0}});
+    const auto weights = w.addAccessor({.componentType = kUnsignedByte,
+                                        .type = "VEC4",
+                                        .values = {128, 127, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0},
+                                        .normalized = true});
+    const auto ibm = w.addFloats("MAT4", {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0,  0, 1,  //
                                           1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1});
-    const auto mesh = w.addMesh({{.attributes = {{"POSITION", pos}, {"NORMAL", nrm}, {"JOINTS_0", joints},
-                                                 {"WEIGHTS_0", weights}}}});
+    const auto mesh =
+        w.addMesh({{.attributes = {{"POSITION", pos}, {"NORMAL", nrm}, {"JOINTS_0", joints}, {"WEIGHTS_0", weights}}}});
     const auto hip = w.addNode({.name = "hip", .children = {1}});
     w.addNode({.name = "knee", .translation = std::array<double, 3>{0, 1, 0}});
     const auto skin = w.addSkin({0, 1}, ibm, hip);
@@ -94,11 +102,11 @@ GltfWriter morph() {
     const auto pos = w.addFloats("VEC3", {0, 0, 0, 1, 0, 0, 0, 1, 0});
     const auto d0 = w.addSparseAccessor({.componentType = kFloat, .type = "VEC3"}, 3,
                                         {.indexComponentType = kUnsignedByte, .indices = {2}, .values = {0, 0, 1}});
-    const auto d1 = w.addSparseAccessor({.componentType = kFloat, .type = "VEC3", .values = {1, 0, 0, 1, 0, 0, 1, 0, 0}},
-                                        3, {.indexComponentType = kUnsignedShort, .indices = {0, 1},
-                                            .values = {0, 1, 0, 0, 1, 0}});
-    const auto mesh = w.addMesh({{.attributes = {{"POSITION", pos}}, .targets = {{{"POSITION", d0}}, {{"POSITION", d1}}}}},
-                                {0.5, 0});
+    const auto d1 =
+        w.addSparseAccessor({.componentType = kFloat, .type = "VEC3", .values = {1, 0, 0, 1, 0, 0, 1, 0, 0}}, 3,
+                            {.indexComponentType = kUnsignedShort, .indices = {0, 1}, .values = {0, 1, 0, 0, 1, 0}});
+    const auto mesh =
+        w.addMesh({{.attributes = {{"POSITION", pos}}, .targets = {{{"POSITION", d0}}, {{"POSITION", d1}}}}}, {0.5, 0});
     const auto node = w.addNode({.name = "face", .mesh = mesh, .weights = {0, 0.25}});
     const auto t = w.addFloats("SCALAR", {0, 1});
     const auto cubic = w.addFloats("SCALAR", {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0});
@@ -118,7 +126,8 @@ GltfWriter textured() {
     Bytes rows;
     for (std::uint8_t y = 0; y < 4; ++y) {
         rows.push_back(0);  // filter: none
-        for (std::uint8_t x = 0; x < 4; ++x) rows.insert(rows.end(), {std::uint8_t(x * 60), std::uint8_t(y * 60), 128, 255});
+        for (std::uint8_t x = 0; x < 4; ++x)
+            rows.insert(rows.end(), {std::uint8_t(x * 60), std::uint8_t(y * 60), 128, 255});
     }
     const Bytes image = png(4, 4, 6, zlibStored(rows));
     const auto view = w.addBufferView(std::as_bytes(std::span(image)));

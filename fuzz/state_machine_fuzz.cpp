@@ -36,9 +36,18 @@ kinema::Clip makeClip(const char* name, float seconds, bool markers) {
     return std::move(*clip);
 }
 
-const kinema::Clip& clipA() { static const kinema::Clip c = makeClip("a", 1.0f, true); return c; }
-const kinema::Clip& clipB() { static const kinema::Clip c = makeClip("b", 0.6f, true); return c; }
-const kinema::Clip& clipC() { static const kinema::Clip c = makeClip("c", 2.0f, false); return c; }
+const kinema::Clip& clipA() {
+    static const kinema::Clip c = makeClip("a", 1.0f, true);
+    return c;
+}
+const kinema::Clip& clipB() {
+    static const kinema::Clip c = makeClip("b", 0.6f, true);
+    return c;
+}
+const kinema::Clip& clipC() {
+    static const kinema::Clip c = makeClip("c", 2.0f, false);
+    return c;
+}
 
 const kinema::Clip* lookup(std::string_view name) {
     if (name == "a") return &clipA();
@@ -62,10 +71,12 @@ void run(const kinema::StateMachineDefinition& def, const std::uint8_t* data, st
         if (!status) contractBroken("update refused a valid elapsed time", status.message());
         float sum = 0.0f;
         for (const kinema::MotionSample& s : sm.samples()) {
-            if (!(s.weight > 0.0f) || !std::isfinite(s.time)) contractBroken("bad sample", def.desc().states[s.state].name);
+            if (!(s.weight > 0.0f) || !std::isfinite(s.time))
+                contractBroken("bad sample", def.desc().states[s.state].name);
             sum += s.weight;
         }
-        if (!sm.samples().empty() && std::fabs(sum - 1.0f) > 1e-4f) contractBroken("weights do not sum to 1", sm.describe());
+        if (!sm.samples().empty() && std::fabs(sum - 1.0f) > 1e-4f)
+            contractBroken("weights do not sum to 1", sm.describe());
         for (const kinema::MotionEvent& e : sm.events()) {
             if (e.clip == nullptr || e.marker >= e.clip->markers().size()) contractBroken("bad event", sm.describe());
         }
@@ -90,7 +101,8 @@ void markers(std::string_view text) {
     kinema::Model model;
     for (const kinema::ClipMarkers& c : *parsed) {
         for (const kinema::Marker& m : c.markers) {
-            if (m.name.empty() || !std::isfinite(m.time) || m.time < 0.0f) contractBroken("bad marker accepted", m.name);
+            if (m.name.empty() || !std::isfinite(m.time) || m.time < 0.0f)
+                contractBroken("bad marker accepted", m.name);
         }
         model.clips.push_back(makeClip("a", 1.0f, false));
     }

@@ -56,11 +56,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         contractBroken("a checked path holds NUL or a backslash", uri);
     }
     if (!path.leaves) {
-        if (path.absolute || path.path.empty() || path.path.front() == '/') contractBroken("a relative path starts with '/'", uri);
+        if (path.absolute || path.path.empty() || path.path.front() == '/')
+            contractBroken("a relative path starts with '/'", uri);
         for (std::size_t start = 0; start <= path.path.size();) {
             const std::size_t slash = std::min(path.path.find('/', start), path.path.size());
             const std::string_view segment = std::string_view(path.path).substr(start, slash - start);
-            if (segment == ".." || segment == "." || segment.empty()) contractBroken("a checked path keeps a dot or empty segment", uri);
+            if (segment == ".." || segment == "." || segment.empty())
+                contractBroken("a checked path keeps a dot or empty segment", uri);
             start = slash + 1;
         }
     }
@@ -76,6 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!file.isOpen()) return 0;
     // What was opened must be below the sandbox, whatever links were on the way.
     const std::string resolved = std::filesystem::canonical(sandbox / location.path).string();
-    if (resolved.compare(0, sandboxReal.size(), sandboxReal) != 0) contractBroken("opened a file outside the folder", uri);
+    if (resolved.compare(0, sandboxReal.size(), sandboxReal) != 0)
+        contractBroken("opened a file outside the folder", uri);
     return 0;
 }

@@ -101,9 +101,9 @@ struct NodeTransform {
 };
 
 struct DecodedPrimitive {
-    std::vector<float> positions;        // 3 per vertex
-    std::vector<std::uint16_t> joints;   // 4 per vertex, or empty
-    std::vector<float> weights;          // 4 per vertex, or empty
+    std::vector<float> positions;                    // 3 per vertex
+    std::vector<std::uint16_t> joints;               // 4 per vertex, or empty
+    std::vector<float> weights;                      // 4 per vertex, or empty
     std::vector<std::vector<float>> morphPositions;  // per target, 3 per vertex, or empty
     std::vector<std::vector<float>> morphNormals;    // per target, 3 per vertex, or empty
 
@@ -154,7 +154,8 @@ bool elementView(const tinygltf::Model& model, const tinygltf::Accessor& accesso
     view.elementSize = static_cast<std::size_t>(componentSize) * components;
     view.stride = bufferView.byteStride != 0 ? bufferView.byteStride : view.elementSize;
     if (view.stride < view.elementSize) return false;
-    if (bufferView.byteOffset > buffer.data.size() || bufferView.byteLength > buffer.data.size() - bufferView.byteOffset) {
+    if (bufferView.byteOffset > buffer.data.size() ||
+        bufferView.byteLength > buffer.data.size() - bufferView.byteOffset) {
         return false;
     }
     if (accessor.count != 0) {
@@ -211,8 +212,7 @@ bool convertElements(int componentType, bool normalized, const unsigned char* sr
             if (!normalized) return false;
             convert(std::int16_t{}, 1.0f / 32767.0f, -1.0f);
             return true;
-        default:
-            return false;
+        default: return false;
     }
 }
 
@@ -263,12 +263,11 @@ bool decodeFloats(const tinygltf::Model& model, int index, std::size_t component
         return false;
     }
     const std::size_t elementSize = static_cast<std::size_t>(componentSize) * components;
-    const unsigned char* indices = packedRange(model, sparse.indices.bufferView,
-                                               static_cast<std::size_t>(sparse.indices.byteOffset), sparseCount,
-                                               static_cast<std::size_t>(indexSize));
-    const unsigned char* values = packedRange(model, sparse.values.bufferView,
-                                              static_cast<std::size_t>(sparse.values.byteOffset), sparseCount,
-                                              elementSize);
+    const unsigned char* indices =
+        packedRange(model, sparse.indices.bufferView, static_cast<std::size_t>(sparse.indices.byteOffset), sparseCount,
+                    static_cast<std::size_t>(indexSize));
+    const unsigned char* values = packedRange(
+        model, sparse.values.bufferView, static_cast<std::size_t>(sparse.values.byteOffset), sparseCount, elementSize);
     if (indices == nullptr || values == nullptr) return false;
     for (std::size_t i = 0; i < sparseCount; ++i, values += elementSize) {
         std::size_t target = 0;
@@ -364,7 +363,8 @@ bool decodeAnimationPath(const tinygltf::Model& model, Decoded& out) {
             const auto weights = primitive.attributes.find("WEIGHTS_0");
             if ((joints == primitive.attributes.end()) != (weights == primitive.attributes.end())) return false;
             if (joints != primitive.attributes.end()) {
-                if (!decodeJoints(model, joints->second, p.joints) || !decodeFloats(model, weights->second, 4, p.weights)) {
+                if (!decodeJoints(model, joints->second, p.joints) ||
+                    !decodeFloats(model, weights->second, 4, p.weights)) {
                     return false;
                 }
             }
@@ -400,10 +400,10 @@ struct Prepared {
     GltfSource source;
     const unsigned char* data = nullptr;
     unsigned int size = 0;
-    bool binary = true;    // .glb; else .gltf JSON, external buffers relative to baseDir
-    std::string path;      // the model file
-    std::string baseDir;   // its folder
-    std::size_t kinemaPositions = 0;  // kinema's decoded positions, for the Assimp check
+    bool binary = true;                              // .glb; else .gltf JSON, external buffers relative to baseDir
+    std::string path;                                // the model file
+    std::string baseDir;                             // its folder
+    std::size_t kinemaPositions = 0;                 // kinema's decoded positions, for the Assimp check
     std::vector<std::filesystem::path> bufferFiles;  // .gltf: its external buffers
 };
 
@@ -473,14 +473,13 @@ bool prepare(benchmark::State& state, const std::string& name, Prepared& p) {
         tWeights += prim.weights.size();
     }
     for (const auto& m : decoded.inverseBindMatrices) tIbm += m.size();
-    if (kPositions != tPositions || kJoints != tJoints || kWeights != tWeights || kIbm != tIbm ||
-        kMorph != tMorph || model->nodeCount() != decoded.nodes.size() || kTracks != decoded.outputs.size()) {
-        const std::string message =
-            "kinema and tinygltf decode different amounts of " + file->string() + ": positions " +
-            std::to_string(kPositions) + "/" + std::to_string(tPositions) + ", joints " + std::to_string(kJoints) +
-            "/" + std::to_string(tJoints) + ", weights " + std::to_string(kWeights) + "/" + std::to_string(tWeights) +
-            ", inverse bind floats " + std::to_string(kIbm) + "/" + std::to_string(tIbm) + ", nodes " +
-            std::to_string(model->nodeCount()) + "/" + std::to_string(decoded.nodes.size()) + ", tracks " +
+    if (kPositions != tPositions || kJoints != tJoints || kWeights != tWeights || kIbm != tIbm || kMorph != tMorph ||
+        model->nodeCount() != decoded.nodes.size() || kTracks != decoded.outputs.size()) {
+        const std::string message = "kinema and tinygltf decode different amounts of " + file->string() +
+            ": positions " + std::to_string(kPositions) + "/" + std::to_string(tPositions) + ", joints " +
+            std::to_string(kJoints) + "/" + std::to_string(tJoints) + ", weights " + std::to_string(kWeights) + "/" +
+            std::to_string(tWeights) + ", inverse bind floats " + std::to_string(kIbm) + "/" + std::to_string(tIbm) +
+            ", nodes " + std::to_string(model->nodeCount()) + "/" + std::to_string(decoded.nodes.size()) + ", tracks " +
             std::to_string(kTracks) + "/" + std::to_string(decoded.outputs.size()) + ", morph delta floats " +
             std::to_string(kMorph) + "/" + std::to_string(tMorph);
         state.SkipWithError(message.c_str());
@@ -659,7 +658,7 @@ void assimpRead(benchmark::State& state, const std::string& name) {
                     bool same = true;
                     for (std::size_t v = 0; v < prim.positions.size() && same; ++v) {
                         same = a->mVertices[v].x == prim.positions[v].x && a->mVertices[v].y == prim.positions[v].y &&
-                               a->mVertices[v].z == prim.positions[v].z;
+                            a->mVertices[v].z == prim.positions[v].z;
                     }
                     if (same) used[m] = found = true;
                 }

@@ -55,9 +55,10 @@ std::optional<Clip> buildW1Clip(std::span<const Vec3> restTranslations, std::uin
                              rest.z + static_cast<float>(0.02 * std::sin(2.0 * a + phase[2]))});
             const Quat q = fromAxisAngle(axis, static_cast<float>(amplitude * std::sin(a + phase[3])));
             r.values.insert(r.values.end(), {q.x, q.y, q.z, q.w});
-            s.values.insert(s.values.end(), {static_cast<float>(1.0 + 0.1 * std::sin(a + phase[4])),
-                                             static_cast<float>(1.0 + 0.1 * std::sin(a + phase[5])),
-                                             static_cast<float>(1.0 + 0.1 * std::sin(2.0 * a + phase[6]))});
+            s.values.insert(s.values.end(),
+                            {static_cast<float>(1.0 + 0.1 * std::sin(a + phase[4])),
+                             static_cast<float>(1.0 + 0.1 * std::sin(a + phase[5])),
+                             static_cast<float>(1.0 + 0.1 * std::sin(2.0 * a + phase[6]))});
         }
         tracks.push_back(std::move(t));
         tracks.push_back(std::move(r));

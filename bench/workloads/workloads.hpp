@@ -55,7 +55,7 @@ private:
     std::uint64_t state_;
 };
 
-inline constexpr int kW1Frames = 60;          // key f at t = f / 30 for f = 0..60
+inline constexpr int kW1Frames = 60;  // key f at t = f / 30 for f = 0..60
 inline constexpr double kW1FrameRate = 30.0;
 
 // Which W1 clip definition: the rotation amplitude A above.

@@ -66,7 +66,7 @@ int main() {
     // Footsteps at phases 0.25, 0.75, 1.25: updates 13, 38 and 63 (12.5, 37.5, 62.5
     // rounded up), the same updates in both clips.
     const bool timed = std::abs(player.cycleDuration() - cycle) < 1e-6 && std::abs(player.phase() - 0.5) < 1e-6 &&
-                       std::abs(player.clipTime(0) - 0.5) < 1e-6 && std::abs(player.clipTime(1) - 0.2) < 1e-6;
+        std::abs(player.clipTime(0) - 0.5) < 1e-6 && std::abs(player.clipTime(1) - 0.2) < 1e-6;
     const bool synced = heard[0] == " L13 R38 L63" && heard[1] == heard[0];
     std::printf("cycle %.4f s, phase %.4f: walk at %.4f s, run at %.4f s\n", player.cycleDuration(), player.phase(),
                 player.clipTime(0), player.clipTime(1));

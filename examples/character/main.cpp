@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: character FILE.glb [WALK [RUN]]\n");
         return 2;
     }
-    auto model = kinema::importGltfFile(argv[1]);                               // 1
+    auto model = kinema::importGltfFile(argv[1]);  // 1
     if (!model || model->clips.empty() || model->meshInstances.empty()) {
         std::fprintf(stderr, "%s\n", model ? "no clip or no mesh" : model.message().c_str());
         return 1;
@@ -29,20 +29,20 @@ int main(int argc, char** argv) {
     const std::string walk = argc > 2 ? argv[2] : std::string(model->clips.front().name());
     const std::string run = argc > 3 ? argv[3] : std::string(model->clips.back().name());
 
-    auto man = kinema::Character::create(*model);                               // 2
-    if (!man || !man->play(walk)) return 1;                                     // 3
+    auto man = kinema::Character::create(*model);  // 2
+    if (!man || !man->play(walk)) return 1;        // 3
     std::vector<kinema::Vec3> first;
-    for (int frame = 0; frame < 30; ++frame) {                                  // 4
-        if (!man->update(1.0 / 60.0)) return 1;                                 // 5
-        const auto vertices = man->skinnedPositions(0);                         // 6
-        if (frame == 0) first.assign(vertices.begin(), vertices.end());         // 7
-    }                                                                           // 8
+    for (int frame = 0; frame < 30; ++frame) {                           // 4
+        if (!man->update(1.0 / 60.0)) return 1;                          // 5
+        const auto vertices = man->skinnedPositions(0);                  // 6
+        if (frame == 0) first.assign(vertices.begin(), vertices.end());  // 7
+    }                                                                    // 8
 
-    if (!man->crossFade(run, 0.3)) return 1;                                    // 9
-    if (!man->setSpeed(1.5)) return 1;                                          // 10
+    if (!man->crossFade(run, 0.3)) return 1;  // 9
+    if (!man->setSpeed(1.5)) return 1;        // 10
     const double before = man->current().position();
-    for (int frame = 0; frame < 6; ++frame) {                                   // 11
-        if (!man->update(1.0 / 60.0)) return 1;                                 // 12
+    for (int frame = 0; frame < 6; ++frame) {    // 11
+        if (!man->update(1.0 / 60.0)) return 1;  // 12
     }
 
     const auto vertices = man->skinnedPositions(0);
@@ -51,9 +51,9 @@ int main(int argc, char** argv) {
     // 6 frames of 1/60 s at 1.5x: 0.15 s of clip time (no wrap: CesiumMan lasts 2 s).
     const double advanced = man->current().position() - before;
     const auto& mesh = model->meshes[model->meshInstances[0].mesh];
-    std::printf("%zu vertices, %zu moved since the first frame; the head advanced %.6f s in 0.1 s\n",
-                vertices.size(), moved, advanced);
+    std::printf("%zu vertices, %zu moved since the first frame; the head advanced %.6f s in 0.1 s\n", vertices.size(),
+                moved, advanced);
     const bool ok = vertices.size() == mesh.primitives[0].positions.size() && moved > 0 &&
-                    (walk != run || std::fabs(advanced - 0.15) < 1e-9);
+        (walk != run || std::fabs(advanced - 0.15) < 1e-9);
     return ok ? 0 : 1;
 }

@@ -56,8 +56,8 @@ int main() {
         const Player& current = fade.current();
         if (const Player* outgoing = fade.outgoing()) {
             request.layers[0] = {.clip = packed(outgoing->clip()), .time = outgoing->position()};
-            request.layers[1] = {.clip = packed(current.clip()), .time = current.position(),
-                                 .weight = fade.currentWeight()};
+            request.layers[1] = {
+                .clip = packed(current.clip()), .time = current.position(), .weight = fade.currentWeight()};
             request.layerCount = 2;
         } else {
             request.layers[0] = {.clip = packed(current.clip()), .time = current.position()};
@@ -80,7 +80,7 @@ int main() {
         }
         const float* t = &model[0].m[12];  // the hips' translation
         const bool good = std::abs(fade.currentWeight() - w) < 1e-6 && std::abs(t[0] - x) < 1e-6 &&
-                          std::abs(t[2] - z) < 1e-6 && fade.fading() == (k > 0 && k < 4);
+            std::abs(t[2] - z) < 1e-6 && fade.fading() == (k > 0 && k < 4);
         const std::string_view name = current.clip()->name();
         std::printf("t=%.3f s  %s%-4.*s weight %.4f  hips (%.4f, %.4f, %.4f)%s\n", (frame + 1) * dt,
                     fade.fading() ? "idle -> " : "", int(name.size()), name.data(), double(fade.currentWeight()),

@@ -75,9 +75,8 @@ int main() {
         std::vector<std::thread> workers;
         const std::size_t n = own->threadCount();
         for (std::size_t w = 0; w < n; ++w)  // worker w takes the w-th of n equal ranges
-            workers.emplace_back([&, w] {
-                own->evaluateRange(requests, w * kInstances / n, (w + 1) * kInstances / n, w);
-            });
+            workers.emplace_back(
+                [&, w] { own->evaluateRange(requests, w * kInstances / n, (w + 1) * kInstances / n, w); });
         for (std::thread& worker : workers) worker.join();
         own->gatherEvents();
 
@@ -97,8 +96,8 @@ int main() {
     for (std::size_t i = 0; i < kInstances; ++i) placed = placed && std::abs(own->model(i)[0].m[12] - start(i)) < 1e-5;
     // Each head travelled one whole lap from a start before 0.45 s: the step marker
     // (0.5 s) once per instance, 1000 in all, in instance order within a frame.
-    std::printf("%zu instances x %zu bones: oneTBB on %zu threads, own job system on %zu threads\n", kInstances,
-                kBones, pooled->threadCount(), own->threadCount());
+    std::printf("%zu instances x %zu bones: oneTBB on %zu threads, own job system on %zu threads\n", kInstances, kBones,
+                pooled->threadCount(), own->threadCount());
     std::printf("instance 500: root x %.4f (by hand: 0.05 + 0.4 * 500 / 1000 = 0.25)\n",
                 double(own->model(500)[0].m[12]));
     std::printf("model matrices bit-identical: %s; events identical: %s; %zu step events\n", identical ? "yes" : "no",

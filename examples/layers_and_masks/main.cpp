@@ -55,9 +55,10 @@ int main() {
     const std::uint32_t hips = 0, spine = 1, head = 2, leg = 3;
 
     auto walk = translations("walk", {{hips, {0, 1, 0}, {1, 1, 0}}});
-    auto reach = translations("reach", {{hips, {5, 1, 0}, {5, 1, 0}},
-                                        {spine, {0, 0.5f, 0.4f}, {0, 0.5f, 0.4f}},
-                                        {leg, {0, -0.5f, 0.4f}, {0, -0.5f, 0.4f}}});
+    auto reach = translations("reach",
+                              {{hips, {5, 1, 0}, {5, 1, 0}},
+                               {spine, {0, 0.5f, 0.4f}, {0, 0.5f, 0.4f}},
+                               {leg, {0, -0.5f, 0.4f}, {0, -0.5f, 0.4f}}});
     Track turn;  // the head turned 90 degrees about y, held for one second
     turn.target = head;
     turn.path = TrackPath::Rotation;
@@ -114,11 +115,11 @@ int main() {
         const Transform t = work.pose.joint(j);
         const Vec3 p = transformPoint(model[j], {});
         const std::string name(skeleton->name(j));
-        std::printf("%-5s mask %.0f  local (%.3f, %.3f, %.3f) turn %5.1f deg  model (%.3f, %.3f, %.3f)\n",
-                    name.c_str(), double(upperBody.weight(j)), double(t.translation.x),
-                    double(t.translation.y), double(t.translation.z),
-                    2 * std::acos(std::min(1.0, double(std::abs(t.rotation.w)))) * 180 / std::numbers::pi,
-                    double(p.x), double(p.y), double(p.z));
+        std::printf("%-5s mask %.0f  local (%.3f, %.3f, %.3f) turn %5.1f deg  model (%.3f, %.3f, %.3f)\n", name.c_str(),
+                    double(upperBody.weight(j)), double(t.translation.x), double(t.translation.y),
+                    double(t.translation.z),
+                    2 * std::acos(std::min(1.0, double(std::abs(t.rotation.w)))) * 180 / std::numbers::pi, double(p.x),
+                    double(p.y), double(p.z));
     }
     bool ok = true;
     for (bool c : checks) ok = ok && c;

@@ -72,9 +72,9 @@ int main(int argc, char** argv) {
         LoopMode mode;
         double speed;
         int updates;
-        const char* heard;   // expected, by hand (below)
-        double clipTime;     // expected clip time at the end, in durations
-        bool playing;        // expected at the end
+        const char* heard;  // expected, by hand (below)
+        double clipTime;    // expected clip time at the end, in durations
+        bool playing;       // expected at the end
     };
     // By hand, in units of the clip's duration (markers at 0.25 and 0.75):
     // - loop, 20 eighths = 2.5 laps: 0.25 .75 1.25 1.75 2.25 -> L R L R L, ends at 0.5
@@ -96,10 +96,9 @@ int main(int argc, char** argv) {
         if (Status status = player.setSpeed(run.speed); !status) return fail(status.message());
         const std::string heard = play(player, run.updates);
         const bool good = heard == run.heard && std::abs(player.clipTime() - run.clipTime * d) < 1e-6 * d &&
-                          player.playing() == run.playing;
-        std::printf("%-15s %2d updates: markers %-6s clip time %.4f s, %s%s\n", run.what, run.updates,
-                    heard.c_str(), player.clipTime(), player.playing() ? "playing" : "stopped",
-                    good ? "" : "  <- expected otherwise");
+            player.playing() == run.playing;
+        std::printf("%-15s %2d updates: markers %-6s clip time %.4f s, %s%s\n", run.what, run.updates, heard.c_str(),
+                    player.clipTime(), player.playing() ? "playing" : "stopped", good ? "" : "  <- expected otherwise");
         ok = ok && good;
     }
     std::printf(ok ? "as expected\n" : "not as expected\n");

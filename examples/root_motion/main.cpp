@@ -42,10 +42,10 @@ int main() {
     // along its own x, turned a quarter turn: the displacement of every lap.
     const Transform lap = motion->delta(LoopMode::Loop, {0.0, 0.0, 1.0});
     const float lapTurn = 2 * std::acos(std::min(1.0f, std::abs(lap.rotation.w)));
-    std::printf("one lap: (%.4f, %.4f, %.4f), turned %.1f deg\n", double(lap.translation.x),
-                double(lap.translation.y), double(lap.translation.z), double(lapTurn) * 180 / std::numbers::pi);
+    std::printf("one lap: (%.4f, %.4f, %.4f), turned %.1f deg\n", double(lap.translation.x), double(lap.translation.y),
+                double(lap.translation.z), double(lapTurn) * 180 / std::numbers::pi);
     bool ok = near(lap.translation.x, 1.2f) && near(lap.translation.y, 0) && near(lap.translation.z, 0) &&
-              near(lapTurn, std::numbers::pi_v<float> / 2);
+        near(lapTurn, std::numbers::pi_v<float> / 2);
 
     // The character's transform, moved by every update's delta (in its own frame).
     // By hand, a turn of +90 degrees about y takes +x to -z, so the laps run along
@@ -61,8 +61,8 @@ int main() {
         }
         const Vec3 at = transformPoint(character, {}), facing = transformDirection(character, {1, 0, 0});
         const bool good = near(at.x, corners[lapIndex][0]) && near(at.y, 0) && near(at.z, corners[lapIndex][1]);
-        std::printf("after lap %d: at (%.4f, %.4f, %.4f), facing (%.2f, %.2f, %.2f)%s\n", lapIndex + 1,
-                    double(at.x), double(at.y), double(at.z), double(facing.x), double(facing.y), double(facing.z),
+        std::printf("after lap %d: at (%.4f, %.4f, %.4f), facing (%.2f, %.2f, %.2f)%s\n", lapIndex + 1, double(at.x),
+                    double(at.y), double(at.z), double(facing.x), double(facing.y), double(facing.z),
                     good ? "" : "  <- expected otherwise");
         ok = ok && good;
     }
@@ -77,7 +77,7 @@ int main() {
                 double(root[0].translation.x), double(root[0].translation.y), double(root[0].translation.z),
                 double(still.translation.x), double(still.translation.y), double(still.translation.z));
     ok = ok && near(still.translation.x, 0) && near(still.translation.y, 1) && near(still.translation.z, 0) &&
-         near(std::abs(still.rotation.w), 1);
+        near(std::abs(still.rotation.w), 1);
     std::printf(ok ? "as expected\n" : "not as expected\n");
     return ok ? 0 : 1;
 }

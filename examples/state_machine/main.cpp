@@ -57,9 +57,9 @@ int main(int argc, char** argv) {
     StateMachine sm(*def);
     const auto speed = def->findParameter("speed");
     if (!speed) return fail("no parameter 'speed'");
-    std::string steps;                     // 'L' / 'R' per footstep
-    std::vector<int> stepUpdates;          // the update each one came in
-    std::vector<float> x(25);              // the root's x after each update
+    std::string steps;             // 'L' / 'R' per footstep
+    std::vector<int> stepUpdates;  // the update each one came in
+    std::vector<float> x(25);      // the root's x after each update
     std::uint32_t shown = sm.currentState();
     for (int update = 1; update <= 24; ++update) {
         if (Status status = sm.setFloat(*speed, update >= 5 && update < 20 ? 1.5f : 0.0f); !status)
@@ -92,8 +92,8 @@ int main(int argc, char** argv) {
     std::printf("root x: update 6 %.4f, update 15 %.4f, update 24 %.4f; now %s\n", double(x[6]), double(x[15]),
                 double(x[24]), def->desc().states[sm.currentState()].name.c_str());
     const bool ok = steps == "LRLR" && stepUpdates == std::vector<int>{7, 11, 15, 19} &&
-                    std::abs(x[6] - 0.125f) < 1e-6f && std::abs(x[15] - 0.5f) < 1e-6f && std::abs(x[24]) < 1e-6f &&
-                    sm.currentState() == def->findState("idle") && !sm.transitioning();
+        std::abs(x[6] - 0.125f) < 1e-6f && std::abs(x[15] - 0.5f) < 1e-6f && std::abs(x[24]) < 1e-6f &&
+        sm.currentState() == def->findState("idle") && !sm.transitioning();
     std::printf(ok ? "as expected\n" : "not as expected\n");
     return ok ? 0 : 1;
 }

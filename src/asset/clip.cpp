@@ -62,8 +62,8 @@ void checkTrack(Track& t, std::size_t index, std::vector<Fault>& faults) {
         std::string operator+(const char* suffix) const { return faultPrefix(index) + suffix; }
     } const at{index};
     if (t.width == 0 || t.width != requiredWidth(t)) {
-        faults.push_back({at + "/width", "width " + std::to_string(t.width) + " does not fit path " +
-                                             std::string(toString(t.path))});
+        faults.push_back({at + "/width",
+                          "width " + std::to_string(t.width) + " does not fit path " + std::string(toString(t.path))});
     }
     if (t.times.empty()) faults.push_back({at + "/times", "track has no keys"});
     // Strictly increasing from a finite, non-negative first key: then every key is
@@ -80,9 +80,9 @@ void checkTrack(Track& t, std::size_t index, std::vector<Fault>& faults) {
             faults.push_back({at + "/times/0", "first key time " + exactNumber(v) + " is negative"});
         }
         if (k > 0 && !(v > t.times[k - 1])) {
-            faults.push_back({at + "/times/" + std::to_string(k), "key times are not strictly increasing (" +
-                                                                      exactNumber(t.times[k - 1]) + " then " +
-                                                                      exactNumber(v) + ")"});
+            faults.push_back({at + "/times/" + std::to_string(k),
+                              "key times are not strictly increasing (" + exactNumber(t.times[k - 1]) + " then " +
+                                  exactNumber(v) + ")"});
             break;
         }
     }
@@ -90,8 +90,9 @@ void checkTrack(Track& t, std::size_t index, std::vector<Fault>& faults) {
     if (cubic && t.times.size() < 2) faults.push_back({at + "/times", "CUBICSPLINE needs at least 2 keys"});
     const std::size_t expected = t.times.size() * t.width * (cubic ? 3u : 1u);
     if (t.values.size() != expected) {
-        faults.push_back({at + "/values", "holds " + std::to_string(t.values.size()) + " floats, " +
-                                              std::to_string(expected) + " expected"});
+        faults.push_back(
+            {at + "/values",
+             "holds " + std::to_string(t.values.size()) + " floats, " + std::to_string(expected) + " expected"});
     }
     if (faults.size() != before) return;
     if (!allFinite(t.values)) {
@@ -115,7 +116,10 @@ void checkTrack(Track& t, std::size_t index, std::vector<Fault>& faults) {
                                   "rotation key " + std::to_string(k) + " is a zero quaternion"});
                 return;
             }
-            v[0] = q->x; v[1] = q->y; v[2] = q->z; v[3] = q->w;
+            v[0] = q->x;
+            v[1] = q->y;
+            v[2] = q->z;
+            v[3] = q->w;
         }
     }
 }
@@ -125,7 +129,8 @@ void checkTrack(Track& t, std::size_t index, std::vector<Fault>& faults) {
 Result<Clip> Clip::create(std::string name, std::vector<Track> tracks, std::vector<Marker> markers,
                           std::shared_ptr<const std::vector<std::string>> names) {
     if (names && names->empty()) names.reset();
-    const std::span<const std::string> jointNames = names ? std::span<const std::string>(*names) : std::span<const std::string>{};
+    const std::span<const std::string> jointNames =
+        names ? std::span<const std::string>(*names) : std::span<const std::string>{};
     std::vector<Fault> faults;
     // (target, path, track) sorted: two tracks on one (target, path) end up adjacent.
     std::vector<std::tuple<std::uint32_t, TrackPath, std::size_t>> keys;
@@ -141,9 +146,9 @@ Result<Clip> Clip::create(std::string name, std::vector<Track> tracks, std::vect
     for (std::size_t k = 1; k < keys.size(); ++k) {
         const auto& [target, path, index] = keys[k];
         if (std::get<0>(keys[k - 1]) == target && std::get<1>(keys[k - 1]) == path) {
-            faults.push_back({faultPrefix(index), "a second track on joint " + std::to_string(target) + " " +
-                                                      std::string(toString(path)) + " (track " +
-                                                      std::to_string(std::get<2>(keys[k - 1])) + " has it)"});
+            faults.push_back({faultPrefix(index),
+                              "a second track on joint " + std::to_string(target) + " " + std::string(toString(path)) +
+                                  " (track " + std::to_string(std::get<2>(keys[k - 1])) + " has it)"});
         }
     }
     for (std::size_t i = 0; i < markers.size(); ++i) {
@@ -155,9 +160,9 @@ Result<Clip> Clip::create(std::string name, std::vector<Track> tracks, std::vect
         for (std::size_t i = 0; i < tracks.size(); ++i) {
             const std::uint32_t target = tracks[i].target;
             if (target >= jointNames.size()) {
-                faults.push_back({faultPrefix(i) + "/target", "joint " + std::to_string(target) +
-                                                                  " is past the end of jointNames (" +
-                                                                  std::to_string(jointNames.size()) + " names)"});
+                faults.push_back({faultPrefix(i) + "/target",
+                                  "joint " + std::to_string(target) + " is past the end of jointNames (" +
+                                      std::to_string(jointNames.size()) + " names)"});
             }
         }
     }
@@ -195,18 +200,21 @@ Result<Clip> bindClip(const Clip& clip, const Skeleton& skeleton) {
         const Track& t = clip.tracks()[i];
         const std::string& joint = names[t.target];
         if (joint.empty()) {
-            warnings.push_back({faultPrefix(i), "joint " + std::to_string(t.target) +
-                                                    " has no name to find it by; the track is left out"});
+            warnings.push_back(
+                {faultPrefix(i),
+                 "joint " + std::to_string(t.target) + " has no name to find it by; the track is left out"});
             continue;
         }
         const auto found = skeleton.findJoint(joint);
         if (!found) {
-            warnings.push_back({faultPrefix(i), "joint \"" + joint + "\" is not in the skeleton; the track is left out"});
+            warnings.push_back(
+                {faultPrefix(i), "joint \"" + joint + "\" is not in the skeleton; the track is left out"});
             continue;
         }
         if (t.path == TrackPath::Weights && *found != t.target) {
-            warnings.push_back({faultPrefix(i), "morph weights of joint \"" + joint +
-                                                    "\" move to another joint index; the track is left out"});
+            warnings.push_back(
+                {faultPrefix(i),
+                 "morph weights of joint \"" + joint + "\" move to another joint index; the track is left out"});
             continue;
         }
         tracks.push_back(t);
@@ -216,10 +224,9 @@ Result<Clip> bindClip(const Clip& clip, const Skeleton& skeleton) {
         return Fault{"jointNames", who + " animates none of the skeleton's joints: it was made for another skeleton"};
     }
     const auto skeletonNames = skeleton.names();
-    Result<Clip> bound = Clip::create(std::string(clip.name()), std::move(tracks),
-                                      {clip.markers().begin(), clip.markers().end()},
-                                      std::make_shared<const std::vector<std::string>>(skeletonNames.begin(),
-                                                                                       skeletonNames.end()));
+    Result<Clip> bound =
+        Clip::create(std::string(clip.name()), std::move(tracks), {clip.markers().begin(), clip.markers().end()},
+                     std::make_shared<const std::vector<std::string>>(skeletonNames.begin(), skeletonNames.end()));
     bound.addWarnings(warnings);
     return bound;
 }
@@ -231,14 +238,15 @@ std::vector<Fault> findClipFaults(const Clip& clip, const Skeleton& skeleton, st
         const Track& t = tracks[i];
         const std::string at = "tracks/" + std::to_string(i);
         if (t.target >= skeleton.jointCount()) {
-            faults.push_back({at + "/target", "joint " + std::to_string(t.target) + " is outside the skeleton's " +
-                                                  std::to_string(skeleton.jointCount()) + " joints"});
+            faults.push_back({at + "/target",
+                              "joint " + std::to_string(t.target) + " is outside the skeleton's " +
+                                  std::to_string(skeleton.jointCount()) + " joints"});
         }
         if (t.path == TrackPath::Weights && std::size_t{t.weightOffset} + t.width > weightCount) {
-            faults.push_back({at + "/weightOffset", "weights " + std::to_string(t.weightOffset) + ".." +
-                                                        std::to_string(std::uint64_t{t.weightOffset} + t.width) +
-                                                        " pass the end of " + std::to_string(weightCount) +
-                                                        " morph weights"});
+            faults.push_back({at + "/weightOffset",
+                              "weights " + std::to_string(t.weightOffset) + ".." +
+                                  std::to_string(std::uint64_t{t.weightOffset} + t.width) + " pass the end of " +
+                                  std::to_string(weightCount) + " morph weights"});
         }
     }
     return faults;

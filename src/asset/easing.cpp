@@ -19,9 +19,7 @@ double power(double x, int n) {
 // The In curve of each polynomial family is x^n; Out and InOut follow from it.
 double inPoly(double t, int n) { return power(t, n); }
 double outPoly(double t, int n) { return 1.0 - power(1.0 - t, n); }
-double inOutPoly(double t, int n) {
-    return t < 0.5 ? 0.5 * power(2.0 * t, n) : 1.0 - 0.5 * power(2.0 - 2.0 * t, n);
-}
+double inOutPoly(double t, int n) { return t < 0.5 ? 0.5 * power(2.0 * t, n) : 1.0 - 0.5 * power(2.0 - 2.0 * t, n); }
 
 // Back overshoots by 10 % with this constant; InOut uses the larger constant that
 // gives the same overshoot on each half.

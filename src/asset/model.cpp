@@ -20,14 +20,16 @@ std::vector<Fault> findModelFaults(const Model& model) {
     for (std::size_t j = 0; j < model.weightOffsetOfJoint.size(); ++j) {
         const std::int32_t w = model.weightOffsetOfJoint[j];
         if (w != -1 && (w < 0 || static_cast<std::size_t>(w) >= model.weightCount())) {
-            fault("weightOffsetOfJoint/" + std::to_string(j), "offset " + std::to_string(w) + " is past the " +
-                                                                 std::to_string(model.weightCount()) + " morph weights");
+            fault("weightOffsetOfJoint/" + std::to_string(j),
+                  "offset " + std::to_string(w) + " is past the " + std::to_string(model.weightCount()) +
+                      " morph weights");
         }
     }
     for (std::size_t m = 0; m < model.meshes.size(); ++m) {
         const Mesh& mesh = model.meshes[m];
         const std::string mat = "meshes/" + std::to_string(m);
-        if (mesh.weights.size() != mesh.targetCount) fault(mat + "/weights", "one default weight per morph target expected");
+        if (mesh.weights.size() != mesh.targetCount)
+            fault(mat + "/weights", "one default weight per morph target expected");
         if (!mesh.targetNames.empty() && mesh.targetNames.size() != mesh.targetCount) {
             fault(mat + "/targetNames", "one name per morph target expected, or none");
         }
@@ -36,8 +38,9 @@ std::vector<Fault> findModelFaults(const Model& model) {
             const std::string pat = mat + "/primitives/" + std::to_string(p);
             const std::size_t n = prim.vertexCount();
             if (prim.targets.size() != mesh.targetCount) {
-                fault(pat + "/targets", std::to_string(prim.targets.size()) + " morph targets, the mesh has " +
-                                            std::to_string(mesh.targetCount));
+                fault(pat + "/targets",
+                      std::to_string(prim.targets.size()) + " morph targets, the mesh has " +
+                          std::to_string(mesh.targetCount));
             }
             for (std::size_t t = 0; t < prim.targets.size(); ++t) {
                 const MorphTarget& target = prim.targets[t];
@@ -53,7 +56,8 @@ std::vector<Fault> findModelFaults(const Model& model) {
             for (std::size_t i = 0; i < prim.indices.size(); ++i) {
                 if (prim.indices[i] >= n) {
                     fault(pat + "/indices/" + std::to_string(i),
-                          "index " + std::to_string(prim.indices[i]) + " is not below the vertex count " + std::to_string(n));
+                          "index " + std::to_string(prim.indices[i]) + " is not below the vertex count " +
+                              std::to_string(n));
                     break;
                 }
             }

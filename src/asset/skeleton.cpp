@@ -28,8 +28,9 @@ Result<Skeleton> Skeleton::create(std::vector<JointDesc> joints) {
         JointDesc& j = joints[i];
         auto at = [i] { return "joints/" + std::to_string(i); };
         if (j.parent != kNoParent && (j.parent < 0 || static_cast<std::size_t>(j.parent) >= i)) {
-            faults.push_back({at() + "/parent", "parent " + std::to_string(j.parent) +
-                                                  " is not an earlier joint (parents must come before children)"});
+            faults.push_back({at() + "/parent",
+                              "parent " + std::to_string(j.parent) +
+                                  " is not an earlier joint (parents must come before children)"});
         }
         if (!isFinite(j.rest.translation)) faults.push_back({at() + "/rest/translation", "not finite"});
         if (!isFinite(j.rest.scale)) faults.push_back({at() + "/rest/scale", "not finite"});

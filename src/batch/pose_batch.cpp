@@ -15,8 +15,8 @@ struct PoseBatch::Arena {
     tbb::task_arena arena;
 };
 
-Result<PoseBatch> PoseBatch::create(const Skeleton& skeleton, std::span<const float> restWeights,
-                                    std::size_t instances, BatchOptions options) {
+Result<PoseBatch> PoseBatch::create(const Skeleton& skeleton, std::span<const float> restWeights, std::size_t instances,
+                                    BatchOptions options) {
     EvaluatorOptions eo;
     eo.simd = options.simd;
     eo.kernels = options.kernels;
@@ -99,7 +99,8 @@ void PoseBatch::evaluateRange(std::span<const InstanceRequest> requests, std::si
     const std::size_t palette = evaluator_.paletteSize();
     for (std::size_t i = begin; i < end; ++i) {
         WorkPoses& work = localPoses_ ? poses_[i] : poses_[worker];
-        const std::span<Mat4> model = model_.empty() ? std::span<Mat4>{} : std::span<Mat4>{model_.data() + i * joints, joints};
+        const std::span<Mat4> model =
+            model_.empty() ? std::span<Mat4>{} : std::span<Mat4>{model_.data() + i * joints, joints};
         evaluator_.evaluate(requests[i], states_[i], work, model, {palette_.data() + i * palette, palette});
     }
 }
@@ -148,8 +149,7 @@ Status PoseBatch::evaluate(std::span<const InstanceRequest> requests) {
                 if (Status s = checkRange(requests, range.begin(), range.end(), rangeSweeps); !s) {
                     const auto bad = static_cast<std::size_t>(s.instance);
                     std::size_t seen = firstBad.load(std::memory_order_relaxed);
-                    while (bad < seen && !firstBad.compare_exchange_weak(seen, bad, std::memory_order_relaxed)) {
-                    }
+                    while (bad < seen && !firstBad.compare_exchange_weak(seen, bad, std::memory_order_relaxed)) {}
                 }
                 if (rangeSweeps) sweeps.store(true, std::memory_order_relaxed);
             },

@@ -143,8 +143,8 @@ void Character::report(std::uint32_t layer, std::uint32_t clip, LoopMode loop, c
         finished = step.travel > 0.0 ? (step.from < d && step.to >= d) : (step.from > 0.0 && step.to <= 0.0);
     }
     if ((looped || finished) && eventCount_ < events_.size()) {
-        events_[eventCount_++] = {looped ? CharacterEvent::Kind::Looped : CharacterEvent::Kind::Finished, layer, clip,
-                                  {}};
+        events_[eventCount_++] = {
+            looped ? CharacterEvent::Kind::Looped : CharacterEvent::Kind::Finished, layer, clip, {}};
     }
 }
 
@@ -181,9 +181,8 @@ Status Character::update(double elapsed) noexcept {
     if (elapsed < 0.0) return Status::failure(StatusCode::OutOfRange, "elapsed time is negative");
     eventCount_ = 0;
     const Player* outgoingBefore = base_.outgoing();
-    const std::uint32_t outgoingClip = outgoingBefore != nullptr && outgoingBefore->clip() != nullptr
-                                           ? clipIndexOf(outgoingBefore->clip())
-                                           : 0;
+    const std::uint32_t outgoingClip =
+        outgoingBefore != nullptr && outgoingBefore->clip() != nullptr ? clipIndexOf(outgoingBefore->clip()) : 0;
     const LoopMode outgoingLoop = outgoingBefore != nullptr ? outgoingBefore->mode() : LoopMode::Loop;
     (void)base_.update(elapsed, baseStep_);
     if (base_.current().clip() != nullptr) {
@@ -230,8 +229,8 @@ Character::Skinned* Character::skin(std::size_t instance, std::size_t primitive,
     s.positions.resize(prim.positions.size());
     if (normals) s.normals.resize(prim.normals.size());
     const auto pal = palette(static_cast<std::size_t>(mi.skin));
-    if (!evaluator_.kernels().skinVertices(prim, pal, prim.positions, normals ? std::span<const Vec3>(prim.normals)
-                                                                               : std::span<const Vec3>{},
+    if (!evaluator_.kernels().skinVertices(prim, pal, prim.positions,
+                                           normals ? std::span<const Vec3>(prim.normals) : std::span<const Vec3>{},
                                            s.positions, normals ? std::span<Vec3>(s.normals) : std::span<Vec3>{})) {
         return nullptr;
     }

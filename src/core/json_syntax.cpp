@@ -22,12 +22,8 @@ constexpr std::string_view kInt64MinMagnitudeDigits = "9223372036854775808";
 
 bool isWhitespace(unsigned char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 bool isDigit(unsigned char c) noexcept { return c >= '0' && c <= '9'; }
-bool isHexDigit(unsigned char c) noexcept {
-    return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-unsigned hexValue(unsigned char c) noexcept {
-    return isDigit(c) ? c - '0' : (c | 0x20u) - 'a' + 10;
-}
+bool isHexDigit(unsigned char c) noexcept { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+unsigned hexValue(unsigned char c) noexcept { return isDigit(c) ? c - '0' : (c | 0x20u) - 'a' + 10; }
 
 std::string hexByte(unsigned char c) {
     constexpr char kHex[] = "0123456789ABCDEF";
@@ -44,7 +40,7 @@ std::string codePointName(char32_t cp) {
 }
 
 struct Utf8Sequence {
-    std::size_t length = 0;         // 0 when the bytes at `at` are not UTF-8
+    std::size_t length = 0;  // 0 when the bytes at `at` are not UTF-8
     char32_t codePoint = 0;
     const char* problem = nullptr;  // why not, when length is 0
 };
@@ -225,8 +221,8 @@ private:
     std::string_view text_;
     std::size_t maxDepth_;
     std::size_t pos_ = 0;
-    std::size_t depth_ = 0;              // open non-empty arrays and objects
-    std::vector<std::uint64_t> kinds_;   // one bit per open container: 1 = object
+    std::size_t depth_ = 0;             // open non-empty arrays and objects
+    std::vector<std::uint64_t> kinds_;  // one bit per open container: 1 = object
     Want want_ = Want::Value;
     bool afterComma_ = false;
     bool done_ = false;
@@ -298,8 +294,9 @@ std::optional<JsonSyntaxError> Scanner::run() {
         switch (want_) {
             case Want::Value:
                 if (afterComma_ && closer) {
-                    ok = fail(pos_, std::string("trailing comma: expected a value after ',', found '") +
-                                        static_cast<char>(c) + "'");
+                    ok = fail(pos_,
+                              std::string("trailing comma: expected a value after ',', found '") +
+                                  static_cast<char>(c) + "'");
                 } else {
                     ok = scanValue();
                 }
@@ -309,8 +306,9 @@ std::optional<JsonSyntaxError> Scanner::run() {
                     ok = scanString();
                     want_ = Want::Colon;
                 } else if (afterComma_ && closer) {
-                    ok = fail(pos_, std::string("trailing comma: expected an object member after ',', found '") +
-                                        static_cast<char>(c) + "'");
+                    ok = fail(pos_,
+                              std::string("trailing comma: expected an object member after ',', found '") +
+                                  static_cast<char>(c) + "'");
                 } else {
                     ok = failFound("expected an object member name (a string in double quotes)");
                 }
@@ -382,8 +380,9 @@ bool Scanner::openContainer(bool isObject) {
     }
     // The document is one level, so depth_ + 2 is this container's level.
     if (depth_ + 2 > maxDepth_) {
-        return fail(bracket, "arrays and objects nested deeper than " + std::to_string(maxDepth_) +
-                                 " levels (the document is one level, each non-empty array or object one more)");
+        return fail(bracket,
+                    "arrays and objects nested deeper than " + std::to_string(maxDepth_) +
+                        " levels (the document is one level, each non-empty array or object one more)");
     }
     push(isObject);
     want_ = isObject ? Want::Key : Want::Value;
@@ -392,8 +391,9 @@ bool Scanner::openContainer(bool isObject) {
 
 bool Scanner::failUnterminated(std::size_t stringStart) {
     const auto [line, column] = lineAndColumn(text_, stringStart);
-    return fail(text_.size(), "unterminated string (it opens at line " + std::to_string(line) + ", column " +
-                                  std::to_string(column) + ")");
+    return fail(
+        text_.size(),
+        "unterminated string (it opens at line " + std::to_string(line) + ", column " + std::to_string(column) + ")");
 }
 
 bool Scanner::scanString() {
@@ -446,15 +446,20 @@ bool Scanner::scanEscape(std::size_t stringStart) {
     }
     const unsigned char c = at(escape + 1);
     switch (c) {
-        case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
-            pos_ += 2;
-            return true;
+        case '"':
+        case '\\':
+        case '/':
+        case 'b':
+        case 'f':
+        case 'n':
+        case 'r':
+        case 't': pos_ += 2; return true;
         case 'u': break;
         default: {
             const std::string shown = c >= 0x20 && c < 0x7F ? "'\\" + std::string(1, static_cast<char>(c)) + "'"
-                                                             : "'\\' before byte " + hexByte(c);
-            return fail(escape, "invalid escape " + shown +
-                                    " in a string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
+                                                            : "'\\' before byte " + hexByte(c);
+            return fail(escape,
+                        "invalid escape " + shown + " in a string (valid: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
         }
     }
     char32_t unit = 0;
@@ -535,8 +540,9 @@ bool Scanner::scanNumber() {
     const std::string_view number = text_.substr(start, pos_ - start);
     if (numberOutOfRange(number)) {
         const bool integer = number.find_first_of(".eE") == std::string_view::npos;
-        return fail(start, integer ? "the integer " + std::string(number) + " does not fit in 64 bits"
-                                   : "the number " + std::string(number) + " is too large for a double");
+        return fail(start,
+                    integer ? "the integer " + std::string(number) + " does not fit in 64 bits"
+                            : "the number " + std::string(number) + " is too large for a double");
     }
     valueDone();
     return true;

@@ -52,12 +52,42 @@ T load(const std::byte* p) noexcept {
 
 template <ComponentType C>
 struct Component;
-template <> struct Component<ComponentType::Byte> { using T = std::int8_t; static constexpr float norm() { return 127.0f; } static constexpr bool isSigned() { return true; } };
-template <> struct Component<ComponentType::UnsignedByte> { using T = std::uint8_t; static constexpr float norm() { return 255.0f; } static constexpr bool isSigned() { return false; } };
-template <> struct Component<ComponentType::Short> { using T = std::int16_t; static constexpr float norm() { return 32767.0f; } static constexpr bool isSigned() { return true; } };
-template <> struct Component<ComponentType::UnsignedShort> { using T = std::uint16_t; static constexpr float norm() { return 65535.0f; } static constexpr bool isSigned() { return false; } };
-template <> struct Component<ComponentType::UnsignedInt> { using T = std::uint32_t; static constexpr float norm() { return 1.0f; } static constexpr bool isSigned() { return false; } };
-template <> struct Component<ComponentType::Float> { using T = float; static constexpr float norm() { return 1.0f; } static constexpr bool isSigned() { return true; } };
+template <>
+struct Component<ComponentType::Byte> {
+    using T = std::int8_t;
+    static constexpr float norm() { return 127.0f; }
+    static constexpr bool isSigned() { return true; }
+};
+template <>
+struct Component<ComponentType::UnsignedByte> {
+    using T = std::uint8_t;
+    static constexpr float norm() { return 255.0f; }
+    static constexpr bool isSigned() { return false; }
+};
+template <>
+struct Component<ComponentType::Short> {
+    using T = std::int16_t;
+    static constexpr float norm() { return 32767.0f; }
+    static constexpr bool isSigned() { return true; }
+};
+template <>
+struct Component<ComponentType::UnsignedShort> {
+    using T = std::uint16_t;
+    static constexpr float norm() { return 65535.0f; }
+    static constexpr bool isSigned() { return false; }
+};
+template <>
+struct Component<ComponentType::UnsignedInt> {
+    using T = std::uint32_t;
+    static constexpr float norm() { return 1.0f; }
+    static constexpr bool isSigned() { return false; }
+};
+template <>
+struct Component<ComponentType::Float> {
+    using T = float;
+    static constexpr float norm() { return 1.0f; }
+    static constexpr bool isSigned() { return true; }
+};
 
 // One component of type C at p, as float (normalised per the glTF formulas when asked).
 template <ComponentType C, bool Normalized>
@@ -154,7 +184,7 @@ std::string decode(const AccessorDesc& a, std::span<Value> out) {
     } else {
         const std::size_t stride = a.byteStride ? a.byteStride : elem;
         const bool packedFloat = std::is_same_v<Value, float> && a.componentType == ComponentType::Float &&
-                                 stride == elem && elem == comps * 4;
+            stride == elem && elem == comps * 4;
         if (packedFloat) {
             std::memcpy(out.data(), a.data.data(), a.count * elem);
         } else {
@@ -170,7 +200,7 @@ std::string decode(const AccessorDesc& a, std::span<Value> out) {
             readAll(s.indices.data() + i * is, 1, is, s.indexType, ElementShape{1, 1}, false, &index);
             if (index >= a.count) {
                 return "sparse index " + std::to_string(index) + " at " + std::to_string(i) + " is not below count " +
-                       std::to_string(a.count);
+                    std::to_string(a.count);
             }
             if (i > 0 && index <= previous) {
                 return "sparse indices are not strictly increasing at " + std::to_string(i);
@@ -197,18 +227,19 @@ std::string checkRanges(const AccessorDesc& a) {
         const std::size_t stride = a.byteStride ? a.byteStride : elem;
         if (stride < elem) {
             return "byteStride " + std::to_string(stride) + " is smaller than the element (" + std::to_string(elem) +
-                   " bytes)";
+                " bytes)";
         }
         if (!fits(a.count, stride, elem, a.data.size())) {
             return std::to_string(a.count) + " elements of " + std::to_string(elem) + " bytes, stride " +
-                   std::to_string(stride) + ", do not fit the " + std::to_string(a.data.size()) +
-                   " bytes left in the buffer view";
+                std::to_string(stride) + ", do not fit the " + std::to_string(a.data.size()) +
+                " bytes left in the buffer view";
         }
     }
     if (a.sparse) {
         const SparseDesc& s = *a.sparse;
         if (s.count == 0 || s.count > a.count) {
-            return "sparse count " + std::to_string(s.count) + " must be between 1 and count " + std::to_string(a.count);
+            return "sparse count " + std::to_string(s.count) + " must be between 1 and count " +
+                std::to_string(a.count);
         }
         const std::size_t is = componentSize(static_cast<std::uint32_t>(s.indexType));
         if (s.indexType != ComponentType::UnsignedByte && s.indexType != ComponentType::UnsignedShort &&
@@ -234,9 +265,7 @@ std::span<const std::byte> packedAs(const AccessorDesc& a, ComponentType type, s
 
 }  // namespace
 
-std::span<const std::byte> packedFloats(const AccessorDesc& a) noexcept {
-    return packedAs(a, ComponentType::Float, 4);
-}
+std::span<const std::byte> packedFloats(const AccessorDesc& a) noexcept { return packedAs(a, ComponentType::Float, 4); }
 
 std::span<const std::byte> packedUint16s(const AccessorDesc& a) noexcept {
     return packedAs(a, ComponentType::UnsignedShort, 2);

@@ -35,7 +35,7 @@ struct SparseDesc {
     std::size_t count = 0;
     std::span<const std::byte> indices;  // from the indices' offset to the end of their view
     ComponentType indexType = ComponentType::UnsignedInt;
-    std::span<const std::byte> values;   // from the values' offset to the end of their view
+    std::span<const std::byte> values;  // from the values' offset to the end of their view
 };
 
 struct AccessorDesc {

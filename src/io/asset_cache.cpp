@@ -52,8 +52,8 @@ LoadResult AssetCache::load(const std::filesystem::path& path) {
     try {
         auto imported = importGltfFile(path, options_);
         LoadResult result = imported.ok()
-                                ? LoadResult(std::make_shared<const Model>(std::move(imported).value()))
-                                : LoadResult(std::vector<Fault>(imported.faults().begin(), imported.faults().end()));
+            ? LoadResult(std::make_shared<const Model>(std::move(imported).value()))
+            : LoadResult(std::vector<Fault>(imported.faults().begin(), imported.faults().end()));
         result.addWarnings(imported.warnings());
         const std::lock_guard lock(mutex_);
         // Still ours unless clear() ran meanwhile; then the model is not kept (see clear()).

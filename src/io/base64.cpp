@@ -64,7 +64,8 @@ std::optional<DataUri> decodeDataUri(std::string_view uri, std::string& error) {
         for (std::size_t i = 0; i < payload.size(); ++i) {
             if (payload[i] == '%' && i + 2 < payload.size() && hexDigit(payload[i + 1]) >= 0 &&
                 hexDigit(payload[i + 2]) >= 0) {
-                result.bytes.push_back(static_cast<std::byte>(hexDigit(payload[i + 1]) * 16 + hexDigit(payload[i + 2])));
+                result.bytes.push_back(
+                    static_cast<std::byte>(hexDigit(payload[i + 1]) * 16 + hexDigit(payload[i + 2])));
                 i += 2;
             } else {
                 result.bytes.push_back(static_cast<std::byte>(payload[i]));

@@ -16,7 +16,7 @@ struct GlbChunks {
     std::span<const std::byte> json;
     std::span<const std::byte> bin;  // empty when the file has no BIN chunk
     bool hasBin = false;
-    std::size_t jsonOffset = 0;      // byte offset of the JSON chunk data in the file
+    std::size_t jsonOffset = 0;  // byte offset of the JSON chunk data in the file
     std::size_t binOffset = 0;
 };
 

@@ -15,9 +15,9 @@ Result<std::shared_ptr<const std::vector<std::byte>>> readFileBytes(const std::f
     const gltf::OpenFile file = gltf::openRegularFile(path, error);
     if (!file.isOpen()) return Fault{path.string(), error};
     if (file.size() > maxBytes) {
-        return Fault{path.string(), "the file has " + std::to_string(file.size()) +
-                                        " bytes, more than the memory budget of " + std::to_string(maxBytes) +
-                                        " bytes"};
+        return Fault{path.string(),
+                     "the file has " + std::to_string(file.size()) + " bytes, more than the memory budget of " +
+                         std::to_string(maxBytes) + " bytes"};
     }
     try {
         auto bytes = std::make_shared<std::vector<std::byte>>(file.readPrefix(file.size(), error));

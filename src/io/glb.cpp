@@ -37,8 +37,9 @@ std::optional<GlbChunks> splitGlb(std::span<const std::byte> bytes, GlbError& er
     }
     const std::uint32_t length = readU32(bytes, 8);
     if (length > bytes.size() || length < 12) {
-        error = {8, "GLB length " + std::to_string(length) + " does not match the file's " +
-                std::to_string(bytes.size()) + " bytes (truncated?)"};
+        error = {8,
+                 "GLB length " + std::to_string(length) + " does not match the file's " + std::to_string(bytes.size()) +
+                     " bytes (truncated?)"};
         return std::nullopt;
     }
     const auto file = bytes.first(length);
@@ -54,8 +55,9 @@ std::optional<GlbChunks> splitGlb(std::span<const std::byte> bytes, GlbError& er
         const std::uint32_t chunkType = readU32(file, at + 4);
         const std::size_t dataAt = at + 8;
         if (chunkLength > file.size() - dataAt) {
-            error = {at, "chunk length " + std::to_string(chunkLength) +
-                    " runs past the end of the file (" + std::to_string(file.size() - dataAt) + " bytes left)"};
+            error = {at,
+                     "chunk length " + std::to_string(chunkLength) + " runs past the end of the file (" +
+                         std::to_string(file.size() - dataAt) + " bytes left)"};
             return std::nullopt;
         }
         const auto data = file.subspan(dataAt, chunkLength);

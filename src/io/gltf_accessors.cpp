@@ -98,12 +98,13 @@ void Importer::readAccessors() {
         Accessor& acc = accessors_[i];
         AccessorDesc& d = acc.desc;
         enum { kComponentType, kCount, kType, kNormalized, kByteOffset, kBufferView, kSparse, kMin, kMax };
-        static constexpr std::array<std::string_view, 9> kKeys{"componentType", "count", "type", "normalized",
-                                                                "byteOffset", "bufferView", "sparse", "min", "max"};
+        static constexpr std::array<std::string_view, 9> kKeys{
+            "componentType", "count", "type", "normalized", "byteOffset", "bufferView", "sparse", "min", "max"};
         const Members<9> m(o, kKeys);
         std::uint64_t componentType = 0, count = 0, offset = 0;
         const bool hasType = getUint(m[kComponentType], "componentType", at, componentType, true);
-        if (hasType && gltf::componentSize(static_cast<std::uint32_t>(std::min<std::uint64_t>(componentType, 0xFFFFFFFF))) == 0) {
+        if (hasType &&
+            gltf::componentSize(static_cast<std::uint32_t>(std::min<std::uint64_t>(componentType, 0xFFFFFFFF))) == 0) {
             fault(at / "componentType", std::to_string(componentType) + " is not a glTF component type");
             return;
         }
@@ -124,13 +125,15 @@ void Importer::readAccessors() {
         // No buffer holds 2^40 elements; a larger count is refused here, so that
         // sizes computed from it later cannot overflow.
         if (count > kMaxElementCount) {
-            fault(at / "count", "count " + std::to_string(count) + " is larger than any accessor can hold (at most " +
-                                    std::to_string(kMaxElementCount) + ")");
+            fault(at / "count",
+                  "count " + std::to_string(count) + " is larger than any accessor can hold (at most " +
+                      std::to_string(kMaxElementCount) + ")");
             return;
         }
         d.count = static_cast<std::size_t>(count);
         readBounds(m[kMin], m[kMax], at, acc);
-        if (d.normalized && (d.componentType == ComponentType::Float || d.componentType == ComponentType::UnsignedInt)) {
+        if (d.normalized &&
+            (d.componentType == ComponentType::Float || d.componentType == ComponentType::UnsignedInt)) {
             fault(at / "normalized", "float and unsigned int accessors cannot be normalized");
             return;
         }
@@ -141,10 +144,11 @@ void Importer::readAccessors() {
             if (!data) return;
             const View& v = views_[static_cast<std::size_t>(view)];
             const std::size_t absolute = static_cast<std::size_t>(v.bytes.data() - buffers_[v.buffer].bytes.data()) +
-                                         static_cast<std::size_t>(offset);
+                static_cast<std::size_t>(offset);
             if (absolute % componentBytes != 0) {
-                fault(at / "byteOffset", "data starts at buffer byte " + std::to_string(absolute) +
-                                             ", not a multiple of the component size " + std::to_string(componentBytes));
+                fault(at / "byteOffset",
+                      "data starts at buffer byte " + std::to_string(absolute) +
+                          ", not a multiple of the component size " + std::to_string(componentBytes));
                 return;
             }
             if (v.stride != 0 && v.stride % componentBytes != 0) {
@@ -175,7 +179,8 @@ void Importer::readAccessors() {
             const std::int32_t vv = getIndex(values, "bufferView", sp / "values", views_.size(), "bufferView", true);
             getUint(values, "byteOffset", sp / "values", valueOffset, false);
             if (indexType != 5121 && indexType != 5123 && indexType != 5125) {
-                fault(sp / "indices" / "componentType", "sparse indices must be UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT");
+                fault(sp / "indices" / "componentType",
+                      "sparse indices must be UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT");
                 return;
             }
             s.indexType = static_cast<ComponentType>(indexType);
@@ -203,8 +208,9 @@ void Importer::readBounds(const std::optional<dom::element>& minElement, const s
         dom::array a;
         if (!getArray(e, key, at, a, false)) return false;
         if (a.size() != comps) {
-            fault(at / key, "must hold " + std::to_string(comps) + " numbers (one per component), holds " +
-                                std::to_string(a.size()));
+            fault(at / key,
+                  "must hold " + std::to_string(comps) + " numbers (one per component), holds " +
+                      std::to_string(a.size()));
             return false;
         }
         std::size_t i = 0;
@@ -237,8 +243,7 @@ void Importer::checkBounds(std::int64_t index, std::span<const float> values, bo
     const std::size_t comps = acc.desc.shape.components();
     if (!acc.hasBounds) {
         if (required && acc.min.empty() == acc.max.empty() && acc.min.empty()) {
-            recoverable(at, std::string(role) + " accessor must declare min and max",
-                        "the data's own bounds are used");
+            recoverable(at, std::string(role) + " accessor must declare min and max", "the data's own bounds are used");
         } else if (required) {
             recoverable(at, std::string(role) + " accessor must declare both min and max",
                         "the data's own bounds are used");
@@ -254,12 +259,16 @@ void Importer::checkBounds(std::int64_t index, std::span<const float> values, bo
         const float declaredLo = static_cast<float>(acc.min[c]);
         const float declaredHi = static_cast<float>(acc.max[c]);
         if (!(declaredLo == lo[c])) {
-            recoverable(at / "min" / c, "declared min " + exactNumber(acc.min[c]) + " differs from the data's minimum " + exactNumber(lo[c]),
-                        "the data's own minimum is used");
+            recoverable(
+                at / "min" / c,
+                "declared min " + exactNumber(acc.min[c]) + " differs from the data's minimum " + exactNumber(lo[c]),
+                "the data's own minimum is used");
         }
         if (!(declaredHi == hi[c])) {
-            recoverable(at / "max" / c, "declared max " + exactNumber(acc.max[c]) + " differs from the data's maximum " + exactNumber(hi[c]),
-                        "the data's own maximum is used");
+            recoverable(
+                at / "max" / c,
+                "declared max " + exactNumber(acc.max[c]) + " differs from the data's maximum " + exactNumber(hi[c]),
+                "the data's own maximum is used");
         }
     }
 }
@@ -277,8 +286,9 @@ bool Importer::checkFinite(std::int64_t index, std::span<const float> values) {
 }
 
 // Checks that accessor `index` (referenced at `at`) suits a role; nullptr if not.
-const AccessorDesc* Importer::useAccessor(std::int64_t index, const Pointer& at, std::initializer_list<ElementShape> shapes,
-                                          unsigned allow, const char* role) {
+const AccessorDesc* Importer::useAccessor(std::int64_t index, const Pointer& at,
+                                          std::initializer_list<ElementShape> shapes, unsigned allow,
+                                          const char* role) {
     if (index < 0 || static_cast<std::size_t>(index) >= accessors_.size()) return nullptr;
     const Accessor& a = accessors_[static_cast<std::size_t>(index)];
     if (!a.ok) return nullptr;
@@ -286,15 +296,16 @@ const AccessorDesc* Importer::useAccessor(std::int64_t index, const Pointer& at,
     bool shapeOk = false;
     for (const ElementShape& s : shapes) shapeOk |= (s.rows == d.shape.rows && s.columns == d.shape.columns);
     if (!shapeOk) {
-        fault(at, std::string(role) + " cannot use accessor " + std::to_string(index) + " of type " +
-                      std::string(typeName(d.shape)));
+        fault(at,
+              std::string(role) + " cannot use accessor " + std::to_string(index) + " of type " +
+                  std::string(typeName(d.shape)));
         return nullptr;
     }
     if ((encodingBit(d.componentType, d.normalized) & allow) == 0) {
-        fault(at, std::string(role) + " cannot use accessor " + std::to_string(index) + " with componentType " +
-                      std::to_string(static_cast<unsigned>(d.componentType)) +
-                      (d.normalized ? " (normalized)" : "") +
-                      (quantized_ ? "" : " (KHR_mesh_quantization not in use)"));
+        fault(at,
+              std::string(role) + " cannot use accessor " + std::to_string(index) + " with componentType " +
+                  std::to_string(static_cast<unsigned>(d.componentType)) + (d.normalized ? " (normalized)" : "") +
+                  (quantized_ ? "" : " (KHR_mesh_quantization not in use)"));
         return nullptr;
     }
     return &d;

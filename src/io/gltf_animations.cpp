@@ -44,9 +44,12 @@ void Importer::readAnimations() {
             const bool ho = getUint(m[kOutput], "output", sat, output, true);
             std::string_view interp = "LINEAR";
             getString(m[kInterpolation], "interpolation", sat, interp, false);
-            if (interp == "LINEAR") si.interpolation = Interpolation::Linear;
-            else if (interp == "STEP") si.interpolation = Interpolation::Step;
-            else if (interp == "CUBICSPLINE") si.interpolation = Interpolation::CubicSpline;
+            if (interp == "LINEAR")
+                si.interpolation = Interpolation::Linear;
+            else if (interp == "STEP")
+                si.interpolation = Interpolation::Step;
+            else if (interp == "CUBICSPLINE")
+                si.interpolation = Interpolation::CubicSpline;
             else {
                 fault(sat / "interpolation", quoted(interp) + " is not LINEAR, STEP or CUBICSPLINE");
                 continue;
@@ -59,12 +62,14 @@ void Importer::readAnimations() {
             // Sampler data is read as packed arrays: the specification allows
             // byteStride only on buffer views of vertex attributes.
             bool packed = true;
-            for (const auto& [key, index] : {std::pair<std::string_view, std::uint64_t>{"input", input}, {"output", output}}) {
+            for (const auto& [key, index] :
+                 {std::pair<std::string_view, std::uint64_t>{"input", input}, {"output", output}}) {
                 const Accessor& a = accessors_[static_cast<std::size_t>(index)];
                 if (a.ok && a.desc.byteStride != 0) {
-                    fault(sat / key, "accessor " + std::to_string(index) + "'s bufferView has byteStride " +
-                                         std::to_string(a.desc.byteStride) +
-                                         "; animation sampler data must be tightly packed (no byteStride)");
+                    fault(sat / key,
+                          "accessor " + std::to_string(index) + "'s bufferView has byteStride " +
+                              std::to_string(a.desc.byteStride) +
+                              "; animation sampler data must be tightly packed (no byteStride)");
                     packed = false;
                 }
             }
@@ -100,10 +105,14 @@ void Importer::readAnimations() {
             }
             const std::int32_t node = getIndex(tm[kNode], "node", tat, nodes_.size(), "node", true);
             TrackPath tp;
-            if (path == "translation") tp = TrackPath::Translation;
-            else if (path == "rotation") tp = TrackPath::Rotation;
-            else if (path == "scale") tp = TrackPath::Scale;
-            else if (path == "weights") tp = TrackPath::Weights;
+            if (path == "translation")
+                tp = TrackPath::Translation;
+            else if (path == "rotation")
+                tp = TrackPath::Rotation;
+            else if (path == "scale")
+                tp = TrackPath::Scale;
+            else if (path == "weights")
+                tp = TrackPath::Weights;
             else {
                 fault(tat / "path", quoted(path) + " is not translation, rotation, scale or weights");
                 continue;
@@ -130,9 +139,11 @@ void Importer::readAnimations() {
                 allow = kFloat | kInt8Norm | kInt16Norm;
             } else if (tp == TrackPath::Weights) {
                 const Node& n = nodes_[static_cast<std::size_t>(node)];
-                const std::uint32_t targets = n.mesh >= 0 ? model_.meshes[static_cast<std::size_t>(n.mesh)].targetCount : 0;
+                const std::uint32_t targets =
+                    n.mesh >= 0 ? model_.meshes[static_cast<std::size_t>(n.mesh)].targetCount : 0;
                 if (targets == 0) {
-                    fault(tat / "node", "weights animated on node " + std::to_string(node) + ", whose mesh has no morph targets");
+                    fault(tat / "node",
+                          "weights animated on node " + std::to_string(node) + ", whose mesh has no morph targets");
                     continue;
                 }
                 width = targets;
@@ -154,24 +165,26 @@ void Importer::readAnimations() {
             if (!reserveDecoded(cached.size() * sizeof(float), sat / "input")) continue;
             track.times = cached;
             const std::size_t keys = track.times.size();
-            const std::size_t perKey = (si.interpolation == Interpolation::CubicSpline ? 3u : 1u) *
-                                       (tp == TrackPath::Weights ? width : 1u);
+            const std::size_t perKey =
+                (si.interpolation == Interpolation::CubicSpline ? 3u : 1u) * (tp == TrackPath::Weights ? width : 1u);
             if (allow == kFloat) {
                 const Accessor& out = accessors_[static_cast<std::size_t>(si.output)];
                 if (out.ok && out.desc.componentType != ComponentType::Float) {
-                    fault(sat / "output", std::string(path) + " output accessor " + std::to_string(si.output) +
-                                              " must be float (componentType 5126), not " +
-                                              std::to_string(static_cast<unsigned>(out.desc.componentType)) +
-                                              "; only rotation and weights outputs may be normalized integers "
-                                              "(KHR_mesh_quantization does not extend to animation)");
+                    fault(sat / "output",
+                          std::string(path) + " output accessor " + std::to_string(si.output) +
+                              " must be float (componentType 5126), not " +
+                              std::to_string(static_cast<unsigned>(out.desc.componentType)) +
+                              "; only rotation and weights outputs may be normalized integers "
+                              "(KHR_mesh_quantization does not extend to animation)");
                     continue;
                 }
             }
             const AccessorDesc* od = useAccessor(si.output, sat / "output", {shape}, allow, "sampler output");
             if (!od) continue;
             if (od->count != keys * perKey) {
-                fault(sat / "output", "output accessor " + std::to_string(si.output) + " has " + std::to_string(od->count) +
-                                          " elements; " + std::to_string(keys) + " keys need " + std::to_string(keys * perKey));
+                fault(sat / "output",
+                      "output accessor " + std::to_string(si.output) + " has " + std::to_string(od->count) +
+                          " elements; " + std::to_string(keys) + " keys need " + std::to_string(keys * perKey));
                 continue;
             }
             if (!reserveDecoded(od->count * shape.components() * sizeof(float), sat / "output")) continue;
@@ -226,7 +239,8 @@ void Importer::checkUnitRotations(std::int64_t index, const Track& track) {
     double firstLength = 0.0;
     for (std::size_t key = 0; key * stride + first + 4 <= track.values.size(); ++key) {
         const float* q = &track.values[key * stride + first];
-        const double len = std::sqrt(double(q[0]) * q[0] + double(q[1]) * q[1] + double(q[2]) * q[2] + double(q[3]) * q[3]);
+        const double len =
+            std::sqrt(double(q[0]) * q[0] + double(q[1]) * q[1] + double(q[2]) * q[2] + double(q[3]) * q[3]);
         if (std::fabs(len - 1.0) <= kRotationUnitTolerance) continue;
         if (off++ == 0) {
             firstKey = key;
@@ -237,7 +251,8 @@ void Importer::checkUnitRotations(std::int64_t index, const Track& track) {
     recoverable(Pointer{} / "accessors" / static_cast<std::size_t>(index),
                 std::to_string(off) + " rotation key" + (off == 1 ? " is" : "s are") +
                     " not a unit quaternion (first: key " + std::to_string(firstKey) + ", length " +
-                    exactNumber(static_cast<float>(firstLength)) + "; tolerance " + exactNumber(kRotationUnitTolerance) + ")",
+                    exactNumber(static_cast<float>(firstLength)) + "; tolerance " +
+                    exactNumber(kRotationUnitTolerance) + ")",
                 "renormalised");
 }
 

@@ -28,8 +28,9 @@ gltf::UriPath Importer::checkedUri(std::string_view uri, const Pointer& at, bool
     // Refused before anything is touched, so a refusal says nothing about
     // whether the path exists.
     if (path.leaves && !opt_.allowExternalPaths && (opt_.resolver || opt_.allowedFolders.empty())) {
-        fault(at, path.absolute ? "an absolute path leads outside the file's folder, which this import does not allow"
-                                : "'..' leads outside the file's folder, which this import does not allow");
+        fault(at,
+              path.absolute ? "an absolute path leads outside the file's folder, which this import does not allow"
+                            : "'..' leads outside the file's folder, which this import does not allow");
         return path;
     }
     ok = true;
@@ -37,21 +38,24 @@ gltf::UriPath Importer::checkedUri(std::string_view uri, const Pointer& at, bool
 }
 
 gltf::ResourceLocation Importer::locate(const gltf::UriPath& path, std::string& error) const {
-    return gltf::locateResource(src_.baseDir, path, gltf::PathPolicy{opt_.allowExternalPaths, opt_.allowedFolders}, error);
+    return gltf::locateResource(src_.baseDir, path, gltf::PathPolicy{opt_.allowExternalPaths, opt_.allowedFolders},
+                                error);
 }
 
 // The bytes behind a URI that is not a data: URI, through the resolver or the
 // file system, confined by the options; at least `wanted` bytes (a buffer's
 // byteLength: a shorter file is a fault at `lengthAt`), of which only those are
 // read from a file. Null, with a fault recorded at `at`, when they cannot be had.
-ResourceBytes Importer::fetchResource(std::string_view uri, std::size_t wanted, const Pointer& at, const Pointer& lengthAt) {
+ResourceBytes Importer::fetchResource(std::string_view uri, std::size_t wanted, const Pointer& at,
+                                      const Pointer& lengthAt) {
     bool ok = false;
     const gltf::UriPath path = checkedUri(uri, at, ok);
     if (!ok) return nullptr;
     if (opt_.resolver) {
         auto got = opt_.resolver(ResourceRequest{uri, path.path, wanted});
         if (!got) {
-            for (const Fault& f : got.faults()) fault(at, f.what.empty() ? "the resolver could not provide it" : f.what);
+            for (const Fault& f : got.faults())
+                fault(at, f.what.empty() ? "the resolver could not provide it" : f.what);
             return nullptr;
         }
         if (!*got) {
@@ -120,8 +124,8 @@ void Importer::readBuffers() {
             b.bytes = *b.owner;
         }
         if (hasLength && byteLength > b.bytes.size()) {
-            fault(at / "byteLength", "declares " + std::to_string(byteLength) + " bytes, the data has " +
-                                         std::to_string(b.bytes.size()));
+            fault(at / "byteLength",
+                  "declares " + std::to_string(byteLength) + " bytes, the data has " + std::to_string(b.bytes.size()));
             return;
         }
         if (hasLength) b.bytes = b.bytes.first(static_cast<std::size_t>(byteLength));
@@ -144,7 +148,8 @@ void Importer::readViews() {
         std::uint64_t offset = 0, length = 0, stride = 0;
         getUint(m[kByteOffset], "byteOffset", at, offset, false);
         const bool hasLength = getUint(m[kByteLength], "byteLength", at, length, true);
-        if (getUint(m[kByteStride], "byteStride", at, stride, false) && (stride < 4 || stride > 252 || stride % 4 != 0)) {
+        if (getUint(m[kByteStride], "byteStride", at, stride, false) &&
+            (stride < 4 || stride > 252 || stride % 4 != 0)) {
             fault(at / "byteStride", "must be a multiple of 4 between 4 and 252");
             return;
         }
@@ -156,9 +161,10 @@ void Importer::readViews() {
         const Buffer& b = buffers_[static_cast<std::size_t>(buffer)];
         if (!b.ok) return;  // the buffer's own fault is already recorded
         if (offset > b.bytes.size() || length > b.bytes.size() - offset) {
-            fault(at, "byteOffset " + std::to_string(offset) + " + byteLength " + std::to_string(length) +
-                          " runs past the end of buffer " + std::to_string(buffer) + " (" +
-                          std::to_string(b.bytes.size()) + " bytes)");
+            fault(at,
+                  "byteOffset " + std::to_string(offset) + " + byteLength " + std::to_string(length) +
+                      " runs past the end of buffer " + std::to_string(buffer) + " (" + std::to_string(b.bytes.size()) +
+                      " bytes)");
             return;
         }
         v.bytes = b.bytes.subspan(static_cast<std::size_t>(offset), static_cast<std::size_t>(length));
@@ -169,13 +175,15 @@ void Importer::readViews() {
 }
 
 // The span from `offset` to the end of view `index`, or nullopt (fault recorded).
-std::optional<std::span<const std::byte>> Importer::viewFrom(std::int32_t index, std::uint64_t offset, const Pointer& at) {
+std::optional<std::span<const std::byte>> Importer::viewFrom(std::int32_t index, std::uint64_t offset,
+                                                             const Pointer& at) {
     if (index < 0) return std::nullopt;
     const View& v = views_[static_cast<std::size_t>(index)];
     if (!v.ok) return std::nullopt;
     if (offset > v.bytes.size()) {
-        fault(at, "byteOffset " + std::to_string(offset) + " is past the end of buffer view " +
-                      std::to_string(index) + " (" + std::to_string(v.bytes.size()) + " bytes)");
+        fault(at,
+              "byteOffset " + std::to_string(offset) + " is past the end of buffer view " + std::to_string(index) +
+                  " (" + std::to_string(v.bytes.size()) + " bytes)");
         return std::nullopt;
     }
     return v.bytes.subspan(static_cast<std::size_t>(offset));

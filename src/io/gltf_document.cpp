@@ -98,7 +98,7 @@ bool Importer::charged(std::size_t count, std::size_t perItem, const Pointer& at
 
 std::string Importer::budgetMessage(std::size_t bytes, const std::string& what) const {
     return what + " needs " + std::to_string(bytes) + " bytes; the import's memory budget of " +
-           std::to_string(opt_.memoryBudget) + " bytes has " + std::to_string(budgetLeft()) + " left";
+        std::to_string(opt_.memoryBudget) + " bytes has " + std::to_string(budgetLeft()) + " left";
 }
 
 namespace {
@@ -192,14 +192,15 @@ void Importer::checkDuplicateKeys(const dom::element& doc) {
 // (version 2) and first chunk header ("JSON") behind the wrong four bytes.
 bool Importer::looksLikeGlb(std::span<const std::byte> bytes) const {
     const auto at = [&](std::size_t i) { return static_cast<unsigned char>(bytes[i]); };
-    if (bytes.size() >= 20 && at(4) == 2 && at(5) == 0 && at(6) == 0 && at(7) == 0 && at(16) == 'J' &&
-        at(17) == 'S' && at(18) == 'O' && at(19) == 'N') {
+    if (bytes.size() >= 20 && at(4) == 2 && at(5) == 0 && at(6) == 0 && at(7) == 0 && at(16) == 'J' && at(17) == 'S' &&
+        at(18) == 'O' && at(19) == 'N') {
         return true;
     }
     std::string lower;
     const std::size_t dot = src_.name.rfind('.');
     if (dot != std::string::npos) {
-        for (const char c : src_.name.substr(dot)) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        for (const char c : src_.name.substr(dot))
+            lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
     if (lower != ".glb") return false;
     for (std::size_t i = 0; i < bytes.size(); ++i) {
@@ -284,7 +285,8 @@ void Importer::readAsset() {
     if (!getObject(root_, "asset", Pointer{}, asset, true)) return;
     std::string_view version;
     if (getString(asset, "version", Pointer{} / "asset", version, true)) {
-        if (version.substr(0, 2) != "2.") fault(Pointer{} / "asset" / "version", "glTF version " + std::string(version) + " is not 2.x");
+        if (version.substr(0, 2) != "2.")
+            fault(Pointer{} / "asset" / "version", "glTF version " + std::string(version) + " is not 2.x");
     }
     std::string_view minVersion;
     if (getString(asset, "minVersion", Pointer{} / "asset", minVersion, false) && minVersion != "2.0") {

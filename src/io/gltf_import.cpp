@@ -21,8 +21,9 @@ Result<Model> Importer::run() {
     } catch (const std::bad_alloc&) {
         // The budget is checked before each large allocation; what is left is
         // the machine running out first. A fault, never an exception out of import.
-        Result<Model> failed(Fault{src_.name, "out of memory while importing (" + std::to_string(usedBytes_) +
-                                                  " bytes of the memory budget in use)"});
+        Result<Model> failed(Fault{
+            src_.name,
+            "out of memory while importing (" + std::to_string(usedBytes_) + " bytes of the memory budget in use)"});
         failed.addWarnings(warnings_);
         return failed;
     }

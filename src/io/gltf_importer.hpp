@@ -85,9 +85,12 @@ public:
                 s += std::to_string(segs_[i].value);
             } else {
                 for (const char c : std::string_view(segs_[i].key, segs_[i].value)) {
-                    if (c == '~') s += "~0";
-                    else if (c == '/') s += "~1";
-                    else s += c;
+                    if (c == '~')
+                        s += "~0";
+                    else if (c == '/')
+                        s += "~1";
+                    else
+                        s += c;
                 }
             }
         }
@@ -118,12 +121,12 @@ enum Allow : unsigned {
 };
 inline constexpr unsigned kQuantized = kFloat | kInt8Norm | kInt8 | kInt16Norm | kInt16;
 
-
 inline std::optional<std::uint64_t> asUint(const dom::element& e) {
     std::uint64_t u;
     if (!e.get_uint64().get(u)) return u;
     std::int64_t i;
-    if (!e.get_int64().get(i)) return i >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(i)) : std::nullopt;
+    if (!e.get_int64().get(i))
+        return i >= 0 ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(i)) : std::nullopt;
     double d;
     if (!e.get_double().get(d) && d >= 0.0 && d <= 9007199254740992.0 && std::floor(d) == d) {
         return static_cast<std::uint64_t>(d);
@@ -133,8 +136,16 @@ inline std::optional<std::uint64_t> asUint(const dom::element& e) {
 
 // Byte equality for short keys: a few overlapping word compares, no call.
 inline bool sameBytes(const char* a, const char* b, std::size_t n) noexcept {
-    auto load8 = [](const char* p) { std::uint64_t v; std::memcpy(&v, p, 8); return v; };
-    auto load4 = [](const char* p) { std::uint32_t v; std::memcpy(&v, p, 4); return v; };
+    auto load8 = [](const char* p) {
+        std::uint64_t v;
+        std::memcpy(&v, p, 8);
+        return v;
+    };
+    auto load4 = [](const char* p) {
+        std::uint32_t v;
+        std::memcpy(&v, p, 4);
+        return v;
+    };
     if (n >= 8) {
         for (std::size_t i = 0; i + 8 < n; i += 8) {
             if (load8(a + i) != load8(b + i)) return false;
@@ -158,7 +169,8 @@ public:
         for (dom::key_value_pair field : o) {
             const std::string_view k = field.key;
             for (std::size_t i = 0; i < N; ++i) {
-                if (k.size() == keys[i].size() && (found_ & (1u << i)) == 0 && sameBytes(k.data(), keys[i].data(), k.size())) {
+                if (k.size() == keys[i].size() && (found_ & (1u << i)) == 0 &&
+                    sameBytes(k.data(), keys[i].data(), k.size())) {
                     values_[i] = field.value;
                     found_ |= 1u << i;
                     break;
@@ -246,8 +258,8 @@ public:
     const dom::object& object() const noexcept { return attrs_; }
 
 private:
-    static constexpr std::array<std::string_view, 7> kKeys{"POSITION", "NORMAL",    "TEXCOORD_0", "JOINTS_0",
-                                                            "WEIGHTS_0", "JOINTS_1", "WEIGHTS_1"};
+    static constexpr std::array<std::string_view, 7> kKeys{"POSITION",  "NORMAL",   "TEXCOORD_0", "JOINTS_0",
+                                                           "WEIGHTS_0", "JOINTS_1", "WEIGHTS_1"};
     const dom::object& attrs_;
     Members<7> m_;
 };
@@ -348,8 +360,9 @@ private:
         std::uint64_t v = 0;
         if (!getUint(e, key, at, v, required)) return -1;
         if (v >= limit) {
-            fault(at / key, std::string(what) + " index " + std::to_string(v) + " is out of range (" +
-                                std::to_string(limit) + " " + what + (limit == 1 ? "" : "s") + ")");
+            fault(at / key,
+                  std::string(what) + " index " + std::to_string(v) + " is out of range (" + std::to_string(limit) +
+                      " " + what + (limit == 1 ? "" : "s") + ")");
             return -1;
         }
         return static_cast<std::int32_t>(v);
@@ -358,8 +371,8 @@ private:
                    bool required) {
         return getString(member(o, key), key, at, out, required);
     }
-    bool getString(const std::optional<dom::element>& e, std::string_view key, const Pointer& at,
-                   std::string_view& out, bool required) {
+    bool getString(const std::optional<dom::element>& e, std::string_view key, const Pointer& at, std::string_view& out,
+                   bool required) {
         return getAs(e, key, at, out, required, "must be a string");
     }
     bool getBool(const std::optional<dom::element>& e, std::string_view key, const Pointer& at, bool& out) {
@@ -463,8 +476,9 @@ private:
         const AccessorDesc* d = useAccessor(index, at, shapes, allow, role);
         if (!d) return false;
         if (expectedCount && d->count != expectedCount) {
-            fault(at, std::string(role) + " accessor " + std::to_string(index) + " has " + std::to_string(d->count) +
-                          " elements, " + std::to_string(expectedCount) + " expected");
+            fault(at,
+                  std::string(role) + " accessor " + std::to_string(index) + " has " + std::to_string(d->count) +
+                      " elements, " + std::to_string(expectedCount) + " expected");
             return false;
         }
         const std::size_t comps = d->shape.components();
@@ -524,11 +538,11 @@ private:
     bool quantized_ = false;
     bool nodesOk_ = false;
     bool skeletonOk_ = false;
-    bool stopped_ = false;  // out of budget: the remaining passes do not run
+    bool stopped_ = false;                                        // out of budget: the remaining passes do not run
     std::shared_ptr<const std::vector<std::string>> jointNames_;  // shared by every clip
     std::size_t usedBytes_ = 0;
-    std::size_t valueFaults_ = 0;  // faults from recoverable(), counted apart
-    std::vector<std::uint8_t> jointSeen_;                          // per node, while reading one skin
+    std::size_t valueFaults_ = 0;                                    // faults from recoverable(), counted apart
+    std::vector<std::uint8_t> jointSeen_;                            // per node, while reading one skin
     std::unordered_map<std::uint64_t, std::uint16_t> largestJoint_;  // (mesh, primitive) -> largest joint index
     std::vector<Fault> warnings_;
     std::vector<Buffer> buffers_;

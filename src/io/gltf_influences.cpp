@@ -27,7 +27,7 @@ bool influencesLookRight(const std::vector<std::uint16_t>& joints, const std::ve
         const std::uint16_t* j = &joints[v * 4];
         const bool n0 = w[0] != 0.0f, n1 = w[1] != 0.0f, n2 = w[2] != 0.0f, n3 = w[3] != 0.0f;
         const bool repeated = (n0 & n1 & (j[0] == j[1])) | (n0 & n2 & (j[0] == j[2])) | (n0 & n3 & (j[0] == j[3])) |
-                              (n1 & n2 & (j[1] == j[2])) | (n1 & n3 & (j[1] == j[3])) | (n2 & n3 & (j[2] == j[3]));
+            (n1 & n2 & (j[1] == j[2])) | (n1 & n3 & (j[1] == j[3])) | (n2 & n3 & (j[2] == j[3]));
         const float sum = ((w[0] + w[1]) + w[2]) + w[3];
         const float tolerance = float(int(n0) + int(n1) + int(n2) + int(n3)) * float(kWeightSumTolerancePerWeight);
         bad |= std::uint32_t(repeated) | std::uint32_t(std::fabs(sum - 1.0f) > tolerance);
@@ -64,7 +64,8 @@ void Importer::readInfluences(const Attributes& attrs, const Pointer& aat, std::
         getUint(attrs[wk], wk, aat, wa, true);
         jointAccessor[set] = static_cast<std::size_t>(ja);
         weightAccessor[set] = static_cast<std::size_t>(wa);
-        const AccessorDesc* jd = useAccessor(static_cast<std::int64_t>(ja), aat / jk, {{4, 1}}, kInt8 | kInt16, jk.c_str());
+        const AccessorDesc* jd =
+            useAccessor(static_cast<std::int64_t>(ja), aat / jk, {{4, 1}}, kInt8 | kInt16, jk.c_str());
         const AccessorDesc* wd =
             useAccessor(static_cast<std::int64_t>(wa), aat / wk, {{4, 1}}, kFloat | kInt8Norm | kInt16Norm, wk.c_str());
         if (ja >= accessors_.size()) fault(aat / jk, "no such accessor");
@@ -102,7 +103,7 @@ void Importer::readInfluences(const Attributes& attrs, const Pointer& aat, std::
             std::uint32_t bits;
             std::memcpy(&bits, &w, sizeof bits);
             bad |= static_cast<std::uint32_t>(bits > 0x80000000u) |
-                   static_cast<std::uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
+                static_cast<std::uint32_t>((bits & 0x7F800000u) == 0x7F800000u);
         }
         if (bad != 0) {
             const auto it = std::find_if(wout.begin(), wout.end(), [](float w) {
@@ -134,8 +135,10 @@ void Importer::readInfluences(const Attributes& attrs, const Pointer& aat, std::
             for (std::size_t i = 0; i < per; ++i) w[i] *= inv;
         }
     };
-    if (k == 4) renormalise(std::integral_constant<std::size_t, 4>{});
-    else renormalise(k);
+    if (k == 4)
+        renormalise(std::integral_constant<std::size_t, 4>{});
+    else
+        renormalise(k);
 }
 
 // Per vertex, as the glTF-Validator counts it: a joint may carry a non-zero weight
@@ -143,7 +146,8 @@ void Importer::readInfluences(const Attributes& attrs, const Pointer& aat, std::
 // non-zero weights, summed in float in component-then-set order, are 1 within 2e-7
 // each (else recoverable: renormalised when lenient).
 bool Importer::checkInfluences(const MeshPrimitive& prim, std::size_t vertexCount, std::size_t sets,
-                               const std::vector<std::size_t>& jointAccessor, const std::vector<std::size_t>& weightAccessor) {
+                               const std::vector<std::size_t>& jointAccessor,
+                               const std::vector<std::size_t>& weightAccessor) {
     const std::size_t k = sets * 4;
     std::size_t offSum = 0, firstOff = 0;
     float firstSum = 0.0f;
@@ -190,8 +194,8 @@ bool Importer::checkInfluences(const MeshPrimitive& prim, std::size_t vertexCoun
     if (offSum > 0) {
         recoverable(Pointer{} / "accessors" / weightAccessor[0],
                     "the skin weights of " + std::to_string(offSum) + " vertex" + (offSum == 1 ? "" : "es") +
-                        " do not sum to 1 (first: vertex " + std::to_string(firstOff) + ", sum " + exactNumber(firstSum) +
-                        "; tolerance 2e-7 per non-zero weight)",
+                        " do not sum to 1 (first: vertex " + std::to_string(firstOff) + ", sum " +
+                        exactNumber(firstSum) + "; tolerance 2e-7 per non-zero weight)",
                     "renormalised (a vertex with no weight at all stays unskinned at the origin)");
         if (!lenient()) return false;
     }

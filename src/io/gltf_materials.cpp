@@ -79,7 +79,9 @@ void Importer::readImagesTexturesMaterials() {
             const std::int32_t t = getIndex(tex, "index", tat, model_.textures.size(), "texture", true);
             std::uint64_t texCoord = 0;
             getUint(tex, "texCoord", tat, texCoord, false);
-            if (t >= 0) m.baseColorTexture = TextureRef{static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(std::min<std::uint64_t>(texCoord, 0xFFFF))};
+            if (t >= 0)
+                m.baseColorTexture = TextureRef{static_cast<std::uint32_t>(t),
+                                                static_cast<std::uint32_t>(std::min<std::uint64_t>(texCoord, 0xFFFF))};
         }
     });
 }

@@ -28,10 +28,12 @@ void Importer::readMeshes() {
             if (asObject(e, pat, po)) {
                 std::size_t targets = 0;
                 readPrimitive(po, pat, mesh.primitives[p], targets);
-                if (first) mesh.targetCount = static_cast<std::uint32_t>(targets);
+                if (first)
+                    mesh.targetCount = static_cast<std::uint32_t>(targets);
                 else if (targets != mesh.targetCount) {
-                    fault(pat / "targets", "every primitive of a mesh has the same number of morph targets (" +
-                                               std::to_string(mesh.targetCount) + " in primitive 0)");
+                    fault(pat / "targets",
+                          "every primitive of a mesh has the same number of morph targets (" +
+                              std::to_string(mesh.targetCount) + " in primitive 0)");
                 }
                 first = false;
             }
@@ -41,8 +43,9 @@ void Importer::readMeshes() {
         dom::array w;
         if (getArray(o, "weights", at, w, false)) {
             if (w.size() != mesh.targetCount) {
-                fault(at / "weights", "holds " + std::to_string(w.size()) + " weights for " +
-                                          std::to_string(mesh.targetCount) + " morph targets");
+                fault(at / "weights",
+                      "holds " + std::to_string(w.size()) + " weights for " + std::to_string(mesh.targetCount) +
+                          " morph targets");
             } else {
                 getFloats(o, "weights", at, mesh.weights.data(), mesh.weights.size());
             }
@@ -66,8 +69,9 @@ void Importer::readTargetNames(const dom::object& o, const Pointer& at, Mesh& me
         return;
     }
     if (names.size() != mesh.targetCount) {
-        warn(nat, "holds " + std::to_string(names.size()) + " names for " + std::to_string(mesh.targetCount) +
-                      " morph targets; ignored");
+        warn(nat,
+             "holds " + std::to_string(names.size()) + " names for " + std::to_string(mesh.targetCount) +
+                 " morph targets; ignored");
         return;
     }
     std::vector<std::string> list;
@@ -101,7 +105,8 @@ void Importer::readPrimitive(const dom::object& o, const Pointer& at, MeshPrimit
     std::size_t vertexCount = 0;
     bool haveCount = false;
     if (getUint(attrs["POSITION"], "POSITION", aat, idx, false)) {
-        if (decodeInto(static_cast<std::int64_t>(idx), aat / "POSITION", {{3, 1}}, posAllow, "POSITION", prim.positions)) {
+        if (decodeInto(static_cast<std::int64_t>(idx), aat / "POSITION", {{3, 1}}, posAllow, "POSITION",
+                       prim.positions)) {
             vertexCount = prim.positions.size();
             haveCount = true;
             const std::span<const float> flat(&prim.positions.data()->x, vertexCount * 3);
@@ -155,8 +160,8 @@ void Importer::readPrimitive(const dom::object& o, const Pointer& at, MeshPrimit
         const bool hj = attrs[jk].has_value(), hw = attrs[wk].has_value();
         if (!hj && !hw) break;
         if (hj != hw) {
-            fault(aat / (hj ? jk : wk), "skinning set " + std::to_string(sets) + " has " + (hj ? jk : wk) +
-                                            " without " + (hj ? wk : jk));
+            fault(aat / (hj ? jk : wk),
+                  "skinning set " + std::to_string(sets) + " has " + (hj ? jk : wk) + " without " + (hj ? wk : jk));
             unpairedSet = true;
             break;
         }
@@ -197,9 +202,10 @@ void Importer::readPrimitive(const dom::object& o, const Pointer& at, MeshPrimit
         if (ia >= accessors_.size()) {
             fault(at / "indices", "no such accessor");
         } else if (accessors_[ia].ok && accessors_[ia].desc.byteStride != 0) {
-            fault(at / "indices", "accessor " + std::to_string(ia) + "'s bufferView has byteStride " +
-                                      std::to_string(accessors_[ia].desc.byteStride) +
-                                      "; indices must be tightly packed (no byteStride)");
+            fault(at / "indices",
+                  "accessor " + std::to_string(ia) + "'s bufferView has byteStride " +
+                      std::to_string(accessors_[ia].desc.byteStride) +
+                      "; indices must be tightly packed (no byteStride)");
         } else if (!decodeDrawData) {
             useAccessor(static_cast<std::int64_t>(ia), at / "indices", {{1, 1}}, kInt8 | kInt16 | kUint32, "indices");
         } else if (decodeUintsInto(static_cast<std::int64_t>(ia), at / "indices", {1, 1}, "indices", prim.indices)) {
@@ -217,9 +223,8 @@ void Importer::readPrimitive(const dom::object& o, const Pointer& at, MeshPrimit
                 const auto bad = std::find_if(prim.indices.begin(), prim.indices.end(),
                                               [&](std::uint32_t i) { return i >= vertexCount; });
                 fault(Pointer{} / "accessors" / static_cast<std::size_t>(ia),
-                      "index " + std::to_string(*bad) + " at element " +
-                          std::to_string(bad - prim.indices.begin()) + " is not below the vertex count " +
-                          std::to_string(vertexCount));
+                      "index " + std::to_string(*bad) + " at element " + std::to_string(bad - prim.indices.begin()) +
+                          " is not below the vertex count " + std::to_string(vertexCount));
             }
         }
     }
@@ -235,8 +240,9 @@ void Importer::readPrimitive(const dom::object& o, const Pointer& at, MeshPrimit
             if (asObject(e, tat, to)) {
                 const unsigned deltaAllow = quantized_ ? kQuantized : kFloat;
                 std::uint64_t ta = 0;
-                for (const auto& [key, deltas] : {std::pair<std::string_view, std::vector<Vec3>*>{"POSITION", &prim.targets[t].positions},
-                                                  std::pair<std::string_view, std::vector<Vec3>*>{"NORMAL", &prim.targets[t].normals}}) {
+                for (const auto& [key, deltas] :
+                     {std::pair<std::string_view, std::vector<Vec3>*>{"POSITION", &prim.targets[t].positions},
+                      std::pair<std::string_view, std::vector<Vec3>*>{"NORMAL", &prim.targets[t].normals}}) {
                     if (!getUint(to, key, tat, ta, false)) continue;
                     const auto index = static_cast<std::int64_t>(ta);
                     if (ta >= accessors_.size()) {
@@ -275,8 +281,8 @@ void Importer::checkUnitNormals(std::int64_t index, std::vector<Vec3>& normals) 
     if (off == 0) return;
     recoverable(Pointer{} / "accessors" / static_cast<std::size_t>(index),
                 std::to_string(off) + " normal" + (off == 1 ? " is" : "s are") + " not of unit length (first: vertex " +
-                    std::to_string(first) + ", length " + exactNumber(static_cast<float>(firstLength)) + "; tolerance " +
-                    exactNumber(kNormalUnitTolerance) + ")",
+                    std::to_string(first) + ", length " + exactNumber(static_cast<float>(firstLength)) +
+                    "; tolerance " + exactNumber(kNormalUnitTolerance) + ")",
                 "renormalised (zero vectors left as they are)");
 }
 

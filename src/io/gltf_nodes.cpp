@@ -25,7 +25,7 @@ void Importer::readNodes() {
         Node& n = nodes_[i];
         enum { kName, kMesh, kSkin, kMatrix, kTranslation, kRotation, kScale, kChildren, kWeights };
         static constexpr std::array<std::string_view, 9> kKeys{"name",     "mesh",  "skin",     "matrix", "translation",
-                                                                "rotation", "scale", "children", "weights"};
+                                                               "rotation", "scale", "children", "weights"};
         const Members<9> f(o, kKeys);
         std::string_view name;
         if (getString(f[kName], "name", at, name, false)) n.name = name;
@@ -50,7 +50,8 @@ void Importer::readNodes() {
             // axis lengths overflow float would silently collapse the subtree.
             const Vec3 axes[3] = {{m[0], m[1], m[2]}, {m[4], m[5], m[6]}, {m[8], m[9], m[10]}};
             for (const Vec3& axis : axes) {
-                const double len = std::sqrt(double(axis.x) * axis.x + double(axis.y) * axis.y + double(axis.z) * axis.z);
+                const double len =
+                    std::sqrt(double(axis.x) * axis.x + double(axis.y) * axis.y + double(axis.z) * axis.z);
                 if (len > double(std::numeric_limits<float>::max())) {
                     fault(at / "matrix", "an axis is too long to represent as a float scale");
                     break;
@@ -61,15 +62,17 @@ void Importer::readNodes() {
         if (hasS) n.local.scale = {s[0], s[1], s[2]};
         if (hasR) {
             const auto q = tryNormalize({r[0], r[1], r[2], r[3]});
-            const double len = std::sqrt(double(r[0]) * r[0] + double(r[1]) * r[1] + double(r[2]) * r[2] + double(r[3]) * r[3]);
+            const double len =
+                std::sqrt(double(r[0]) * r[0] + double(r[1]) * r[1] + double(r[2]) * r[2] + double(r[3]) * r[3]);
             if (!q) {
                 fault(at / "rotation", "zero quaternion");
             } else {
                 // Within the tolerance, renormalising is what the file means.
                 if (std::fabs(len - 1.0) > kRotationUnitTolerance) {
-                    recoverable(at / "rotation", "rotation has length " + exactNumber(static_cast<float>(len)) +
-                                                     "; a unit quaternion is required (tolerance " +
-                                                     exactNumber(kRotationUnitTolerance) + ")",
+                    recoverable(at / "rotation",
+                                "rotation has length " + exactNumber(static_cast<float>(len)) +
+                                    "; a unit quaternion is required (tolerance " +
+                                    exactNumber(kRotationUnitTolerance) + ")",
                                 "renormalised");
                 }
                 n.local.rotation = *q;
@@ -149,7 +152,9 @@ void Importer::buildSkeleton() {
     for (std::size_t j = 0; j < count; ++j) {
         Node& n = nodes_[order[j]];
         joints[j].name = std::string(n.name);
-        joints[j].parent = n.parent < 0 ? kNoParent : static_cast<std::int32_t>(model_.jointOfNode[static_cast<std::size_t>(n.parent)]);
+        joints[j].parent = n.parent < 0
+            ? kNoParent
+            : static_cast<std::int32_t>(model_.jointOfNode[static_cast<std::size_t>(n.parent)]);
         joints[j].rest = n.local;
     }
     auto skeleton = Skeleton::create(std::move(joints));
@@ -193,10 +198,12 @@ void Importer::bindNodes() {
         if (mesh.targetCount > 0) {
             model_.weightOffsetOfJoint[joint] = static_cast<std::int32_t>(inst.weightOffset);
             if (n.hasWeights && n.weights.size() != mesh.targetCount) {
-                fault(at / "weights", "holds " + std::to_string(n.weights.size()) + " weights for the mesh's " +
-                                          std::to_string(mesh.targetCount) + " morph targets");
+                fault(at / "weights",
+                      "holds " + std::to_string(n.weights.size()) + " weights for the mesh's " +
+                          std::to_string(mesh.targetCount) + " morph targets");
             }
-            const std::vector<float>& w = (n.hasWeights && n.weights.size() == mesh.targetCount) ? n.weights : mesh.weights;
+            const std::vector<float>& w =
+                (n.hasWeights && n.weights.size() == mesh.targetCount) ? n.weights : mesh.weights;
             // Many nodes may share a mesh with many targets: each gets its own weights.
             if (!reserveDecoded(w.size() * sizeof(float), at / "mesh")) continue;
             model_.restWeights.insert(model_.restWeights.end(), w.begin(), w.end());
@@ -244,8 +251,9 @@ void Importer::readScenes() {
             if (!v || *v >= nodes_.size()) {
                 fault(at / "nodes" / r, "not a node index");
             } else if (nodes_[*v].parent >= 0) {
-                fault(at / "nodes" / r, "node " + std::to_string(*v) + " is not a root (its parent is node " +
-                                            std::to_string(nodes_[*v].parent) + ")");
+                fault(at / "nodes" / r,
+                      "node " + std::to_string(*v) + " is not a root (its parent is node " +
+                          std::to_string(nodes_[*v].parent) + ")");
             } else {
                 scene.roots.push_back(model_.jointOfNode[*v]);
             }

@@ -14,8 +14,10 @@ std::int32_t Importer::commonAncestor(std::int32_t a, std::int32_t b) const {
     const auto parents = model_.skeleton.parents();
     // Parents come before children, so walking the larger index up converges.
     while (a != b && a >= 0 && b >= 0) {
-        if (a > b) a = parents[static_cast<std::size_t>(a)];
-        else b = parents[static_cast<std::size_t>(b)];
+        if (a > b)
+            a = parents[static_cast<std::size_t>(a)];
+        else
+            b = parents[static_cast<std::size_t>(b)];
     }
     return a == b ? a : -1;
 }
@@ -65,29 +67,35 @@ void Importer::readSkins() {
                 fault(at / "inverseBindMatrices", "no such accessor");
                 return;
             }
-            const AccessorDesc* d = useAccessor(static_cast<std::int64_t>(ibm), at / "inverseBindMatrices", {{4, 4}}, kFloat, "inverseBindMatrices");
+            const AccessorDesc* d = useAccessor(static_cast<std::int64_t>(ibm), at / "inverseBindMatrices", {{4, 4}},
+                                                kFloat, "inverseBindMatrices");
             if (!d) return;
             if (d->byteStride != 0) {
-                fault(at / "inverseBindMatrices", "accessor " + std::to_string(ibm) + "'s bufferView has byteStride " +
-                                                      std::to_string(d->byteStride) +
-                                                      "; inverse bind matrices must be tightly packed (no byteStride)");
+                fault(at / "inverseBindMatrices",
+                      "accessor " + std::to_string(ibm) + "'s bufferView has byteStride " +
+                          std::to_string(d->byteStride) +
+                          "; inverse bind matrices must be tightly packed (no byteStride)");
                 return;
             }
             if (d->count < skin.joints.size()) {
-                fault(at / "inverseBindMatrices", "accessor " + std::to_string(ibm) + " has " + std::to_string(d->count) +
-                                                      " matrices for " + std::to_string(skin.joints.size()) + " joints");
+                fault(at / "inverseBindMatrices",
+                      "accessor " + std::to_string(ibm) + " has " + std::to_string(d->count) + " matrices for " +
+                          std::to_string(skin.joints.size()) + " joints");
                 return;
             }
             std::vector<Mat4> all;
-            if (!decodeInto(static_cast<std::int64_t>(ibm), at / "inverseBindMatrices", {{4, 4}}, kFloat, "inverseBindMatrices", all)) return;
-            checkBounds(static_cast<std::int64_t>(ibm), std::span<const float>(all.data()->m.data(), all.size() * 16), false,
-                        "an inverseBindMatrices");
+            if (!decodeInto(static_cast<std::int64_t>(ibm), at / "inverseBindMatrices", {{4, 4}}, kFloat,
+                            "inverseBindMatrices", all))
+                return;
+            checkBounds(static_cast<std::int64_t>(ibm), std::span<const float>(all.data()->m.data(), all.size() * 16),
+                        false, "an inverseBindMatrices");
             for (std::size_t i = 0; i < skin.joints.size(); ++i) {
                 const Mat4& m = all[i];
                 if (!isFinite(m) || std::fabs(m(3, 0)) > 1e-6f || std::fabs(m(3, 1)) > 1e-6f ||
                     std::fabs(m(3, 2)) > 1e-6f || std::fabs(m(3, 3) - 1.0f) > 1e-6f) {
                     fault(Pointer{} / "accessors" / static_cast<std::size_t>(ibm),
-                          "inverse bind matrix " + std::to_string(i) + " is not finite or its last row is not 0, 0, 0, 1");
+                          "inverse bind matrix " + std::to_string(i) +
+                              " is not finite or its last row is not 0, 0, 0, 1");
                     return;
                 }
                 skin.inverseBindMatrices[i] = m;
@@ -103,8 +111,8 @@ void Importer::readSkins() {
         if (declared >= 0) {
             const std::int32_t dj = static_cast<std::int32_t>(model_.jointOfNode[static_cast<std::size_t>(declared)]);
             if (commonAncestor(dj, root) != dj) {
-                fault(at / "skeleton", "node " + std::to_string(declared) +
-                                           " is not the joints' common root nor one of its ancestors");
+                fault(at / "skeleton",
+                      "node " + std::to_string(declared) + " is not the joints' common root nor one of its ancestors");
                 return;
             }
         }

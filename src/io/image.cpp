@@ -20,10 +20,12 @@ enum class Format { Png, Jpeg, Unknown };
 constexpr std::array<unsigned char, 8> kPngSignature{0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
 Format sniff(std::span<const std::byte> bytes) {
-    if (bytes.size() >= kPngSignature.size() && std::memcmp(bytes.data(), kPngSignature.data(), kPngSignature.size()) == 0) {
+    if (bytes.size() >= kPngSignature.size() &&
+        std::memcmp(bytes.data(), kPngSignature.data(), kPngSignature.size()) == 0) {
         return Format::Png;
     }
-    if (bytes.size() >= 3 && bytes[0] == std::byte{0xff} && bytes[1] == std::byte{0xd8} && bytes[2] == std::byte{0xff}) {
+    if (bytes.size() >= 3 && bytes[0] == std::byte{0xff} && bytes[1] == std::byte{0xd8} &&
+        bytes[2] == std::byte{0xff}) {
         return Format::Jpeg;
     }
     return Format::Unknown;
@@ -31,7 +33,7 @@ Format sniff(std::span<const std::byte> bytes) {
 
 std::uint32_t bigEndian32(std::span<const std::byte> bytes, std::size_t at) {
     return std::uint32_t(bytes[at]) << 24 | std::uint32_t(bytes[at + 1]) << 16 | std::uint32_t(bytes[at + 2]) << 8 |
-           std::uint32_t(bytes[at + 3]);
+        std::uint32_t(bytes[at + 3]);
 }
 
 struct Size {
@@ -43,7 +45,8 @@ struct Size {
 // size is still read from IHDR so that the budget fault can name it.
 bool pngHeaderSize(std::span<const std::byte> bytes, Size& size) {
     // signature, IHDR length (13), "IHDR", width, height
-    if (bytes.size() < 24 || bigEndian32(bytes, 8) != 13 || std::memcmp(bytes.data() + 12, "IHDR", 4) != 0) return false;
+    if (bytes.size() < 24 || bigEndian32(bytes, 8) != 13 || std::memcmp(bytes.data() + 12, "IHDR", 4) != 0)
+        return false;
     size = {bigEndian32(bytes, 16), bigEndian32(bytes, 20)};
     return size.width != 0 && size.height != 0;
 }
@@ -55,12 +58,13 @@ std::string overLimits(Size size, const ImageLimits& limits) {
     const std::string dims = std::to_string(size.width) + " x " + std::to_string(size.height);
     if (pixels > limits.maxPixels) {
         return "image is " + dims + " = " + std::to_string(pixels) + " pixels, over the limit of " +
-               std::to_string(limits.maxPixels) + " pixels";
+            std::to_string(limits.maxPixels) + " pixels";
     }
     if (pixels > limits.maxBytes / 4) {
-        const std::string bytes = pixels > std::numeric_limits<std::uint64_t>::max() / 4 ? "over 2^64" : std::to_string(pixels * 4);
+        const std::string bytes =
+            pixels > std::numeric_limits<std::uint64_t>::max() / 4 ? "over 2^64" : std::to_string(pixels * 4);
         return "image is " + dims + " pixels = " + bytes + " bytes as RGBA8, over the limit of " +
-               std::to_string(limits.maxBytes) + " bytes";
+            std::to_string(limits.maxBytes) + " bytes";
     }
     return {};
 }
@@ -69,9 +73,11 @@ std::string overLimits(Size size, const ImageLimits& limits) {
 
 namespace {
 
-Result<ImageRGBA8> decodeBytesWithin(std::span<const std::byte> bytes, const std::string& where, const ImageLimits& limits) {
+Result<ImageRGBA8> decodeBytesWithin(std::span<const std::byte> bytes, const std::string& where,
+                                     const ImageLimits& limits) {
     const Format format = sniff(bytes);
-    if (format == Format::Unknown) return Fault{where, "cannot decode image: unknown format (glTF images are PNG or JPEG)"};
+    if (format == Format::Unknown)
+        return Fault{where, "cannot decode image: unknown format (glTF images are PNG or JPEG)"};
     if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
         return Fault{where, "image is too large to decode"};
     }
@@ -81,7 +87,8 @@ Result<ImageRGBA8> decodeBytesWithin(std::span<const std::byte> bytes, const std
     const stb::BudgetScope scope(budget);
     const auto decodeFault = [&] {
         if (budget.refused) {
-            return Fault{where, "decoding the image needs more than the limit of " + std::to_string(limits.maxBytes) + " bytes"};
+            return Fault{
+                where, "decoding the image needs more than the limit of " + std::to_string(limits.maxBytes) + " bytes"};
         }
         return Fault{where, std::string("cannot decode image: ") + stb::failureReason()};
     };
@@ -111,14 +118,16 @@ Result<ImageRGBA8> decodeModelImage(const Model& model, std::size_t index, const
     if (index >= model.images.size()) return Fault{where, "no such image"};
     const ImageSource& img = model.images[index];
     if (img.buffer >= 0) {
-        if (static_cast<std::size_t>(img.buffer) >= model.buffers.size() || !model.buffers[static_cast<std::size_t>(img.buffer)]) {
+        if (static_cast<std::size_t>(img.buffer) >= model.buffers.size() ||
+            !model.buffers[static_cast<std::size_t>(img.buffer)]) {
             return Fault{where, "image buffer is missing"};
         }
         const auto& bytes = *model.buffers[static_cast<std::size_t>(img.buffer)];
         if (img.byteOffset > bytes.size() || img.byteLength > bytes.size() - img.byteOffset) {
             return Fault{where, "image bytes lie outside their buffer"};
         }
-        return decodeImageBytes(std::span<const std::byte>(bytes).subspan(img.byteOffset, img.byteLength), where, limits);
+        return decodeImageBytes(std::span<const std::byte>(bytes).subspan(img.byteOffset, img.byteLength), where,
+                                limits);
     }
     if (gltf::isDataUri(img.uri)) {
         std::string error;
@@ -133,8 +142,9 @@ Result<ImageRGBA8> decodeModelImage(const Model& model, std::size_t index, const
         const gltf::OpenFile file = gltf::openLocated({img.folder, img.path, {}}, error);
         if (!file.isOpen()) return Fault{where, error};
         if (file.size() > limits.maxBytes) {
-            return Fault{where, "image file " + img.path + " has " + std::to_string(file.size()) +
-                                    " bytes, over the limit of " + std::to_string(limits.maxBytes) + " bytes"};
+            return Fault{where,
+                         "image file " + img.path + " has " + std::to_string(file.size()) +
+                             " bytes, over the limit of " + std::to_string(limits.maxBytes) + " bytes"};
         }
         const std::vector<std::byte> bytes = file.readPrefix(file.size(), error);
         if (!error.empty()) return Fault{where, error};
@@ -149,7 +159,8 @@ Result<ImageRGBA8> decodeModelImage(const Model& model, std::size_t index, const
 
 // The budgets bound what the decoder asks for; an allocation that fails anyway is a
 // fault too, never an exception out of the library.
-Result<ImageRGBA8> decodeImageBytes(std::span<const std::byte> bytes, const std::string& where, const ImageLimits& limits) {
+Result<ImageRGBA8> decodeImageBytes(std::span<const std::byte> bytes, const std::string& where,
+                                    const ImageLimits& limits) {
     try {
         return decodeBytesWithin(bytes, where, limits);
     } catch (const std::bad_alloc&) {

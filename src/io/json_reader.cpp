@@ -12,7 +12,8 @@ std::optional<Fault> parseJsonObject(dom::parser& parser, std::string_view json,
         // offset in `json`, and the line and column (in code points) for an editor.
         const auto syntax = kinema::json::findJsonSyntaxError(json);
         if (!syntax) {
-            return Fault{std::string(source) + "#", std::string("JSON does not parse: ") + simdjson::error_message(error)};
+            return Fault{std::string(source) + "#",
+                         std::string("JSON does not parse: ") + simdjson::error_message(error)};
         }
         return Fault{std::string(source) + "@byte " + std::to_string(syntax->byteOffset) + " (line " +
                          std::to_string(syntax->line) + ", column " + std::to_string(syntax->column) + ")",

@@ -19,7 +19,7 @@ namespace {
 
 bool isSchemeChar(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '+' || c == '-' ||
-           c == '.';
+        c == '.';
 }
 
 // Closes a descriptor on every path out unless released.
@@ -58,8 +58,11 @@ OpenFile asRegularFile(Descriptor& file, std::string_view shown, std::string& er
         return {};
     }
     if (!S_ISREG(info.st_mode)) {
-        const char* kind = S_ISDIR(info.st_mode) ? "a folder" : S_ISFIFO(info.st_mode) ? "a FIFO" :
-                           S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode) ? "a device" : S_ISSOCK(info.st_mode) ? "a socket" : "not a regular file";
+        const char* kind = S_ISDIR(info.st_mode)             ? "a folder"
+            : S_ISFIFO(info.st_mode)                         ? "a FIFO"
+            : S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode) ? "a device"
+            : S_ISSOCK(info.st_mode)                         ? "a socket"
+                                                             : "not a regular file";
         error = std::string(shown) + " is " + kind + ", not a regular file";
         return {};
     }
@@ -123,9 +126,9 @@ OpenFile openBeneath(const std::filesystem::path& folder, const std::string& rel
             inside |= !opened.empty() && opened.compare(0, root.size(), root) == 0;
         }
         if (!inside) {
-            error = opened.empty() ? "cannot confirm that " + std::string(shown) + " lies inside the file's folder"
-                                   : "a symbolic link on the way to " + std::string(shown) +
-                                         " leads outside the file's folder";
+            error = opened.empty()
+                ? "cannot confirm that " + std::string(shown) + " lies inside the file's folder"
+                : "a symbolic link on the way to " + std::string(shown) + " leads outside the file's folder";
             return {};
         }
         const std::string reopen = "/proc/self/fd/" + std::to_string(path.fd);
@@ -153,7 +156,7 @@ UriPath parseUriPath(std::string_view uri, std::string& error) {
         while (i < uri.size() && isSchemeChar(uri[i])) ++i;
         if (i < uri.size() && uri[i] == ':') {
             error = "URI scheme '" + std::string(uri.substr(0, i)) +
-                    ":' is not supported (only data: URIs and relative paths)";
+                ":' is not supported (only data: URIs and relative paths)";
             return out;
         }
     }
@@ -163,7 +166,7 @@ UriPath parseUriPath(std::string_view uri, std::string& error) {
         const char c = uri[i];
         if (c == '?' || c == '#') {
             error = std::string("a file URI may not have a ") + (c == '?' ? "query ('?')" : "fragment ('#')") +
-                    " (character " + std::to_string(i) + ")";
+                " (character " + std::to_string(i) + ")";
             return out;
         }
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
@@ -207,8 +210,10 @@ UriPath parseUriPath(std::string_view uri, std::string& error) {
         rest = slash == std::string_view::npos ? std::string_view{} : rest.substr(slash + 1);
         if (segment.empty() || segment == ".") continue;
         if (segment == "..") {
-            if (!segments.empty()) segments.pop_back();
-            else if (!out.absolute) ++climbs;
+            if (!segments.empty())
+                segments.pop_back();
+            else if (!out.absolute)
+                ++climbs;
             continue;
         }
         segments.push_back(segment);

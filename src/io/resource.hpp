@@ -30,8 +30,8 @@ UriPath parseUriPath(std::string_view uri, std::string& error);
 
 // Where a URI may lead when it leaves its file's folder.
 struct PathPolicy {
-    bool anyPath = false;                         // any absolute path or '..' is allowed
-    std::vector<std::filesystem::path> folders;   // other folders whose files may be read
+    bool anyPath = false;                        // any absolute path or '..' is allowed
+    std::vector<std::filesystem::path> folders;  // other folders whose files may be read
 };
 
 // An open, regular, readable file; closes itself.

@@ -83,8 +83,9 @@ public:
             desc.states.push_back(std::move(s));
         });
         objects(root, "transitions", "", false, [&](dom::object o, const std::string& at) {
-            onlyKeys(o, at, {"from", "to", "duration", "easing", "conditions", "exitTime", "offset", "interruption",
-                             "canTransitionToSelf", "predicate"});
+            onlyKeys(o, at,
+                     {"from", "to", "duration", "easing", "conditions", "exitTime", "offset", "interruption",
+                      "canTransitionToSelf", "predicate"});
             TransitionDesc t;
             string(o, "from", at, t.from, true);
             string(o, "to", at, t.to, true);
@@ -120,7 +121,6 @@ public:
         string(root, "defaultState", "", desc.defaultState, false);
         return desc;
     }
-
 };
 
 using detail::locatedIn;
@@ -190,7 +190,8 @@ private:
 };
 
 template <class T, class Write>
-void appendArray(std::string& out, ObjectWriter& owner, std::string_view key, const std::vector<T>& items, Write write) {
+void appendArray(std::string& out, ObjectWriter& owner, std::string_view key, const std::vector<T>& items,
+                 Write write) {
     owner.key(key);
     out += '[';
     for (std::size_t i = 0; i < items.size(); ++i) {

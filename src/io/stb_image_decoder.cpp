@@ -97,21 +97,19 @@ void* budgetRealloc(void* user, std::size_t size) {
 
 namespace kinema::stb {
 
-BudgetScope::BudgetScope(AllocationBudget& budget) noexcept : previous_(tCurrentBudget) {
-    tCurrentBudget = &budget;
-}
+BudgetScope::BudgetScope(AllocationBudget& budget) noexcept : previous_(tCurrentBudget) { tCurrentBudget = &budget; }
 
 BudgetScope::~BudgetScope() { tCurrentBudget = previous_; }
 
 bool info(std::span<const std::byte> bytes, int& width, int& height, int& channels) {
-    return stbi_info_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), static_cast<int>(bytes.size()),
-                                 &width, &height, &channels) != 0;
+    return stbi_info_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), static_cast<int>(bytes.size()), &width,
+                                 &height, &channels) != 0;
 }
 
 unsigned char* loadRGBA(std::span<const std::byte> bytes, int& width, int& height) {
     int channels = 0;
-    return stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), static_cast<int>(bytes.size()),
-                                 &width, &height, &channels, 4);
+    return stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), static_cast<int>(bytes.size()), &width,
+                                 &height, &channels, 4);
 }
 
 void freeImage(unsigned char* pixels) { stbi_image_free(pixels); }

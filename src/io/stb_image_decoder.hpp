@@ -13,8 +13,8 @@ namespace kinema::stb {
 // new size while the old block is still held, since it may copy.
 struct AllocationBudget {
     std::size_t limit = 0;
-    std::size_t live = 0;    // bytes held now
-    bool refused = false;    // an allocation was refused for the limit
+    std::size_t live = 0;  // bytes held now
+    bool refused = false;  // an allocation was refused for the limit
 };
 
 // Installs `budget` for the calling thread while it lives, then restores the one before.

@@ -113,8 +113,8 @@ Quat slerp(Quat a, Quat b, float t) noexcept {
     // where acos(dot) loses half of the significant digits.
     const double dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z, dw = p.w - q.w;
     const double sx = p.x + q.x, sy = p.y + q.y, sz = p.z + q.z, sw = p.w + q.w;
-    const double omega =
-        2.0 * std::atan2(std::sqrt(dx * dx + dy * dy + dz * dz + dw * dw), std::sqrt(sx * sx + sy * sy + sz * sz + sw * sw));
+    const double omega = 2.0 *
+        std::atan2(std::sqrt(dx * dx + dy * dy + dz * dz + dw * dw), std::sqrt(sx * sx + sy * sy + sz * sz + sw * sw));
     double wa, wb;
     if (omega < 1e-9) {
         wa = 1.0 - t;
@@ -160,14 +160,23 @@ Mat4 inverseAffine(const Mat4& a) noexcept {
     const double i00 = c00 * inv, i01 = c01 * inv, i02 = c02 * inv;
     const double i10 = c10 * inv, i11 = c11 * inv, i12 = c12 * inv;
     const double i20 = c20 * inv, i21 = c21 * inv, i22 = c22 * inv;
-    r(0, 0) = float(i00); r(0, 1) = float(i01); r(0, 2) = float(i02);
-    r(1, 0) = float(i10); r(1, 1) = float(i11); r(1, 2) = float(i12);
-    r(2, 0) = float(i20); r(2, 1) = float(i21); r(2, 2) = float(i22);
+    r(0, 0) = float(i00);
+    r(0, 1) = float(i01);
+    r(0, 2) = float(i02);
+    r(1, 0) = float(i10);
+    r(1, 1) = float(i11);
+    r(1, 2) = float(i12);
+    r(2, 0) = float(i20);
+    r(2, 1) = float(i21);
+    r(2, 2) = float(i22);
     const double tx = a(0, 3), ty = a(1, 3), tz = a(2, 3);
     r(0, 3) = float(-(i00 * tx + i01 * ty + i02 * tz));
     r(1, 3) = float(-(i10 * tx + i11 * ty + i12 * tz));
     r(2, 3) = float(-(i20 * tx + i21 * ty + i22 * tz));
-    r(3, 0) = 0.0f; r(3, 1) = 0.0f; r(3, 2) = 0.0f; r(3, 3) = 1.0f;
+    r(3, 0) = 0.0f;
+    r(3, 1) = 0.0f;
+    r(3, 2) = 0.0f;
+    r(3, 3) = 1.0f;
     return r;
 }
 

@@ -51,8 +51,10 @@ double inCircle(const Point& a, const Point& b, const Point& c, const Point& d) 
 // Wraps a clip's unwrapped time (which lies in [-d, 2d)) into [0, d). A value that
 // rounds onto d is the loop's start, as in Player.
 double wrapTime(double u, double d) noexcept {
-    if (u < 0.0) u += d;
-    else if (u >= d) u -= d;
+    if (u < 0.0)
+        u += d;
+    else if (u >= d)
+        u -= d;
     return u >= d || u < 0.0 ? 0.0 : u;
 }
 
@@ -182,9 +184,9 @@ Result<BlendSpace> BlendSpace::create(std::vector<BlendSpaceClip> clips, BlendSy
     const std::size_t n = clips.size();
     const std::size_t needed = dimensions == 1 ? 1 : 3;
     if (n < needed) {
-        faults.push_back({"clips", "a " + std::to_string(dimensions) + "D blend space needs at least " +
-                                       std::to_string(needed) + " clip" + (needed == 1 ? "" : "s") + ", got " +
-                                       std::to_string(n)});
+        faults.push_back({"clips",
+                          "a " + std::to_string(dimensions) + "D blend space needs at least " + std::to_string(needed) +
+                              " clip" + (needed == 1 ? "" : "s") + ", got " + std::to_string(n)});
     }
     std::vector<char> usable(n, 0);  // a clip with a positive duration, so its markers can be judged
     for (std::size_t i = 0; i < n; ++i) {
@@ -192,8 +194,9 @@ Result<BlendSpace> BlendSpace::create(std::vector<BlendSpaceClip> clips, BlendSy
         if (c.clip == nullptr) {
             faults.push_back({at(i) + "/clip", "is null"});
         } else if (!(c.clip->duration() > 0.0f)) {
-            faults.push_back({at(i) + "/clip", "clip \"" + std::string(c.clip->name()) +
-                                                   "\" has duration 0 (a blend space loops its clips)"});
+            faults.push_back(
+                {at(i) + "/clip",
+                 "clip \"" + std::string(c.clip->name()) + "\" has duration 0 (a blend space loops its clips)"});
         } else {
             usable[i] = 1;
         }
@@ -206,9 +209,10 @@ Result<BlendSpace> BlendSpace::create(std::vector<BlendSpaceClip> clips, BlendSy
             const BlendSpaceClip& e = clips[j];
             if (e.x == c.x && (dimensions == 1 || e.y == c.y)) {
                 std::string where = number(c.x);
-                if (dimensions == 2) where = std::string("(").append(where).append(", ").append(number(c.y)).append(")");
-                faults.push_back({at(i), "position " + where + " is the same as " + at(j) +
-                                             "'s (positions must be distinct)"});
+                if (dimensions == 2)
+                    where = std::string("(").append(where).append(", ").append(number(c.y)).append(")");
+                faults.push_back(
+                    {at(i), "position " + where + " is the same as " + at(j) + "'s (positions must be distinct)"});
                 break;
             }
         }
@@ -222,21 +226,24 @@ Result<BlendSpace> BlendSpace::create(std::vector<BlendSpaceClip> clips, BlendSy
             const Clip& clip = *clips[i].clip;
             const auto markers = clip.markers();
             if (markers.empty()) {
-                faults.push_back({at(i) + "/markers", "clip \"" + std::string(clip.name()) +
-                                                          "\" has no markers (marker sync needs at least 1)"});
+                faults.push_back(
+                    {at(i) + "/markers",
+                     "clip \"" + std::string(clip.name()) + "\" has no markers (marker sync needs at least 1)"});
                 continue;
             }
             for (std::size_t k = 0; k < markers.size(); ++k) {
                 const std::string where = at(i) + "/markers/" + std::to_string(k);
                 if (k > 0 && !(markers[k].time > markers[k - 1].time)) {
-                    faults.push_back({where, "\"" + markers[k].name + "\" at " + number(markers[k].time) +
-                                                 " s is not after marker " + std::to_string(k - 1) +
-                                                 " (sync markers need strictly increasing times)"});
+                    faults.push_back({where,
+                                      "\"" + markers[k].name + "\" at " + number(markers[k].time) +
+                                          " s is not after marker " + std::to_string(k - 1) +
+                                          " (sync markers need strictly increasing times)"});
                 }
                 if (!(markers[k].time < clip.duration())) {
-                    faults.push_back({where, "\"" + markers[k].name + "\" at " + number(markers[k].time) +
-                                                 " s is not before the clip's end at " + number(clip.duration()) +
-                                                 " s (the end of a loop is its start: put it at 0)"});
+                    faults.push_back({where,
+                                      "\"" + markers[k].name + "\" at " + number(markers[k].time) +
+                                          " s is not before the clip's end at " + number(clip.duration()) +
+                                          " s (the end of a loop is its start: put it at 0)"});
                 }
             }
             if (i == 0) {
@@ -246,8 +253,9 @@ Result<BlendSpace> BlendSpace::create(std::vector<BlendSpaceClip> clips, BlendSy
             if (!usable[0] || clips[0].clip->markers().empty()) continue;  // reported for clips/0
             const auto reference = clips[0].clip->markers();
             if (markers.size() != reference.size()) {
-                faults.push_back({at(i) + "/markers", "has " + std::to_string(markers.size()) + " markers where " +
-                                                          at(0) + " has " + std::to_string(reference.size()) + why});
+                faults.push_back({at(i) + "/markers",
+                                  "has " + std::to_string(markers.size()) + " markers where " + at(0) + " has " +
+                                      std::to_string(reference.size()) + why});
                 continue;
             }
             for (std::size_t k = 0; k < markers.size(); ++k) {
@@ -300,9 +308,10 @@ Result<BlendSpace> BlendSpace::create(std::vector<BlendSpaceClip> clips, BlendSy
             off = std::max(off, std::fabs(orient(s.unit_[0], s.unit_[far], s.unit_[i])) / std::sqrt(farthest));
         }
         if (off <= kCollinearTolerance) {
-            return Fault{"clips", "all " + std::to_string(n) +
-                                      " positions lie on one line: a 2D blend space needs 3 positions not on one "
-                                      "line (use create1D for a line)"};
+            return Fault{"clips",
+                         "all " + std::to_string(n) +
+                             " positions lie on one line: a 2D blend space needs 3 positions not on one "
+                             "line (use create1D for a line)"};
         }
         const std::string problem = triangulate(s.unit_, s.triangles_, s.hull_);
         if (!problem.empty()) return Fault{"clips", problem};
@@ -461,9 +470,7 @@ Status BlendSpacePlayer::seekPhase(double phase) noexcept {
     return Status::success();
 }
 
-double BlendSpacePlayer::clipTime(std::size_t clip) const noexcept {
-    return clip < times_.size() ? times_[clip] : 0.0;
-}
+double BlendSpacePlayer::clipTime(std::size_t clip) const noexcept { return clip < times_.size() ? times_[clip] : 0.0; }
 
 double BlendSpacePlayer::cycleDuration() const noexcept {
     if (space_ == nullptr) return 0.0;

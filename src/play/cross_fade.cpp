@@ -19,7 +19,7 @@ Player startedPlayer(const Clip& clip, LoopMode mode) noexcept {
 void CrossFade::crossFadeTo(const Clip* clip, double seconds, LoopMode mode, Easing easing) noexcept {
     const bool hasCurrent = current_.clip() != nullptr;
     if (clip != nullptr && hasCurrent && current_.clip() == clip && current_.playing()) return;  // row 1
-    if (clip == nullptr || !hasCurrent || !(seconds > 0.0) || !std::isfinite(seconds)) {  // row 4: a cut
+    if (clip == nullptr || !hasCurrent || !(seconds > 0.0) || !std::isfinite(seconds)) {         // row 4: a cut
         current_ = clip != nullptr ? startedPlayer(*clip, mode) : Player();
         outgoing_.reset();
         remaining_ = duration_ = 0.0;

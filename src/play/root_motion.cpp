@@ -41,9 +41,7 @@ Mat4 RootMotion::at(double t) const noexcept {
     return toMatrix(part);
 }
 
-Mat4 RootMotion::between(double x, double y) const noexcept {
-    return mulAffine(inverseAffine(at(x)), at(y));
-}
+Mat4 RootMotion::between(double x, double y) const noexcept { return mulAffine(inverseAffine(at(x)), at(y)); }
 
 Transform RootMotion::delta(LoopMode mode, const PlaybackStep& step) const noexcept {
     const double d = duration_;

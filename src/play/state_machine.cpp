@@ -50,9 +50,7 @@ std::optional<ConditionOp> parseConditionOp(std::string_view name) noexcept {
 std::optional<Interruption> parseInterruption(std::string_view name) noexcept {
     return parseName<Interruption>(kInterruptions, name);
 }
-std::optional<LoopMode> parseLoopMode(std::string_view name) noexcept {
-    return parseName<LoopMode>(kLoopModes, name);
-}
+std::optional<LoopMode> parseLoopMode(std::string_view name) noexcept { return parseName<LoopMode>(kLoopModes, name); }
 std::optional<BlendSync> parseBlendSync(std::string_view name) noexcept {
     return parseName<BlendSync>(kBlendSyncs, name);
 }
@@ -95,27 +93,31 @@ std::optional<std::uint32_t> StateMachineDefinition::findPredicate(std::string_v
 
 Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc desc, const ClipLookup& lookup) {
     std::vector<Fault> faults;
-    const auto fault = [&](std::string where, std::string what) { faults.push_back({std::move(where), std::move(what)}); };
+    const auto fault = [&](std::string where, std::string what) {
+        faults.push_back({std::move(where), std::move(what)});
+    };
     StateMachineDefinition def;
 
     for (std::size_t i = 0; i < desc.parameters.size(); ++i) {
         const ParameterDesc& p = desc.parameters[i];
         const std::string at = "/parameters/" + std::to_string(i);
         if (p.name.empty()) fault(at + "/name", "a parameter needs a name");
-        if (findByName(desc.parameters, p.name) != i) fault(at + "/name", "parameter " + quoted(p.name) + " is defined twice");
+        if (findByName(desc.parameters, p.name) != i)
+            fault(at + "/name", "parameter " + quoted(p.name) + " is defined twice");
         if (!std::isfinite(p.defaultValue)) fault(at + "/default", "not finite");
     }
     // A parameter reference by name that must have one of `types`; -1 when missing.
-    const auto parameter = [&](const std::string& name, const std::string& at, std::initializer_list<ParameterType> types,
-                               std::string_view need) -> std::int32_t {
+    const auto parameter = [&](const std::string& name, const std::string& at,
+                               std::initializer_list<ParameterType> types, std::string_view need) -> std::int32_t {
         const auto index = findByName(desc.parameters, name);
         if (!index) {
             fault(at, "no parameter named " + quoted(name));
             return -1;
         }
         if (std::find(types.begin(), types.end(), desc.parameters[*index].type) == types.end()) {
-            fault(at, "parameter " + quoted(name) + " is a " + std::string(toString(desc.parameters[*index].type)) +
-                          ", " + std::string(need) + " is needed");
+            fault(at,
+                  "parameter " + quoted(name) + " is a " + std::string(toString(desc.parameters[*index].type)) + ", " +
+                      std::string(need) + " is needed");
             return -1;
         }
         return static_cast<std::int32_t>(*index);
@@ -144,7 +146,8 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         state.speed = s.speed;
         state.mode = s.mode;
         if (!s.speedParameter.empty()) {
-            state.speedParameter = parameter(s.speedParameter, at + "/speedParameter", {ParameterType::Float}, "a float");
+            state.speedParameter =
+                parameter(s.speedParameter, at + "/speedParameter", {ParameterType::Float}, "a float");
         }
         if (s.blendSpace.has_value() == !s.clip.empty()) {
             fault(at, "a state plays exactly one clip or one blend space");
@@ -156,7 +159,8 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
             if (s.mode != LoopMode::Loop) fault(at + "/mode", "a blend space state loops");
             if (b.dimensions != 1 && b.dimensions != 2) fault(bat + "/dimensions", "1 or 2");
             state.xParameter = parameter(b.xParameter, bat + "/x", {ParameterType::Float}, "a float");
-            if (b.dimensions == 2) state.yParameter = parameter(b.yParameter, bat + "/y", {ParameterType::Float}, "a float");
+            if (b.dimensions == 2)
+                state.yParameter = parameter(b.yParameter, bat + "/y", {ParameterType::Float}, "a float");
             std::vector<BlendSpaceClip> clips;
             std::vector<std::uint32_t> slots;
             bool found = true;
@@ -210,8 +214,8 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
             const bool comparison = cd.op != ConditionOp::IsTrue && cd.op != ConditionOp::IsFalse;
             std::int32_t p = -1;
             if (comparison) {
-                p = parameter(cd.parameter, cat + "/parameter", {ParameterType::Float}, "a float for " +
-                              std::string(toString(cd.op)));
+                p = parameter(cd.parameter, cat + "/parameter", {ParameterType::Float},
+                              "a float for " + std::string(toString(cd.op)));
                 if (!std::isfinite(cd.value)) fault(cat + "/value", "not finite");
             } else if (cd.op == ConditionOp::IsFalse) {
                 p = parameter(cd.parameter, cat + "/parameter", {ParameterType::Bool}, "a bool for \"false\"");
@@ -224,7 +228,8 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         tr.conditionCount = static_cast<std::uint32_t>(def.conditions_.size()) - tr.firstCondition;
         tr.hasExitTime = t.exitTime.has_value();
         if (tr.hasExitTime) {
-            if (!(*t.exitTime >= 0.0f) || !std::isfinite(*t.exitTime)) fault(at + "/exitTime", "must be finite and >= 0");
+            if (!(*t.exitTime >= 0.0f) || !std::isfinite(*t.exitTime))
+                fault(at + "/exitTime", "must be finite and >= 0");
             tr.exitTime = *t.exitTime;
         }
         if (!(t.offset >= 0.0f && t.offset < 1.0f)) fault(at + "/offset", "must be in [0, 1)");
@@ -252,7 +257,8 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         state.firstCandidate = static_cast<std::uint32_t>(def.candidates_.size());
         for (std::size_t t = 0; t < def.transitions_.size(); ++t) {
             const std::int32_t from = def.transitions_[t].from;
-            if (from == -1 || from == static_cast<std::int32_t>(s)) def.candidates_.push_back(static_cast<std::uint32_t>(t));
+            if (from == -1 || from == static_cast<std::int32_t>(s))
+                def.candidates_.push_back(static_cast<std::uint32_t>(t));
         }
         state.candidateCount = static_cast<std::uint32_t>(def.candidates_.size()) - state.firstCandidate;
     }
@@ -266,9 +272,9 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
 StateMachine::StateMachine(const StateMachineDefinition& definition) : def_(&definition) {
     values_.reserve(def_->desc_.parameters.size());
     for (const ParameterDesc& p : def_->desc_.parameters) {
-        values_.push_back(p.type == ParameterType::Float ? p.defaultValue
-                          : p.type == ParameterType::Bool ? (p.defaultValue != 0.0f ? 1.0f : 0.0f)
-                                                           : 0.0f);
+        values_.push_back(p.type == ParameterType::Float      ? p.defaultValue
+                              : p.type == ParameterType::Bool ? (p.defaultValue != 0.0f ? 1.0f : 0.0f)
+                                                              : 0.0f);
     }
     predicates_.resize(def_->predicates_.size());
     for (const StateMachineDefinition::State& s : def_->states_) {
@@ -289,9 +295,9 @@ Status StateMachine::checkParameter(std::uint32_t parameter, ParameterType type)
         return Status::failure(StatusCode::OutOfRange, "no parameter with this index").withIndex(parameter);
     }
     if (def_->desc_.parameters[parameter].type != type) {
-        const char* what = type == ParameterType::Float  ? "the parameter is not a float"
-                           : type == ParameterType::Bool ? "the parameter is not a bool"
-                                                         : "the parameter is not a trigger";
+        const char* what = type == ParameterType::Float ? "the parameter is not a float"
+            : type == ParameterType::Bool               ? "the parameter is not a bool"
+                                                        : "the parameter is not a trigger";
         return Status::failure(StatusCode::WrongType, what).withIndex(parameter);
     }
     return Status::success();
@@ -534,8 +540,13 @@ void StateMachine::publish() noexcept {
         if (!(weight > 0.0f)) return;
         const auto& s = def_->states_[slot.state];
         if (s.blendSpace < 0) {
-            samples_[sampleCount_++] = {slot.player.clip(), static_cast<std::uint32_t>(s.clipSlot), slot.state,
-                                        slot.player.clipTime(), weight, slot.step, s.mode};
+            samples_[sampleCount_++] = {slot.player.clip(),
+                                        static_cast<std::uint32_t>(s.clipSlot),
+                                        slot.state,
+                                        slot.player.clipTime(),
+                                        weight,
+                                        slot.step,
+                                        s.mode};
             return;
         }
         const BlendSpacePlayer& bp = blendPlayers_[slot.blend];
@@ -543,8 +554,13 @@ void StateMachine::publish() noexcept {
         for (const BlendSample& b : bp.samples()) {
             const float w = weight * b.weight;
             if (!(w > 0.0f) || sampleCount_ == samples_.size()) continue;
-            samples_[sampleCount_++] = {bp.space()->clips()[b.clip].clip, def_->blendSpaceClipSlots_[first + b.clip],
-                                        slot.state, b.time, w, b.step, LoopMode::Loop};
+            samples_[sampleCount_++] = {bp.space()->clips()[b.clip].clip,
+                                        def_->blendSpaceClipSlots_[first + b.clip],
+                                        slot.state,
+                                        b.time,
+                                        w,
+                                        b.step,
+                                        LoopMode::Loop};
         }
     };
     add(slots_[0], fading_ ? 1.0f - target : 1.0f);

@@ -43,8 +43,8 @@ Transform adjusted(Transform t, std::uint32_t joint, const Mat4* parentModel,
     return t;
 }
 
-constexpr Status kSizes =
-    Status::failure(StatusCode::WrongCount, "bone adjustments: parents, local transforms and model matrices differ in count");
+constexpr Status kSizes = Status::failure(
+    StatusCode::WrongCount, "bone adjustments: parents, local transforms and model matrices differ in count");
 
 }  // namespace
 
@@ -55,7 +55,8 @@ Status checkBoneAdjustments(std::span<const BoneAdjustment> adjustments, std::si
             return Status::failure(code, what).withIndex(static_cast<std::int64_t>(i));
         };
         if (a.joint >= jointCount) return bad(StatusCode::OutOfRange, "bone adjustment: joint outside the skeleton");
-        if (!usableQuat(a.rotation)) return bad(StatusCode::NotFinite, "bone adjustment: rotation is zero or not finite");
+        if (!usableQuat(a.rotation))
+            return bad(StatusCode::NotFinite, "bone adjustment: rotation is zero or not finite");
         if (a.absolute && !usableQuat(*a.absolute)) {
             return bad(StatusCode::NotFinite, "bone adjustment: absolute orientation is zero or not finite");
         }

@@ -20,13 +20,14 @@ Result<InstanceEvaluator> InstanceEvaluator::create(const Skeleton& skeleton, st
         const Skin& skin = options.skins[k];
         const std::string where = "options/skins/" + std::to_string(k);
         if (skin.skeleton != 0 && skin.skeleton != skeleton.fingerprint()) {
-            faults.push_back({where, "skin \"" + skin.name + "\" belongs to another skeleton (its joint names differ)"});
+            faults.push_back(
+                {where, "skin \"" + skin.name + "\" belongs to another skeleton (its joint names differ)"});
             continue;
         }
         if (skin.inverseBindMatrices.size() != skin.joints.size()) {
-            faults.push_back({where, "has " + std::to_string(skin.inverseBindMatrices.size()) +
-                                         " inverse bind matrices for " + std::to_string(skin.joints.size()) +
-                                         " joints"});
+            faults.push_back({where,
+                              "has " + std::to_string(skin.inverseBindMatrices.size()) + " inverse bind matrices for " +
+                                  std::to_string(skin.joints.size()) + " joints"});
         }
         for (std::size_t j = 0; j < skin.joints.size(); ++j) {
             if (skin.joints[j] >= joints) {
@@ -57,7 +58,8 @@ Result<InstanceEvaluator> InstanceEvaluator::create(const Skeleton& skeleton, st
 }
 
 bool InstanceEvaluator::fits(const JointMask& mask) const noexcept {
-    return mask.jointCount() == jointCount() && (mask.skeletonFingerprint() == 0 || mask.skeletonFingerprint() == skeleton_);
+    return mask.jointCount() == jointCount() &&
+        (mask.skeletonFingerprint() == 0 || mask.skeletonFingerprint() == skeleton_);
 }
 
 Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {

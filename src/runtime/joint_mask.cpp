@@ -27,7 +27,8 @@ JointMask::JointMask(const Skeleton& skeleton) : JointMask(skeleton.jointCount()
 Status JointMask::set(std::size_t joint, float weight) noexcept {
     if (Status s = checkWeight(weight); !s) return s;
     if (joint >= joints_) {
-        return Status::failure(StatusCode::OutOfRange, "mask joint past the end").withIndex(static_cast<std::int64_t>(joint));
+        return Status::failure(StatusCode::OutOfRange, "mask joint past the end")
+            .withIndex(static_cast<std::int64_t>(joint));
     }
     weights_[joint] = weight;
     return Status::success();
@@ -41,9 +42,11 @@ Status JointMask::setAll(float weight) noexcept {
 
 Status JointMask::setSubtree(std::span<const std::int32_t> parents, std::size_t root, float weight) {
     if (Status s = checkWeight(weight); !s) return s;
-    if (parents.size() != joints_) return Status::failure(StatusCode::WrongCount, "mask parents: one per joint of the mask");
+    if (parents.size() != joints_)
+        return Status::failure(StatusCode::WrongCount, "mask parents: one per joint of the mask");
     if (root >= joints_) {
-        return Status::failure(StatusCode::OutOfRange, "mask joint past the end").withIndex(static_cast<std::int64_t>(root));
+        return Status::failure(StatusCode::OutOfRange, "mask joint past the end")
+            .withIndex(static_cast<std::int64_t>(root));
     }
     // Parents come before children, so one forward pass marks whole subtrees.
     std::vector<bool> inside(joints_, false);

@@ -85,9 +85,9 @@ PackedClip::PackedClip(const Clip& clip)
         block.timeline = timeline;
         block.path = static_cast<std::uint8_t>(path);
         block.interpolation = static_cast<std::uint8_t>(interpolation);
-        block.components = static_cast<std::uint8_t>(path == TrackPath::Rotation  ? 4
-                                                     : path == TrackPath::Weights ? 1
-                                                                                  : 3);
+        block.components = static_cast<std::uint8_t>(path == TrackPath::Rotation      ? 4
+                                                         : path == TrackPath::Weights ? 1
+                                                                                      : 3);
         block.lanes = static_cast<std::uint32_t>(lanes.size());
         block.paddedLanes = static_cast<std::uint32_t>(roundUpLanes(lanes.size()));
         block.keyStride =
@@ -110,12 +110,12 @@ PackedClip::PackedClip(const Clip& clip)
     for (const detail::PackedBlock& block : blocks_) {
         for (std::uint32_t l = 0; l < block.lanes; ++l) {
             perPath[block.path] += 1;
-            maxPlusOne[block.path] = std::max<std::size_t>(maxPlusOne[block.path], targets_[block.targetOffset + l] + 1u);
+            maxPlusOne[block.path] =
+                std::max<std::size_t>(maxPlusOne[block.path], targets_[block.targetOffset + l] + 1u);
         }
     }
     const bool trsComplete = perPath[0] == maxPlusOne[0] && perPath[1] == maxPlusOne[0] &&
-                             perPath[2] == maxPlusOne[0] && maxPlusOne[1] == maxPlusOne[0] &&
-                             maxPlusOne[2] == maxPlusOne[0];
+        perPath[2] == maxPlusOne[0] && maxPlusOne[1] == maxPlusOne[0] && maxPlusOne[2] == maxPlusOne[0];
     coveredJoints_ = trsComplete ? maxPlusOne[0] : static_cast<std::size_t>(-1);
     coveredWeights_ = perPath[3] == maxPlusOne[3] ? maxPlusOne[3] : static_cast<std::size_t>(-1);
 
@@ -151,8 +151,8 @@ PackedClip::PackedClip(const Clip& clip)
 
 std::size_t PackedClip::byteSize() const noexcept {
     return values_.size() * sizeof(float) + times_.size() * sizeof(float) + seek_.size() * sizeof(std::uint32_t) +
-           targets_.size() * sizeof(std::uint32_t) + blocks_.size() * sizeof(detail::PackedBlock) +
-           timelines_.size() * sizeof(PackedTimeline);
+        targets_.size() * sizeof(std::uint32_t) + blocks_.size() * sizeof(detail::PackedBlock) +
+        timelines_.size() * sizeof(PackedTimeline);
 }
 
 double PackedClip::bytesPerKey() const noexcept {

@@ -84,8 +84,8 @@ bool PoseKernels::sampleOver(const PackedClip& clip, double time, PackedClipCurs
     return sampleInto(clip, time, cursor, pose, true, weight, mask != nullptr ? mask->lanes() : nullptr);
 }
 
-bool PoseKernels::sampleInto(const PackedClip& clip, double time, PackedClipCursor& cursor, SoaPose& pose,
-                             bool over, float overWeight, const float* overMask) const noexcept {
+bool PoseKernels::sampleInto(const PackedClip& clip, double time, PackedClipCursor& cursor, SoaPose& pose, bool over,
+                             float overWeight, const float* overMask) const noexcept {
     if (!cursor.isBoundTo(clip) || pose.jointCount() < clip.jointsNeeded() ||
         pose.weights().size() < clip.weightsNeeded()) {
         return false;
@@ -111,10 +111,14 @@ bool PoseKernels::sampleInto(const PackedClip& clip, double time, PackedClipCurs
             p = {k, static_cast<float>(std::min(u, 1.0)), span};
         }
     }
-    detail::SampleArgs args{clip.blocks().data(),  static_cast<std::uint32_t>(clip.blocks().size()),
-                            clip.values().data(),  clip.targets().data(),
-                            points.data(),         view(pose),
-                            over ? 1u : 0u, overWeight,
+    detail::SampleArgs args{clip.blocks().data(),
+                            static_cast<std::uint32_t>(clip.blocks().size()),
+                            clip.values().data(),
+                            clip.targets().data(),
+                            points.data(),
+                            view(pose),
+                            over ? 1u : 0u,
+                            overWeight,
                             overMask};
     table_.sample(args);
     return true;

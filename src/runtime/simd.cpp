@@ -38,8 +38,8 @@ bool isSupported(SimdLevel level) noexcept {
             return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2");
         case SimdLevel::Avx512:
             return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-                   __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
-                   __builtin_cpu_supports("bmi2");
+                __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512bw") &&
+                __builtin_cpu_supports("bmi2");
 #else
         default: return false;
 #endif

@@ -5,10 +5,11 @@
 
 namespace kinema {
 
-void applyMorphTargets(const MeshPrimitive& primitive, std::span<const float> weights,
-                       std::span<Vec3> outPositions, std::span<Vec3> outNormals) noexcept {
+void applyMorphTargets(const MeshPrimitive& primitive, std::span<const float> weights, std::span<Vec3> outPositions,
+                       std::span<Vec3> outNormals) noexcept {
     const std::size_t n = primitive.vertexCount();
-    if (outPositions.size() >= n) std::copy(primitive.positions.begin(), primitive.positions.end(), outPositions.begin());
+    if (outPositions.size() >= n)
+        std::copy(primitive.positions.begin(), primitive.positions.end(), outPositions.begin());
     const bool normals = outNormals.size() >= n && primitive.normals.size() == n;
     if (normals) std::copy(primitive.normals.begin(), primitive.normals.end(), outNormals.begin());
     const std::size_t targets = std::min(weights.size(), primitive.targets.size());

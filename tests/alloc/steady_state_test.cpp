@@ -156,7 +156,7 @@ void expectNoAllocations(std::size_t threads, bool localPoses = true) {
         if (!status) FAIL() << status.message();
     }
     EXPECT_EQ(gAllocations.load() - before, 0) << "allocations in 500 evaluations with " << threads << " threads"
-                                              << (localPoses ? "" : ", no local poses kept");
+                                               << (localPoses ? "" : ", no local poses kept");
 }
 
 TEST(SteadyState, BatchEvaluationAllocatesNothingOnOneThread) { expectNoAllocations(1); }
@@ -171,9 +171,9 @@ TEST(SteadyState, BatchWithoutLocalPosesAllocatesNothing) {
 // marker clips are first seen, and never again.
 void expectNoAllocationsWithControls(std::size_t threads) {
     const BatchFixture f(47);
-    const Clip marked = Clip::create("A", {f.clipA.tracks().begin(), f.clipA.tracks().end()},
-                                     {{"a", 0.1f}, {"b", 0.5f}, {"c", 0.9f}})
-                            .value();
+    const Clip marked =
+        Clip::create("A", {f.clipA.tracks().begin(), f.clipA.tracks().end()}, {{"a", 0.1f}, {"b", 0.5f}, {"c", 0.9f}})
+            .value();
     const PackedClip markedPacked(marked);
     BatchOptions o;
     o.threads = threads;
@@ -214,7 +214,8 @@ void expectNoAllocationsWithControls(std::size_t threads) {
             x.layers[1] = {&f.packedB, 0.02 * static_cast<double>(n + static_cast<int>(i)), 0.5f};
             x.external = i % 2 == 1 ? &ragdoll : nullptr;
             x.externalWeight = ramp.weight();
-            x.adjustments = i % 3 != 0 ? std::span<const BoneAdjustment>(adjustments) : std::span<const BoneAdjustment>{};
+            x.adjustments =
+                i % 3 != 0 ? std::span<const BoneAdjustment>(adjustments) : std::span<const BoneAdjustment>{};
         }
         ASSERT_TRUE(batch.evaluate(in).ok());
         events += batch.events().size();
@@ -261,7 +262,6 @@ TEST(SteadyState, KernelsAllocateNothing) {
     }
     EXPECT_EQ(gAllocations.load() - before, 0);
 }
-
 
 // State machines driving a batch: parameters, triggers, a code predicate, fades,
 // interruptions, a blend space state and marker events every frame, turned into
@@ -312,7 +312,10 @@ TEST(SteadyState, StateMachinesDrivingABatchAllocateNothing) {
     ASSERT_TRUE(def.ok()) << def.message();
     std::vector<const PackedClip*> packed;
     for (const Clip* c : def->clips()) {
-        packed.push_back(c == &f.clipA ? &f.packedA : c == &f.clipB ? &f.packedB : c == &walk ? &packedWalk : &packedRun);
+        packed.push_back(c == &f.clipA       ? &f.packedA
+                             : c == &f.clipB ? &f.packedB
+                             : c == &walk    ? &packedWalk
+                                             : &packedRun);
     }
     constexpr std::size_t kInstances = 8;
     std::vector<StateMachine> machines;
@@ -329,7 +332,8 @@ TEST(SteadyState, StateMachinesDrivingABatchAllocateNothing) {
     auto frame = [&](int n) {
         for (std::size_t i = 0; i < kInstances; ++i) {
             StateMachine& m = machines[i];
-            EXPECT_TRUE(m.setFloat(0u, 1.5f + 1.5f * std::sin(0.05f * static_cast<float>(n) + static_cast<float>(i))).ok());
+            EXPECT_TRUE(
+                m.setFloat(0u, 1.5f + 1.5f * std::sin(0.05f * static_cast<float>(n) + static_cast<float>(i))).ok());
             if ((n + static_cast<int>(i) * 7) % 97 == 0) {
                 EXPECT_TRUE(m.setTrigger(1u).ok());
             }

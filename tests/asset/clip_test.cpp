@@ -53,8 +53,7 @@ Track weights(std::uint32_t target, std::uint32_t width, std::uint32_t offset, s
 
 // Two valid tracks: translation of joint 0 (keys 0, 1) and rotation of joint 1 (keys 0.5, 1.5).
 std::vector<Track> validTracks() {
-    return {translation(0, {0.0f, 1.0f}, {0, 0, 0, 1, 2, 3}),
-            rotation(1, {0.5f, 1.5f}, {0, 0, 0, 1, 0, 0, 1, 0})};
+    return {translation(0, {0.0f, 1.0f}, {0, 0, 0, 1, 2, 3}), rotation(1, {0.5f, 1.5f}, {0, 0, 0, 1, 0, 0, 1, 0})};
 }
 
 Wheres wheres(const kinema::Result<Clip>& r) {

@@ -13,8 +13,8 @@
 
 namespace {
 
-using kinema::Easing;
 using kinema::ease;
+using kinema::Easing;
 
 TEST(Easing, ThirtyOneCurvesWithUniqueNamesThatRoundTrip) {
     EXPECT_EQ(kinema::kEasingCount, 31u);
@@ -49,7 +49,7 @@ TEST(Easing, InteriorValuesMatchHandWorkedClosedForms) {
     EXPECT_FLOAT_EQ(ease(Easing::InCubic, 0.5f), 0.125f);
     EXPECT_FLOAT_EQ(ease(Easing::InOutCubic, 0.75f), 0.9375f);  // 1 - 0.5^3 / 2
     EXPECT_FLOAT_EQ(ease(Easing::InQuart, 0.5f), 0.0625f);
-    EXPECT_FLOAT_EQ(ease(Easing::OutQuint, 0.5f), 0.96875f);  // 1 - 1/32
+    EXPECT_FLOAT_EQ(ease(Easing::OutQuint, 0.5f), 0.96875f);      // 1 - 1/32
     EXPECT_FLOAT_EQ(ease(Easing::InOutQuint, 0.25f), 0.015625f);  // 16 * 0.25^5 = 16/1024
     // Sine: 1 - cos(pi/4), sin(pi/6), (1 - cos(pi/4)) / 2.
     EXPECT_NEAR(ease(Easing::InSine, 0.5f), 1.0 - std::sqrt(0.5), 1e-7);
@@ -80,11 +80,16 @@ TEST(Easing, InteriorValuesMatchHandWorkedClosedForms) {
 
 TEST(Easing, OutMirrorsInAndInOutIsPointSymmetric) {
     const Easing families[][3] = {
-        {Easing::InQuad, Easing::OutQuad, Easing::InOutQuad},       {Easing::InCubic, Easing::OutCubic, Easing::InOutCubic},
-        {Easing::InQuart, Easing::OutQuart, Easing::InOutQuart},    {Easing::InQuint, Easing::OutQuint, Easing::InOutQuint},
-        {Easing::InSine, Easing::OutSine, Easing::InOutSine},       {Easing::InExpo, Easing::OutExpo, Easing::InOutExpo},
-        {Easing::InCirc, Easing::OutCirc, Easing::InOutCirc},       {Easing::InBack, Easing::OutBack, Easing::InOutBack},
-        {Easing::InElastic, Easing::OutElastic, Easing::InOutElastic}, {Easing::InBounce, Easing::OutBounce, Easing::InOutBounce},
+        {Easing::InQuad, Easing::OutQuad, Easing::InOutQuad},
+        {Easing::InCubic, Easing::OutCubic, Easing::InOutCubic},
+        {Easing::InQuart, Easing::OutQuart, Easing::InOutQuart},
+        {Easing::InQuint, Easing::OutQuint, Easing::InOutQuint},
+        {Easing::InSine, Easing::OutSine, Easing::InOutSine},
+        {Easing::InExpo, Easing::OutExpo, Easing::InOutExpo},
+        {Easing::InCirc, Easing::OutCirc, Easing::InOutCirc},
+        {Easing::InBack, Easing::OutBack, Easing::InOutBack},
+        {Easing::InElastic, Easing::OutElastic, Easing::InOutElastic},
+        {Easing::InBounce, Easing::OutBounce, Easing::InOutBounce},
     };
     for (const auto& f : families) {
         for (int i = 0; i <= 64; ++i) {

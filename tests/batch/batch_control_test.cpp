@@ -147,8 +147,8 @@ TEST(BatchControl, MarkersAreReportedByInstanceThenLayerThenCrossing) {
     in[1].layerCount = 2;
     in[1].layers[1] = rig.playing().layers[0];
     in[1].layers[1].weight = 0.5f;
-    sweep(1, 1, {0.4, 0.6, 0.2}, LoopMode::Loop);  // b
-    in[2].layers[0].step = {0.0, 0.9, 0.9};            // no sweep asked for: nothing
+    sweep(1, 1, {0.4, 0.6, 0.2}, LoopMode::Loop);   // b
+    in[2].layers[0].step = {0.0, 0.9, 0.9};         // no sweep asked for: nothing
     sweep(3, 0, {0.6, 0.2, -0.4}, LoopMode::Loop);  // backwards: b, then a
     sweep(4, 0, {0.5, 0.5, 0.0}, LoopMode::Clamp);  // no travel: nothing, not even b
     // Ping-pong phase 0.9 -> 1.6: clip time 0.9 -> 1 -> 0.4, over b on the way back.
@@ -178,8 +178,8 @@ struct Scene {
         markedA = Clip::create("A", {f.clipA.tracks().begin(), f.clipA.tracks().end()},
                                {{"a0", 0.1f}, {"a1", 0.6f}, {"a2", 1.1f}})
                       .value();
-        markedB = Clip::create("B", {f.clipB.tracks().begin(), f.clipB.tracks().end()}, {{"b0", 0.3f}, {"b1", 1.0f}})
-                      .value();
+        markedB =
+            Clip::create("B", {f.clipB.tracks().begin(), f.clipB.tracks().end()}, {{"b0", 0.3f}, {"b1", 1.0f}}).value();
         packedA = PackedClip(markedA);
         packedB = PackedClip(markedB);
         for (std::size_t j = 0; j < f.skeleton.jointCount(); ++j) {
@@ -209,7 +209,8 @@ struct Scene {
             x.layers[1] = {&f.packedA, 0.2 + 0.01 * static_cast<double>(i), 0.4f};
             x.external = i % 4 == 1 ? &external : nullptr;
             x.externalWeight = 0.3f;
-            x.adjustments = i % 3 == 2 ? std::span<const BoneAdjustment>(adjustments) : std::span<const BoneAdjustment>{};
+            x.adjustments =
+                i % 3 == 2 ? std::span<const BoneAdjustment>(adjustments) : std::span<const BoneAdjustment>{};
         }
     }
 };
@@ -268,9 +269,13 @@ TEST(BatchControl, BadControlInputsAreRejectedWithNothingChanged) {
     using Mutation = std::function<void(InstanceRequest&)>;
     const std::vector<std::pair<std::string, Mutation>> cases{
         {"instance 2, index 0: bone adjustment: joint outside the skeleton",
-         [&](InstanceRequest& x) { x.adjustments = {&outside, 1}; }},
+         [&](InstanceRequest& x) {
+             x.adjustments = {&outside, 1};
+         }},
         {"instance 2, index 0: bone adjustment: rotation is zero or not finite",
-         [&](InstanceRequest& x) { x.adjustments = {&zero, 1}; }},
+         [&](InstanceRequest& x) {
+             x.adjustments = {&zero, 1};
+         }},
         {"instance 2: external pose does not fit the skeleton",
          [&](InstanceRequest& x) {
              x.external = &wrongSize;

@@ -115,10 +115,10 @@ Track slide(std::uint32_t target, float distance) {
 
 TEST(ForeignInputs, BindClipRetargetsByNameAndReportsMissingJoints) {
     const Skeleton authored = chain({"root", "arm", "leg", "tail"});
-    const auto names = std::make_shared<const std::vector<std::string>>(authored.names().begin(),
-                                                                        authored.names().end());
-    const Clip clip = Clip::create("wave", {slide(1, 2.0f), slide(2, 4.0f), slide(3, 8.0f)}, {{"hit", 0.5f}}, names)
-                          .value();
+    const auto names =
+        std::make_shared<const std::vector<std::string>>(authored.names().begin(), authored.names().end());
+    const Clip clip =
+        Clip::create("wave", {slide(1, 2.0f), slide(2, 4.0f), slide(3, 8.0f)}, {{"hit", 0.5f}}, names).value();
     // Another skeleton: the same joints in another order, no tail.
     const Skeleton other = chain({"root", "leg", "arm"});
     const PackedClip unbound(clip);

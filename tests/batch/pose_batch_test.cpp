@@ -155,13 +155,15 @@ TEST(PoseBatch, MatchesTheScalarReferencePath) {
                 reference::skinPalette(f.skin, model, palette);
                 for (std::size_t j = 0; j < model.size(); ++j) {
                     for (std::size_t e = 0; e < 16; ++e) {
-                        ASSERT_NEAR(batch.model(i)[j].m[e], model[j].m[e], 3e-5f * std::max(1.0f, std::fabs(model[j].m[e])))
+                        ASSERT_NEAR(batch.model(i)[j].m[e], model[j].m[e],
+                                    3e-5f * std::max(1.0f, std::fabs(model[j].m[e])))
                             << "instance " << i << " joint " << j << " element " << e;
                     }
                 }
                 for (std::size_t j = 0; j < palette.size(); ++j) {
                     for (std::size_t e = 0; e < 16; ++e) {
-                        ASSERT_NEAR(batch.palette(i)[j].m[e], palette[j].m[e], 3e-5f * std::max(1.0f, std::fabs(palette[j].m[e])));
+                        ASSERT_NEAR(batch.palette(i)[j].m[e], palette[j].m[e],
+                                    3e-5f * std::max(1.0f, std::fabs(palette[j].m[e])));
                     }
                 }
             }
@@ -287,8 +289,9 @@ TEST(PoseBatch, ContradictoryOptionsAndForeignSkinsAreRefusedAtCreation) {
     foreign.skins = {&big.skin, 1};
     const Result<PoseBatch> refused = PoseBatch::create(f.skeleton, {}, 2, foreign);
     ASSERT_FALSE(refused.ok());
-    EXPECT_EQ(refused.message(), "options/skins/0/joints/10: joint 20 is outside the skeleton (20 joints): the skin "
-                                 "belongs to another skeleton");
+    EXPECT_EQ(refused.message(),
+              "options/skins/0/joints/10: joint 20 is outside the skeleton (20 joints): the skin "
+              "belongs to another skeleton");
 }
 
 TEST(PoseBatch, NoLayersShowsTheRestPose) {

@@ -13,13 +13,13 @@
 namespace {
 
 TEST(UmbrellaHeader, NamesATypeOfEveryModule) {
-    const kinema::Fault fault{"where", "what"};                       // core
-    const kinema::Vec3 v{1, 2, 3};                                     // math
-    const kinema::Track track{};                                       // asset
-    const kinema::LoopMode loop = kinema::LoopMode::Loop;              // runtime
-    const kinema::ImportOptions options{};                             // io
-    const kinema::FixedTickDriver* tick = nullptr;                     // play
-    const kinema::BatchOptions batch{};                                // batch
+    const kinema::Fault fault{"where", "what"};            // core
+    const kinema::Vec3 v{1, 2, 3};                         // math
+    const kinema::Track track{};                           // asset
+    const kinema::LoopMode loop = kinema::LoopMode::Loop;  // runtime
+    const kinema::ImportOptions options{};                 // io
+    const kinema::FixedTickDriver* tick = nullptr;         // play
+    const kinema::BatchOptions batch{};                    // batch
     EXPECT_EQ(kinema::describe(fault), "where: what");
     EXPECT_EQ(v.y, 2.0f);
     EXPECT_TRUE(track.times.empty());

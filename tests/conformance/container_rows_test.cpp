@@ -43,8 +43,8 @@ std::vector<std::uint8_t> floatBytes(const std::vector<float>& f, std::size_t ex
 
 kinema::Result<kinema::Model> importText(const std::string& json) {
     kinema::GltfSource src;
-    src.bytes = std::make_shared<const std::vector<std::byte>>(reinterpret_cast<const std::byte*>(json.data()),
-                                                               reinterpret_cast<const std::byte*>(json.data() + json.size()));
+    src.bytes = std::make_shared<const std::vector<std::byte>>(
+        reinterpret_cast<const std::byte*>(json.data()), reinterpret_cast<const std::byte*>(json.data() + json.size()));
     src.name = "synthetic.gltf";
     kinema::ImportOptions options;
     options.allowExternalFiles = false;
@@ -61,12 +61,16 @@ TEST(ContainerRows, DataUriBuffersDecodeWithEveryPaddingLength) {
     ASSERT_EQ(base64(bb).substr(base64(bb).size() - 2), "==");
     ASSERT_EQ(base64(bc).substr(base64(bc).size() - 1), "=");
     const std::string json = R"({"asset":{"version":"2.0"},
-        "buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,)" + base64(ba) + R"("},
-                   {"byteLength":37,"uri":"data:application/gltf-buffer;base64,)" + base64(bb) + R"("},
-                   {"byteLength":38,"uri":"data:application/octet-stream;base64,)" + base64(bc) + R"("}],
+        "buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,)" +
+        base64(ba) + R"("},
+                   {"byteLength":37,"uri":"data:application/gltf-buffer;base64,)" +
+        base64(bb) + R"("},
+                   {"byteLength":38,"uri":"data:application/octet-stream;base64,)" +
+        base64(bc) + R"("}],
         "bufferViews":[{"buffer":0,"byteLength":36},{"buffer":1,"byteLength":36},{"buffer":2,"byteLength":36}],
-        "accessors":[)" + accessor(0, 5126, 3, "VEC3", false, R"("min":[0,0,0],"max":[1,1,0])") + "," +
-                             accessor(1, 5126, 3, "VEC3") + "," + accessor(2, 5126, 3, "VEC3") + R"(],
+        "accessors":[)" +
+        accessor(0, 5126, 3, "VEC3", false, R"("min":[0,0,0],"max":[1,1,0])") + "," + accessor(1, 5126, 3, "VEC3") +
+        "," + accessor(2, 5126, 3, "VEC3") + R"(],
         "meshes":[{"primitives":[{"attributes":{"POSITION":0,"NORMAL":1},"targets":[{"POSITION":2}]}]}],
         "nodes":[{"mesh":0}],
         "scenes":[{"nodes":[0]}],"scene":0
@@ -90,7 +94,8 @@ TEST(ContainerRows, GlbBinChunkMayBePaddedPastByteLength) {
     std::vector<std::uint8_t> bin = floatBytes({0, 0, 0, 1, 0, 0, 0, 1, 0}, 1);  // 37 bytes, chunk 40
     const std::string json = R"({"asset":{"version":"2.0"},"buffers":[{"byteLength":37}],
         "bufferViews":[{"buffer":0,"byteLength":36}],
-        "accessors":[)" + accessor(0, 5126, 3, "VEC3", false, R"("min":[0,0,0],"max":[1,1,0])") + R"(],
+        "accessors":[)" +
+        accessor(0, 5126, 3, "VEC3", false, R"("min":[0,0,0],"max":[1,1,0])") + R"(],
         "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
         "nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}],"scene":0})";
     auto imported = conformance::importSynthetic(json, bin);

@@ -121,10 +121,10 @@ TEST(InterpolationTest, EveryAnimatedNodeMatchesHandComputedSamples) {
                 // The node's other properties stay at its rest values from the JSON.
                 for (const std::string other : {"translation", "rotation", "scale"}) {
                     if (other == ch.path) continue;
-                    EXPECT_LE(difference(actual(pose.local[joint], other),
-                                         restOf(ref.nodes[static_cast<std::size_t>(ch.node)], other),
-                                         other == "rotation"),
-                              kTol)
+                    EXPECT_LE(
+                        difference(actual(pose.local[joint], other),
+                                   restOf(ref.nodes[static_cast<std::size_t>(ch.node)], other), other == "rotation"),
+                        kTol)
                         << other << " of the animated node changed";
                 }
                 ++checked;
@@ -159,7 +159,8 @@ TEST(InterpolationTest, ExactKeyTimesReturnStoredValues) {
         for (std::size_t k = 0; k < times.size(); ++k) {
             SCOPED_TRACE(ref.animations[a].name + " key " + std::to_string(k));
             kinema::resetToRest(model, pose);
-            ASSERT_TRUE(kinema::reference::sample(model.clips[a], static_cast<float>(times[k]), pose.local, pose.weights));
+            ASSERT_TRUE(
+                kinema::reference::sample(model.clips[a], static_cast<float>(times[k]), pose.local, pose.weights));
             std::vector<double> stored(width);
             for (std::size_t i = 0; i < width; ++i) stored[i] = values[(cubic ? (k * 3 + 1) : k) * width + i];
             if (rotation) {

@@ -31,11 +31,11 @@ TEST(MeshRows, QuantizedAttributesDecodeAsSpecified) {
     const int tgt = w.add(std::vector<std::int8_t>{-128, 64, 0, 0, 0, 0, 127, 0, -1, 1, 0, 0}, 4);
     const std::string json = R"({"asset":{"version":"2.0"},
         "extensionsUsed":["KHR_mesh_quantization"],"extensionsRequired":["KHR_mesh_quantization"],)" +
-                             w.json() + R"(,"accessors":[)" +
-                             accessor(posN, 5122, 3, "VEC3", true, R"("min":[-32768,-16384,-1],"max":[16384,1,32767])") +
-                             "," + accessor(posU, 5123, 3, "VEC3", false, R"("min":[0,0,0],"max":[1000,2,65535])") +
-                             "," + accessor(nrm, 5120, 3, "VEC3", true) + "," + accessor(tgt, 5120, 3, "VEC3", true) +
-                             R"(],
+        w.json() + R"(,"accessors":[)" +
+        accessor(posN, 5122, 3, "VEC3", true, R"("min":[-32768,-16384,-1],"max":[16384,1,32767])") + "," +
+        accessor(posU, 5123, 3, "VEC3", false, R"("min":[0,0,0],"max":[1000,2,65535])") + "," +
+        accessor(nrm, 5120, 3, "VEC3", true) + "," + accessor(tgt, 5120, 3, "VEC3", true) +
+        R"(],
         "meshes":[{"primitives":[{"attributes":{"POSITION":0,"NORMAL":2},"targets":[{"POSITION":3}]},
                                  {"attributes":{"POSITION":1},"targets":[{"POSITION":3}]}],"weights":[0]}],
         "nodes":[{"mesh":0}],
@@ -93,16 +93,16 @@ TEST(MeshRows, SecondInfluenceSetAndExtraInverseBindMatrices) {
     // origin; nodes 2..9 are the joints.
     std::string nodes = R"({"mesh":0,"skin":0},{"children":[2,3,4,5,6,7,8,9]})";
     for (int k = 0; k < 8; ++k)
-        nodes += R"(,{"translation":[)" + std::to_string(k) + "," + std::to_string(2 * k) + "," +
-                 std::to_string(-k) + "]}";
+        nodes +=
+            R"(,{"translation":[)" + std::to_string(k) + "," + std::to_string(2 * k) + "," + std::to_string(-k) + "]}";
     const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" +
-                             accessor(pos, 5126, 3, "VEC3", false, R"("min":[0,0,0],"max":[1,1,0])") + "," +
-                             accessor(j0, 5121, 3, "VEC4") + "," + accessor(j1, 5121, 3, "VEC4") + "," +
-                             accessor(w0, 5126, 3, "VEC4") + "," + accessor(w1, 5126, 3, "VEC4") + "," +
-                             accessor(ib, 5126, 9, "MAT4") + R"(],
+        accessor(pos, 5126, 3, "VEC3", false, R"("min":[0,0,0],"max":[1,1,0])") + "," + accessor(j0, 5121, 3, "VEC4") +
+        "," + accessor(j1, 5121, 3, "VEC4") + "," + accessor(w0, 5126, 3, "VEC4") + "," +
+        accessor(w1, 5126, 3, "VEC4") + "," + accessor(ib, 5126, 9, "MAT4") + R"(],
         "meshes":[{"primitives":[{"attributes":{"POSITION":0,"JOINTS_0":1,"JOINTS_1":2,"WEIGHTS_0":3,"WEIGHTS_1":4}}]}],
         "skins":[{"joints":[2,3,4,5,6,7,8,9],"inverseBindMatrices":5}],
-        "nodes":[)" + nodes + R"(],
+        "nodes":[)" +
+        nodes + R"(],
         "scenes":[{"nodes":[0,1]}],"scene":0
       })";
     auto imported = importSynthetic(json, w.bytes);
@@ -122,8 +122,7 @@ TEST(MeshRows, SecondInfluenceSetAndExtraInverseBindMatrices) {
 
     // By hand: identity IBMs and pure translations, so v' = v + sum_i w_i t(joint_i),
     // t(k) = (k, 2k, -k): the offset is (s, 2s, -s) with s = sum_i w_i k_i.
-    const double s[3] = {0.1 * (0 + 1 + 2 + 3) + 0.05 * 4 + 0.15 * 5 + 0.2 * 6 + 0.2 * 7,
-                         0.5 * 4 + 0.5 * 3,
+    const double s[3] = {0.1 * (0 + 1 + 2 + 3) + 0.05 * 4 + 0.15 * 5 + 0.2 * 6 + 0.2 * 7, 0.5 * 4 + 0.5 * 3,
                          0.25 * 7 + 0.25 * 6 + 0.25 * 1 + 0.25 * 0};
     const double base[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
     for (std::size_t v = 0; v < 3; ++v) {

@@ -54,7 +54,8 @@ TEST_P(Morph, SampledWeightsMatchHandInterpolation) {
 
     const int node = morphNode(ref);
     ASSERT_GE(node, 0);
-    const auto& prim = ref.meshes.at(static_cast<std::size_t>(ref.nodes[static_cast<std::size_t>(node)].mesh)).primitives.at(0);
+    const auto& prim =
+        ref.meshes.at(static_cast<std::size_t>(ref.nodes[static_cast<std::size_t>(node)].mesh)).primitives.at(0);
     const std::size_t targets = prim.targets.size();
     const std::uint32_t joint = model.jointOfNode.at(static_cast<std::size_t>(node));
     const std::int32_t offset = model.weightOffsetOfJoint.at(joint);
@@ -115,7 +116,8 @@ TEST_P(Morph, ApplyMorphTargetsIsBasePlusWeightedDeltas) {
     const std::size_t targets = rprim.targets.size();
     const auto base = conformance::readAccessor(ref, rprim.attributes.at("POSITION"));
     const bool hasNormals = rprim.attributes.count("NORMAL") > 0;
-    const auto baseN = hasNormals ? conformance::readAccessor(ref, rprim.attributes.at("NORMAL")) : std::vector<double>{};
+    const auto baseN =
+        hasNormals ? conformance::readAccessor(ref, rprim.attributes.at("NORMAL")) : std::vector<double>{};
     std::vector<std::vector<double>> dp(targets), dn(targets);
     for (std::size_t t = 0; t < targets; ++t) {
         if (rprim.targets[t].count("POSITION")) dp[t] = conformance::readAccessor(ref, rprim.targets[t].at("POSITION"));

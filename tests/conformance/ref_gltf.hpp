@@ -39,7 +39,7 @@ inline std::uint32_t readU32(const Bytes& b, std::size_t at) {
     if (at + 4 > b.size()) throw std::runtime_error("read past the end of the file");
     // GLB is little-endian; assemble explicitly rather than trusting the host order.
     return std::uint32_t{b[at]} | (std::uint32_t{b[at + 1]} << 8) | (std::uint32_t{b[at + 2]} << 16) |
-           (std::uint32_t{b[at + 3]} << 24);
+        (std::uint32_t{b[at + 3]} << 24);
 }
 
 struct RefAccessor {
@@ -393,9 +393,12 @@ inline std::size_t componentsOf(const std::string& type) {
 
 inline std::size_t componentBytes(int componentType) {
     switch (componentType) {
-        case 5120: case 5121: return 1;  // BYTE, UNSIGNED_BYTE
-        case 5122: case 5123: return 2;  // SHORT, UNSIGNED_SHORT
-        case 5125: case 5126: return 4;  // UNSIGNED_INT, FLOAT
+        case 5120:
+        case 5121: return 1;  // BYTE, UNSIGNED_BYTE
+        case 5122:
+        case 5123: return 2;  // SHORT, UNSIGNED_SHORT
+        case 5125:
+        case 5126: return 4;  // UNSIGNED_INT, FLOAT
         default: throw std::runtime_error("unknown componentType");
     }
 }
@@ -403,14 +406,36 @@ inline std::size_t componentBytes(int componentType) {
 // One component at `p`, as the spec defines its value (normalised or not).
 inline double readComponent(const std::uint8_t* p, int componentType, bool normalized) {
     switch (componentType) {
-        case 5126: { float f; std::memcpy(&f, p, 4); return f; }
-        case 5120: { std::int8_t c; std::memcpy(&c, p, 1);
-                     return normalized ? std::max(c / 127.0, -1.0) : c; }
-        case 5121: { std::uint8_t c; std::memcpy(&c, p, 1); return normalized ? c / 255.0 : c; }
-        case 5122: { std::int16_t c; std::memcpy(&c, p, 2);
-                     return normalized ? std::max(c / 32767.0, -1.0) : c; }
-        case 5123: { std::uint16_t c; std::memcpy(&c, p, 2); return normalized ? c / 65535.0 : c; }
-        case 5125: { std::uint32_t c; std::memcpy(&c, p, 4); return c; }
+        case 5126: {
+            float f;
+            std::memcpy(&f, p, 4);
+            return f;
+        }
+        case 5120: {
+            std::int8_t c;
+            std::memcpy(&c, p, 1);
+            return normalized ? std::max(c / 127.0, -1.0) : c;
+        }
+        case 5121: {
+            std::uint8_t c;
+            std::memcpy(&c, p, 1);
+            return normalized ? c / 255.0 : c;
+        }
+        case 5122: {
+            std::int16_t c;
+            std::memcpy(&c, p, 2);
+            return normalized ? std::max(c / 32767.0, -1.0) : c;
+        }
+        case 5123: {
+            std::uint16_t c;
+            std::memcpy(&c, p, 2);
+            return normalized ? c / 65535.0 : c;
+        }
+        case 5125: {
+            std::uint32_t c;
+            std::memcpy(&c, p, 4);
+            return c;
+        }
         default: throw std::runtime_error("unknown componentType");
     }
 }

@@ -26,7 +26,8 @@ inline M4 mul(const M4& a, const M4& b) {
     for (int c = 0; c < 4; ++c)
         for (int row = 0; row < 4; ++row) {
             double s = 0;
-            for (int k = 0; k < 4; ++k) s += a[static_cast<std::size_t>(k * 4 + row)] * b[static_cast<std::size_t>(c * 4 + k)];
+            for (int k = 0; k < 4; ++k)
+                s += a[static_cast<std::size_t>(k * 4 + row)] * b[static_cast<std::size_t>(c * 4 + k)];
             r[static_cast<std::size_t>(c * 4 + row)] = s;
         }
     return r;
@@ -34,7 +35,8 @@ inline M4 mul(const M4& a, const M4& b) {
 
 inline V3 applyPoint(const M4& m, const V3& p) {
     V3 r{};
-    for (std::size_t row = 0; row < 3; ++row) r[row] = m[row] * p[0] + m[4 + row] * p[1] + m[8 + row] * p[2] + m[12 + row];
+    for (std::size_t row = 0; row < 3; ++row)
+        r[row] = m[row] * p[0] + m[4 + row] * p[1] + m[8 + row] * p[2] + m[12 + row];
     return r;
 }
 
@@ -52,7 +54,8 @@ inline std::array<double, 9> rodrigues(const Q4& q) {
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
             double s = 0;
-            for (int m = 0; m < 3; ++m) s += k[static_cast<std::size_t>(i * 3 + m)] * k[static_cast<std::size_t>(m * 3 + j)];
+            for (int m = 0; m < 3; ++m)
+                s += k[static_cast<std::size_t>(i * 3 + m)] * k[static_cast<std::size_t>(m * 3 + j)];
             k2[static_cast<std::size_t>(i * 3 + j)] = s;
         }
     const double sa = std::sin(angle), ca = 1.0 - std::cos(angle);
@@ -66,7 +69,8 @@ inline M4 fromTrs(const V3& t, const Q4& q, const V3& s) {
     M4 m{};
     for (int c = 0; c < 3; ++c)
         for (int row = 0; row < 3; ++row)
-            m[static_cast<std::size_t>(c * 4 + row)] = r[static_cast<std::size_t>(row * 3 + c)] * s[static_cast<std::size_t>(c)];
+            m[static_cast<std::size_t>(c * 4 + row)] =
+                r[static_cast<std::size_t>(row * 3 + c)] * s[static_cast<std::size_t>(c)];
     m[12] = t[0];
     m[13] = t[1];
     m[14] = t[2];
@@ -104,8 +108,7 @@ inline Q4 slerpRef(const Q4& a, Q4 b, double s) {
 // values, out-tangents per key). `rotation` selects slerp (LINEAR) and a final
 // normalisation (CUBICSPLINE). Clamps outside [first, last] key.
 inline std::vector<double> sampleRef(const std::vector<double>& times, const std::vector<double>& values,
-                                     std::size_t width, const std::string& interpolation, bool rotation,
-                                     double t) {
+                                     std::size_t width, const std::string& interpolation, bool rotation, double t) {
     const bool cubic = interpolation == "CUBICSPLINE";
     const std::size_t n = times.size();
     if (n == 0 || values.size() != n * width * (cubic ? 3 : 1)) throw std::runtime_error("bad sampler sizes");

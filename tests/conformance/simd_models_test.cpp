@@ -78,8 +78,8 @@ TEST(SimdOnSampleModels, EveryClipMatchesTheScalarPathAtEveryLevel) {
                 std::vector<float> weights(model.restWeights);
                 std::vector<Mat4> want(joints), got(joints);
                 for (const float t : probeTimes(clip)) {
-                    const std::string where = file.filename().string() + " clip '" + std::string(clip.name()) +
-                                              "' " + std::string(toString(level)) + " t=" + std::to_string(t);
+                    const std::string where = file.filename().string() + " clip '" + std::string(clip.name()) + "' " +
+                        std::string(toString(level)) + " t=" + std::to_string(t);
                     std::copy(model.skeleton.restPose().begin(), model.skeleton.restPose().end(), local.begin());
                     std::copy(model.restWeights.begin(), model.restWeights.end(), weights.begin());
                     ASSERT_TRUE(reference::sample(clip, t, local, weights)) << where;
@@ -91,7 +91,8 @@ TEST(SimdOnSampleModels, EveryClipMatchesTheScalarPathAtEveryLevel) {
                     }
                     reference::localToModel(model.skeleton.parents(), local, want);
                     ASSERT_TRUE(kernels.localToModel(model.skeleton.parents(), pose, got));
-                    for (std::size_t j = 0; j < joints; ++j) expectNear(got[j], want[j], where + " joint " + std::to_string(j));
+                    for (std::size_t j = 0; j < joints; ++j)
+                        expectNear(got[j], want[j], where + " joint " + std::to_string(j));
                 }
             }
 
@@ -116,7 +117,8 @@ TEST(SimdOnSampleModels, EveryClipMatchesTheScalarPathAtEveryLevel) {
                 const double t = clipTime(inputs[i].layers[0].time, clip.duration(), LoopMode::Loop);
                 ASSERT_TRUE(reference::sample(clip, t, local, weights));
                 reference::localToModel(model.skeleton.parents(), local, want);
-                for (std::size_t j = 0; j < joints; ++j) expectNear(batch.model(i)[j], want[j], where + " joint " + std::to_string(j));
+                for (std::size_t j = 0; j < joints; ++j)
+                    expectNear(batch.model(i)[j], want[j], where + " joint " + std::to_string(j));
                 for (std::size_t k = 0; k < model.skins.size(); ++k) {
                     palette.resize(model.skins[k].joints.size());
                     reference::skinPalette(model.skins[k], want, palette);

@@ -142,7 +142,8 @@ RefSkinnedPrimitive skinReference(const RefGltf& g, int meshNode, std::size_t pr
         const double det = a(0, 0) * cof[0][0] + a(0, 1) * cof[0][1] + a(0, 2) * cof[0][2];
         const double n[3] = {nrm[v * 3], nrm[v * 3 + 1], nrm[v * 3 + 2]};
         V3 nn{};
-        for (int r = 0; r < 3; ++r) nn[static_cast<std::size_t>(r)] = (cof[r][0] * n[0] + cof[r][1] * n[1] + cof[r][2] * n[2]) / det;
+        for (int r = 0; r < 3; ++r)
+            nn[static_cast<std::size_t>(r)] = (cof[r][0] * n[0] + cof[r][1] * n[1] + cof[r][2] * n[2]) / det;
         const double len = std::sqrt(nn[0] * nn[0] + nn[1] * nn[1] + nn[2] * nn[2]);
         for (double& c : nn) c /= len;
         out.normals.push_back(nn);
@@ -157,7 +158,8 @@ int skinnedMeshNode(const RefGltf& g) {
 }
 
 double modelSize(const RefGltf& g, int meshNode) {
-    const auto& prim = g.meshes.at(static_cast<std::size_t>(g.nodes.at(static_cast<std::size_t>(meshNode)).mesh)).primitives.at(0);
+    const auto& prim =
+        g.meshes.at(static_cast<std::size_t>(g.nodes.at(static_cast<std::size_t>(meshNode)).mesh)).primitives.at(0);
     const auto pos = conformance::readAccessor(g, prim.attributes.at("POSITION"));
     V3 lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
     for (std::size_t i = 0; i < pos.size(); ++i) {
@@ -264,8 +266,9 @@ TEST_P(PosedVertices, MatchIndependentReferenceAtSeveralTimes) {
     const auto b = skinReference(ref, meshNode, 0, worldMatrices(ref, channels, 1.0));
     double moved = 0;
     for (std::size_t v = 0; v < a.positions.size(); ++v)
-        moved = std::max(moved, std::hypot(a.positions[v][0] - b.positions[v][0], a.positions[v][1] - b.positions[v][1],
-                                           a.positions[v][2] - b.positions[v][2]));
+        moved = std::max(moved,
+                         std::hypot(a.positions[v][0] - b.positions[v][0], a.positions[v][1] - b.positions[v][1],
+                                    a.positions[v][2] - b.positions[v][2]));
     EXPECT_GT(moved, 100 * kRelTol * size);
 }
 
@@ -300,7 +303,8 @@ TEST_P(PosedVertices, OneMutatedKeyframeMakesTheComparisonFail) {
 
     kinema::GltfSource src;
     src.bytes = std::make_shared<const std::vector<std::byte>>(
-        reinterpret_cast<const std::byte*>(patched.data()), reinterpret_cast<const std::byte*>(patched.data() + patched.size()));
+        reinterpret_cast<const std::byte*>(patched.data()),
+        reinterpret_cast<const std::byte*>(patched.data() + patched.size()));
     src.baseDir = file.parent_path();
     src.name = file.filename().string() + " (patched)";
     // The moved key no longer matches the accessor's declared max: lenient import.
@@ -343,11 +347,11 @@ TEST(PosedVerticesSynthetic, NonUniformAndMirroredJointScale) {
     const int rot = w.add(std::vector<float>{0, 0, 0, 1, h, 0, 0, h, s85, 0, 0, c85});
     const int scl = w.add(std::vector<float>{2, 1, 0.5f, 1.5f, 0.7f, 3, -1, 1, 1});
     const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" +
-                             accessor(pos, 5126, 4, "VEC3", false, R"("min":[-0.5,1,-0.4],"max":[0.5,4.5,0.5])") + "," +
-                             accessor(nrm, 5126, 4, "VEC3") + "," + accessor(jnt, 5121, 4, "VEC4") + "," +
-                             accessor(wgt, 5126, 4, "VEC4") + "," + accessor(ibm, 5126, 2, "MAT4") + "," +
-                             accessor(time, 5126, 3, "SCALAR", false, R"("min":[0],"max":[2])") + "," +
-                             accessor(rot, 5126, 3, "VEC4") + "," + accessor(scl, 5126, 3, "VEC3") + R"(],
+        accessor(pos, 5126, 4, "VEC3", false, R"("min":[-0.5,1,-0.4],"max":[0.5,4.5,0.5])") + "," +
+        accessor(nrm, 5126, 4, "VEC3") + "," + accessor(jnt, 5121, 4, "VEC4") + "," + accessor(wgt, 5126, 4, "VEC4") +
+        "," + accessor(ibm, 5126, 2, "MAT4") + "," +
+        accessor(time, 5126, 3, "SCALAR", false, R"("min":[0],"max":[2])") + "," + accessor(rot, 5126, 3, "VEC4") +
+        "," + accessor(scl, 5126, 3, "VEC3") + R"(],
         "meshes":[{"primitives":[{"attributes":{"POSITION":0,"NORMAL":1,"JOINTS_0":2,"WEIGHTS_0":3},"mode":0}]}],
         "skins":[{"joints":[1,2],"inverseBindMatrices":4}],
         "nodes":[{"mesh":0,"skin":0},{"translation":[0,1,0],"children":[2]},{"translation":[0,2,0]}],

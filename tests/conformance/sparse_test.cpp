@@ -88,8 +88,8 @@ void append(std::vector<std::uint8_t>& bin, const std::vector<T>& values) {
 TEST(SparseAccessor, WithoutBufferViewTheBaseIsZeros) {
     std::vector<std::uint8_t> bin;
     append(bin, std::vector<std::uint8_t>{0xEE, 0xEE, 0xEE, 0xEE, 0, 2});  // bytes 0..5: junk, then indices at +4
-    while (bin.size() % 4) bin.push_back(0);                                // bytes 6..7 padding
-    append(bin, std::vector<float>{99, 99, 99, 1, 2, 3, 4, 5, 6});        // bytes 8..: junk element, then values at +12
+    while (bin.size() % 4) bin.push_back(0);                               // bytes 6..7 padding
+    append(bin, std::vector<float>{99, 99, 99, 1, 2, 3, 4, 5, 6});  // bytes 8..: junk element, then values at +12
     const std::string json = R"({
       "asset": {"version": "2.0"},
       "buffers": [{"byteLength": 44}],

@@ -68,11 +68,11 @@ struct MorphTriangle {
     // Accessors 0, 1, 2.
     std::string accessors() const {
         return accessor(pos, 5126, 3, "VEC3", false, R"("min":[0,0,0],"max":[1,1,0])") + "," +
-               accessor(t0, 5126, 3, "VEC3") + "," + accessor(t1, 5126, 3, "VEC3");
+            accessor(t0, 5126, 3, "VEC3") + "," + accessor(t1, 5126, 3, "VEC3");
     }
     static std::string mesh(const std::string& weights = "[0,0]") {
         return R"({"primitives":[{"attributes":{"POSITION":0},"targets":[{"POSITION":1},{"POSITION":2}]}],"weights":)" +
-               weights + "}";
+            weights + "}";
     }
 };
 
@@ -89,13 +89,13 @@ TEST(SpecRows, NormalisedIntegerKeyframesDecodeAsSpecified) {
     const int wU8 = w.add(std::vector<std::uint8_t>{255, 0, 51, 102});
     const int wU16 = w.add(std::vector<std::uint16_t>{65535, 0, 13107, 32768});
     const int wI16 = w.add(std::vector<std::int16_t>{-32768, 16384, 32767, -1});
-    const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" + tri.accessors() +
-                             "," + accessor(time, 5126, 2, "SCALAR", false, R"("min":[0],"max":[1])") + "," +
-                             accessor(rotI8, 5120, 2, "VEC4", true) + "," + accessor(wI8, 5120, 4, "SCALAR", true) +
-                             "," + accessor(rotI16, 5122, 2, "VEC4", true) + "," +
-                             accessor(wU8, 5121, 4, "SCALAR", true) + "," + accessor(wU16, 5123, 4, "SCALAR", true) +
-                             "," + accessor(wI16, 5122, 4, "SCALAR", true) + R"(],
-        "meshes":[)" + MorphTriangle::mesh() + R"(],
+    const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" + tri.accessors() + "," +
+        accessor(time, 5126, 2, "SCALAR", false, R"("min":[0],"max":[1])") + "," +
+        accessor(rotI8, 5120, 2, "VEC4", true) + "," + accessor(wI8, 5120, 4, "SCALAR", true) + "," +
+        accessor(rotI16, 5122, 2, "VEC4", true) + "," + accessor(wU8, 5121, 4, "SCALAR", true) + "," +
+        accessor(wU16, 5123, 4, "SCALAR", true) + "," + accessor(wI16, 5122, 4, "SCALAR", true) + R"(],
+        "meshes":[)" +
+        MorphTriangle::mesh() + R"(],
         "nodes":[{"mesh":0},{"name":"spinner"}],
         "scenes":[{"nodes":[0,1]}],"scene":0,
         "animations":[
@@ -151,14 +151,15 @@ TEST(SpecRows, CubicSplineWeightsAndTranslationUseTheKeyLayoutAndIntervalScaling
     BinWriter w;
     const MorphTriangle tri(w);
     const int time = w.add(std::vector<float>{0, 2});
-    const int wv = w.add(std::vector<float>{0, 0, 0.1f, 0.9f, 0.5f, -1.0f,  // key 0: in0 in1, v0 v1, out0 out1
+    const int wv = w.add(std::vector<float>{0, 0, 0.1f, 0.9f, 0.5f, -1.0f,   // key 0: in0 in1, v0 v1, out0 out1
                                             2.0f, 0.3f, 0.7f, 0.2f, 0, 0});  // key 1
-    const int tv = w.add(std::vector<float>{0, 0, 0, 0, 0, 0, 1, 2, -1,       // key 0: in, value, out
-                                            3, 0, 1, 1, 1, 1, 0, 0, 0});      // key 1
-    const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" + tri.accessors() +
-                             "," + accessor(time, 5126, 2, "SCALAR", false, R"("min":[0],"max":[2])") + "," +
-                             accessor(wv, 5126, 12, "SCALAR") + "," + accessor(tv, 5126, 6, "VEC3") + R"(],
-        "meshes":[)" + MorphTriangle::mesh() + R"(],
+    const int tv = w.add(std::vector<float>{0, 0, 0, 0, 0, 0, 1, 2, -1,      // key 0: in, value, out
+                                            3, 0, 1, 1, 1, 1, 0, 0, 0});     // key 1
+    const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" + tri.accessors() + "," +
+        accessor(time, 5126, 2, "SCALAR", false, R"("min":[0],"max":[2])") + "," + accessor(wv, 5126, 12, "SCALAR") +
+        "," + accessor(tv, 5126, 6, "VEC3") + R"(],
+        "meshes":[)" +
+        MorphTriangle::mesh() + R"(],
         "nodes":[{"mesh":0},{"name":"mover"}],
         "scenes":[{"nodes":[0,1]}],"scene":0,
         "animations":[{"samplers":[{"input":3,"output":4,"interpolation":"CUBICSPLINE"},
@@ -204,8 +205,8 @@ TEST(SpecRows, LinearRotationTakesTheShortArc) {
     const int rot = w.add(std::vector<float>{0, 0, 0, 1, 0, 0, -s60, -0.5f});
     const int tiny = w.add(std::vector<float>{0, 0, 0, 1, 0, 0, 1e-7f, 1});  // nearly equal keys
     const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" +
-                             accessor(time, 5126, 2, "SCALAR", false, R"("min":[0],"max":[1])") + "," +
-                             accessor(rot, 5126, 2, "VEC4") + "," + accessor(tiny, 5126, 2, "VEC4") + R"(],
+        accessor(time, 5126, 2, "SCALAR", false, R"("min":[0],"max":[1])") + "," + accessor(rot, 5126, 2, "VEC4") +
+        "," + accessor(tiny, 5126, 2, "VEC4") + R"(],
         "nodes":[{"name":"a"},{"name":"b"}],
         "scenes":[{"nodes":[0,1]}],"scene":0,
         "animations":[{"samplers":[{"input":0,"output":1},{"input":0,"output":2}],
@@ -242,8 +243,8 @@ TEST(SpecRows, ChannelWithoutNodeIsIgnored) {
     const int tv = w.add(std::vector<float>{0, 0, 0, 2, 4, 6});
     const int cv = w.add(std::vector<float>{1, 0, 0, 1, 0, 1, 0, 1});
     const std::string json = R"({"asset":{"version":"2.0"},"extensionsUsed":["KHR_animation_pointer"],)" + w.json() +
-                             R"(,"accessors":[)" + accessor(time, 5126, 2, "SCALAR", false, R"("min":[0],"max":[1])") +
-                             "," + accessor(tv, 5126, 2, "VEC3") + "," + accessor(cv, 5126, 2, "VEC4") + R"(],
+        R"(,"accessors":[)" + accessor(time, 5126, 2, "SCALAR", false, R"("min":[0],"max":[1])") + "," +
+        accessor(tv, 5126, 2, "VEC3") + "," + accessor(cv, 5126, 2, "VEC4") + R"(],
         "materials":[{"pbrMetallicRoughness":{"baseColorFactor":[1,1,1,1]}}],
         "nodes":[{"name":"a"}],
         "scenes":[{"nodes":[0]}],"scene":0,
@@ -269,10 +270,11 @@ TEST(SpecRows, NodeWeightsOverrideMeshWeightsPerInstance) {
     const MorphTriangle tri(w);
     const int time = w.add(std::vector<float>{0, 1});
     const int wv = w.add(std::vector<float>{0.0f, 1.0f, 1.0f, 0.0f});
-    const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" + tri.accessors() +
-                             "," + accessor(time, 5126, 2, "SCALAR", false, R"("min":[0],"max":[1])") + "," +
-                             accessor(wv, 5126, 4, "SCALAR") + R"(],
-        "meshes":[)" + MorphTriangle::mesh("[0.25,0.5]") + R"(],
+    const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" + tri.accessors() + "," +
+        accessor(time, 5126, 2, "SCALAR", false, R"("min":[0],"max":[1])") + "," + accessor(wv, 5126, 4, "SCALAR") +
+        R"(],
+        "meshes":[)" +
+        MorphTriangle::mesh("[0.25,0.5]") + R"(],
         "nodes":[{"mesh":0,"weights":[0.75,0.125]},{"mesh":0},{"children":[0,1]}],
         "scenes":[{"nodes":[2]}],"scene":0,
         "animations":[{"samplers":[{"input":3,"output":4}],
@@ -314,9 +316,8 @@ TEST(SpecRows, SkinInfluencesDecodeAndRootIsTheCommonAncestor) {
     const int wu8 = w.add(std::vector<std::uint8_t>{128, 127, 0, 0, 255, 0, 0, 0, 51, 204, 0, 0});
     const int wu16 = w.add(std::vector<std::uint16_t>{32768, 32767, 0, 0, 65535, 0, 0, 0, 13107, 52428, 0, 0});
     const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" +
-                             accessor(pos, 5126, 3, "VEC3", false, R"("min":[0,0,0],"max":[1,1,0])") + "," +
-                             accessor(jnt, 5121, 3, "VEC4") + "," + accessor(wu8, 5121, 3, "VEC4", true) + "," +
-                             accessor(wu16, 5123, 3, "VEC4", true) + R"(],
+        accessor(pos, 5126, 3, "VEC3", false, R"("min":[0,0,0],"max":[1,1,0])") + "," + accessor(jnt, 5121, 3, "VEC4") +
+        "," + accessor(wu8, 5121, 3, "VEC4", true) + "," + accessor(wu16, 5123, 3, "VEC4", true) + R"(],
         "meshes":[{"primitives":[{"attributes":{"POSITION":0,"JOINTS_0":1,"WEIGHTS_0":2}},
                                  {"attributes":{"POSITION":0,"JOINTS_0":1,"WEIGHTS_0":3}}]}],
         "skins":[{"joints":[1,2]}],
@@ -337,9 +338,8 @@ TEST(SpecRows, SkinInfluencesDecodeAndRootIsTheCommonAncestor) {
     const auto& prims = model.meshes.at(0).primitives;
     ASSERT_EQ(prims.size(), 2u);
     const std::vector<std::uint16_t> joints{0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
-    const std::vector<double> expected[2] = {
-        {128.0 / 255, 127.0 / 255, 0, 0, 1, 0, 0, 0, 0.2, 0.8, 0, 0},
-        {32768.0 / 65535, 32767.0 / 65535, 0, 0, 1, 0, 0, 0, 0.2, 0.8, 0, 0}};
+    const std::vector<double> expected[2] = {{128.0 / 255, 127.0 / 255, 0, 0, 1, 0, 0, 0, 0.2, 0.8, 0, 0},
+                                             {32768.0 / 65535, 32767.0 / 65535, 0, 0, 1, 0, 0, 0, 0.2, 0.8, 0, 0}};
     for (std::size_t p = 0; p < 2; ++p) {
         SCOPED_TRACE("primitive " + std::to_string(p));
         ASSERT_EQ(prims[p].influencesPerVertex, 4u);
@@ -357,10 +357,10 @@ TEST(SpecRows, SparseKeyframeOutputIsSubstituted) {
     const int idx = w.add(std::vector<std::uint16_t>{1});
     const int val = w.add(std::vector<float>{5, 6, 7});
     const std::string sparse = R"("sparse":{"count":1,"indices":{"bufferView":)" + std::to_string(idx) +
-                               R"(,"componentType":5123},"values":{"bufferView":)" + std::to_string(val) + "}}";
+        R"(,"componentType":5123},"values":{"bufferView":)" + std::to_string(val) + "}}";
     const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" +
-                             accessor(time, 5126, 3, "SCALAR", false, R"("min":[0],"max":[2])") + "," +
-                             accessor(base, 5126, 3, "VEC3", false, sparse) + R"(],
+        accessor(time, 5126, 3, "SCALAR", false, R"("min":[0],"max":[2])") + "," +
+        accessor(base, 5126, 3, "VEC3", false, sparse) + R"(],
         "nodes":[{"name":"a"}],
         "scenes":[{"nodes":[0]}],"scene":0,
         "animations":[{"samplers":[{"input":0,"output":1}],
@@ -386,11 +386,12 @@ TEST(SpecRows, SparseNormalisedWeightsWithUnsignedIntIndices) {
     const int idx = w.add(std::vector<std::uint32_t>{1, 2});
     const int val = w.add(std::vector<std::int8_t>{-128, 64});
     const std::string sparse = R"("sparse":{"count":2,"indices":{"bufferView":)" + std::to_string(idx) +
-                               R"(,"componentType":5125},"values":{"bufferView":)" + std::to_string(val) + "}}";
-    const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" + tri.accessors() +
-                             "," + accessor(time, 5126, 2, "SCALAR", false, R"("min":[0],"max":[1])") + "," +
-                             accessor(base, 5120, 4, "SCALAR", true, sparse) + R"(],
-        "meshes":[)" + MorphTriangle::mesh() + R"(],
+        R"(,"componentType":5125},"values":{"bufferView":)" + std::to_string(val) + "}}";
+    const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" + tri.accessors() + "," +
+        accessor(time, 5126, 2, "SCALAR", false, R"("min":[0],"max":[1])") + "," +
+        accessor(base, 5120, 4, "SCALAR", true, sparse) + R"(],
+        "meshes":[)" +
+        MorphTriangle::mesh() + R"(],
         "nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}],"scene":0,
         "animations":[{"samplers":[{"input":3,"output":4,"interpolation":"STEP"}],
            "channels":[{"sampler":0,"target":{"node":0,"path":"weights"}}]}]})";
@@ -413,7 +414,7 @@ TEST(SpecRows, NoWeightsAnywhereMeansZeros) {
     BinWriter w;
     const MorphTriangle tri(w);
     const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" + tri.accessors() +
-                             R"(],
+        R"(],
         "meshes":[{"primitives":[{"attributes":{"POSITION":0},"targets":[{"POSITION":1},{"POSITION":2}]}]}],
         "nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}],"scene":0})";
     auto imported = importSynthetic(json, w.bytes);
@@ -433,8 +434,8 @@ TEST(SpecRows, WeightsChannelOnNodeWithoutTargetsIsRejected) {
     const int time = w.add(std::vector<float>{0, 1});
     const int wv = w.add(std::vector<float>{0, 1});
     const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" +
-                             accessor(time, 5126, 2, "SCALAR", false, R"("min":[0],"max":[1])") + "," +
-                             accessor(wv, 5126, 2, "SCALAR") + R"(],
+        accessor(time, 5126, 2, "SCALAR", false, R"("min":[0],"max":[1])") + "," + accessor(wv, 5126, 2, "SCALAR") +
+        R"(],
         "nodes":[{"name":"plain"}],"scenes":[{"nodes":[0]}],"scene":0,
         "animations":[{"samplers":[{"input":0,"output":1}],
            "channels":[{"sampler":0,"target":{"node":0,"path":"weights"}}]}]})";
@@ -453,8 +454,8 @@ TEST(SpecRows, DurationComesFromTheKeysNotFromAccessorMax) {
     const int time = w.add(std::vector<float>{0, 1, 2});
     const int tv = w.add(std::vector<float>{0, 0, 0, 1, 0, 0, 2, 0, 0});
     const std::string json = R"({"asset":{"version":"2.0"},)" + w.json() + R"(,"accessors":[)" +
-                             accessor(time, 5126, 3, "SCALAR", false, R"("min":[0],"max":[0.5])") + "," +
-                             accessor(tv, 5126, 3, "VEC3") + R"(],
+        accessor(time, 5126, 3, "SCALAR", false, R"("min":[0],"max":[0.5])") + "," + accessor(tv, 5126, 3, "VEC3") +
+        R"(],
         "nodes":[{"name":"a"}],"scenes":[{"nodes":[0]}],"scene":0,
         "animations":[{"samplers":[{"input":0,"output":1}],
            "channels":[{"sampler":0,"target":{"node":0,"path":"translation"}}]}]})";

@@ -52,7 +52,8 @@ TEST_P(Structure, SkeletonSkinAndInstancesMatchTheNodeTree) {
     // Every node is a joint; parents come first.
     ASSERT_EQ(model.skeleton.jointCount(), nodes);
     const auto parents = model.skeleton.parents();
-    for (std::size_t j = 0; j < parents.size(); ++j) EXPECT_LT(parents[j], static_cast<std::int32_t>(j)) << "joint " << j;
+    for (std::size_t j = 0; j < parents.size(); ++j)
+        EXPECT_LT(parents[j], static_cast<std::int32_t>(j)) << "joint " << j;
 
     // nodeOfJoint / jointOfNode are inverse permutations of 0..n-1.
     ASSERT_EQ(model.nodeOfJoint.size(), nodes);
@@ -74,7 +75,8 @@ TEST_P(Structure, SkeletonSkinAndInstancesMatchTheNodeTree) {
     // The hierarchy is the JSON's, and names follow their nodes.
     for (std::size_t n = 0; n < nodes; ++n) {
         const int p = ref.parentOf(static_cast<int>(n));
-        const std::int32_t expected = p < 0 ? kinema::kNoParent : static_cast<std::int32_t>(model.jointOfNode[static_cast<std::size_t>(p)]);
+        const std::int32_t expected =
+            p < 0 ? kinema::kNoParent : static_cast<std::int32_t>(model.jointOfNode[static_cast<std::size_t>(p)]);
         EXPECT_EQ(parents[model.jointOfNode[n]], expected) << "node " << n;
         EXPECT_EQ(model.skeleton.name(model.jointOfNode[n]), ref.nodes[n].name) << "node " << n;
     }
@@ -87,7 +89,8 @@ TEST_P(Structure, SkeletonSkinAndInstancesMatchTheNodeTree) {
     const kinema::Skin& skin = model.skins[0];
     ASSERT_EQ(skin.joints.size(), rskin.joints.size());
     for (std::size_t i = 0; i < skin.joints.size(); ++i)
-        EXPECT_EQ(skin.joints[i], model.jointOfNode.at(static_cast<std::size_t>(rskin.joints[i]))) << "skin joint " << i;
+        EXPECT_EQ(skin.joints[i], model.jointOfNode.at(static_cast<std::size_t>(rskin.joints[i])))
+            << "skin joint " << i;
     const auto ibm = conformance::readAccessor(ref, rskin.inverseBindMatrices);
     ASSERT_EQ(skin.inverseBindMatrices.size(), skin.joints.size());
     for (std::size_t i = 0; i < skin.joints.size(); ++i)

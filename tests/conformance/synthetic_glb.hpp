@@ -50,7 +50,7 @@ struct BinWriter {
         std::memcpy(bytes.data() + at, values.data(), values.size() * sizeof(T));
         if (viewCount) views += ",";
         views += R"({"buffer":0,"byteOffset":)" + std::to_string(at) + R"(,"byteLength":)" +
-                 std::to_string(values.size() * sizeof(T));
+            std::to_string(values.size() * sizeof(T));
         if (byteStride) views += R"(,"byteStride":)" + std::to_string(byteStride);
         views += "}";
         return viewCount++;
@@ -64,10 +64,9 @@ struct BinWriter {
 
 // One accessor's JSON object; `extra` is appended inside it (min/max, sparse...).
 inline std::string accessor(int view, int componentType, int count, const char* type, bool normalized = false,
-                     const std::string& extra = "") {
+                            const std::string& extra = "") {
     std::string s = R"({"bufferView":)" + std::to_string(view) + R"(,"componentType":)" +
-                    std::to_string(componentType) + R"(,"count":)" + std::to_string(count) + R"(,"type":")" + type +
-                    "\"";
+        std::to_string(componentType) + R"(,"count":)" + std::to_string(count) + R"(,"type":")" + type + "\"";
     if (normalized) s += R"(,"normalized":true)";
     if (!extra.empty()) s += "," + extra;
     return s + "}";

@@ -64,10 +64,10 @@ TEST(AccessorDecode, NormalizedByteIsMaxOfCOver127AndMinus1) {
     for (int c = -128; c <= 127; ++c) put(data, data.size(), static_cast<std::int8_t>(c));
     const auto out = decode(viewDesc(ComponentType::Byte, kScalar, true, data, 256));
     for (int c = -128; c <= 127; ++c) EXPECT_EQ(out[static_cast<std::size_t>(c + 128)], specNormByte(c)) << "c = " << c;
-    EXPECT_EQ(out[0], -1.0f);    // -128 clamps to -1
-    EXPECT_EQ(out[1], -1.0f);    // -127 is exactly -1
-    EXPECT_EQ(out[255], 1.0f);   // 127
-    EXPECT_EQ(out[128], 0.0f);   // 0
+    EXPECT_EQ(out[0], -1.0f);   // -128 clamps to -1
+    EXPECT_EQ(out[1], -1.0f);   // -127 is exactly -1
+    EXPECT_EQ(out[255], 1.0f);  // 127
+    EXPECT_EQ(out[128], 0.0f);  // 0
 }
 
 TEST(AccessorDecode, NormalizedUnsignedByteIsCOver255) {
@@ -85,7 +85,8 @@ TEST(AccessorDecode, NormalizedShortIsMaxOfCOver32767AndMinus1) {
     int mismatches = 0;
     for (int c = -32768; c <= 32767; ++c) {
         if (out[static_cast<std::size_t>(c + 32768)] != specNormShort(c) && ++mismatches < 5) {
-            ADD_FAILURE() << "c = " << c << ": " << out[static_cast<std::size_t>(c + 32768)] << " != " << specNormShort(c);
+            ADD_FAILURE() << "c = " << c << ": " << out[static_cast<std::size_t>(c + 32768)]
+                          << " != " << specNormShort(c);
         }
     }
     EXPECT_EQ(mismatches, 0);
@@ -185,8 +186,8 @@ TEST(AccessorDecode, LastStridedElementMayEndTheView) {
 
 TEST(AccessorDecode, MatrixElementSizesFollowColumnPadding) {
     // glTF "Data Alignment": each matrix column starts on a 4-byte boundary.
-    EXPECT_EQ(elementSize(ComponentType::Byte, kMat2), 8u);    // 2 + 2 pad per column
-    EXPECT_EQ(elementSize(ComponentType::Byte, kMat3), 12u);   // 3 + 1 pad per column
+    EXPECT_EQ(elementSize(ComponentType::Byte, kMat2), 8u);   // 2 + 2 pad per column
+    EXPECT_EQ(elementSize(ComponentType::Byte, kMat3), 12u);  // 3 + 1 pad per column
     EXPECT_EQ(elementSize(ComponentType::Byte, kMat4), 16u);
     EXPECT_EQ(elementSize(ComponentType::Short, kMat2), 8u);
     EXPECT_EQ(elementSize(ComponentType::Short, kMat3), 24u);  // 6 + 2 pad per column
@@ -243,7 +244,8 @@ TEST(AccessorDecode, Mat2OfShortsHasNoPadding) {
     std::vector<std::byte> data;
     const int c[4] = {-5, 6, 32767, -32768};
     for (std::size_t i = 0; i < 4; ++i) put(data, i * 2, static_cast<std::int16_t>(c[i]));
-    EXPECT_EQ(decode(viewDesc(ComponentType::Short, kMat2, false, data, 1)), (std::vector<float>{-5, 6, 32767, -32768}));
+    EXPECT_EQ(decode(viewDesc(ComponentType::Short, kMat2, false, data, 1)),
+              (std::vector<float>{-5, 6, 32767, -32768}));
 }
 
 TEST(AccessorDecode, MatrixDataShorterThanPaddedElementIsRejected) {
@@ -370,8 +372,9 @@ TEST(AccessorDecode, SignedSparseIndexTypeIsRejected) {
 TEST(AccessorDecode, HugeCountOnATinyViewIsRejected) {
     std::vector<std::byte> data(16);
     EXPECT_NE(checkRanges(viewDesc(ComponentType::Float, kScalar, false, data, 4294967295u)), "");
-    EXPECT_NE(checkRanges(viewDesc(ComponentType::Float, kMat4, false, data, std::numeric_limits<std::size_t>::max() / 64)),
-              "");
+    EXPECT_NE(
+        checkRanges(viewDesc(ComponentType::Float, kMat4, false, data, std::numeric_limits<std::size_t>::max() / 64)),
+        "");
     EXPECT_NE(checkRanges(viewDesc(ComponentType::Float, kVec3, false, data, 2, 252)), "");
 }
 

@@ -30,7 +30,8 @@ GltfWriter animated(Json extras, std::size_t animation = 0) {
     const auto node = w.addNode({.name = "box"});
     w.addScene({node});
     for (const char* name : {"walk", "run"}) {
-        w.addAnimation({{.input = times, .output = moves}}, {{.sampler = 0, .node = node, .path = "translation"}}, name);
+        w.addAnimation({{.input = times, .output = moves}}, {{.sampler = 0, .node = node, .path = "translation"}},
+                       name);
     }
     w.json()["animations"][animation]["extras"] = std::move(extras);
     return w;
@@ -81,8 +82,8 @@ TEST(AnimationMarkers, AreReadSortedByTimeWithUnknownMembersIgnored) {
 TEST(AnimationMarkers, IntegerZeroAndLateTimesAreKept) {
     // 0 and 2 written as JSON integers; 2 s lies past the clip's last key (1 s) and is
     // kept as written; -0 becomes 0; equal times keep the file's order.
-    const auto r = importGltf(withMarkers(Json::array({marker("end", 2), marker("b", Json::raw("-0")),
-                                                        marker("a", 0), marker("mid", Json::raw("5e-1"))}))
+    const auto r = importGltf(withMarkers(Json::array({marker("end", 2), marker("b", Json::raw("-0")), marker("a", 0),
+                                                       marker("mid", Json::raw("5e-1"))}))
                                   .gltfSource());
     ASSERT_TRUE(imported(r));
     EXPECT_EQ(markersOf(r->clips[0]), (Markers{{"b", 0.0f}, {"a", 0.0f}, {"mid", 0.5f}, {"end", 2.0f}}));
@@ -184,14 +185,16 @@ TEST(AnimationMarkers, EveryMalformedMarkerOfEveryAnimationIsListed) {
     // Animation 1 (the second): markers 0 and 2 bad, 1 good.
     const Json markers = Json::array({marker("a", -1), marker("b", 0.5), marker("", 0.25)});
     const auto strict = importGltf(withMarkers(markers, 1).gltfSource("two.gltf"));
-    EXPECT_EQ(whereOf(strict.faults()), (std::vector<std::string>{"two.gltf#/animations/1/extras/markers/0/time",
-                                                                  "two.gltf#/animations/1/extras/markers/2/name"}));
+    EXPECT_EQ(whereOf(strict.faults()),
+              (std::vector<std::string>{"two.gltf#/animations/1/extras/markers/0/time",
+                                        "two.gltf#/animations/1/extras/markers/2/name"}));
     const auto r = importGltf(withMarkers(markers, 1).gltfSource("two.gltf"), lenient());
     ASSERT_TRUE(imported(r));
     EXPECT_TRUE(r->clips[0].markers().empty());
     EXPECT_EQ(markersOf(r->clips[1]), (Markers{{"b", 0.5f}}));
-    EXPECT_EQ(whereOf(r.warnings()), (std::vector<std::string>{"two.gltf#/animations/1/extras/markers/0/time",
-                                                               "two.gltf#/animations/1/extras/markers/2/name"}));
+    EXPECT_EQ(whereOf(r.warnings()),
+              (std::vector<std::string>{"two.gltf#/animations/1/extras/markers/0/time",
+                                        "two.gltf#/animations/1/extras/markers/2/name"}));
 }
 
 TEST(AnimationMarkers, AreChargedToTheMemoryBudget) {

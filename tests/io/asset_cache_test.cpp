@@ -319,7 +319,8 @@ TEST(AssetCache, ConcurrentLoadsImportEachFileOnceAndShareTheModel) {
     EXPECT_EQ(model[0]->clips[0].name(), "clip0");
 
     fs::remove_all(dir);
-    if (!opens.available()) GTEST_SKIP() << "inotify unavailable: how many times each file was imported was not observed";
+    if (!opens.available())
+        GTEST_SKIP() << "inotify unavailable: how many times each file was imported was not observed";
 }
 
 TEST(AssetCache, ConcurrentLoadsOfTheSampleModelsShareOneImport) {
@@ -470,7 +471,8 @@ std::vector<LoadFuture> startHeldLoads(AssetCache& cache, const HeldFile& held) 
     std::vector<LoadFuture> loads;
     loads.push_back(std::async(std::launch::async, [&] { return cache.load(held.path); }));
     EXPECT_TRUE(held.buffer->waitUntilRequested());
-    for (int t = 1; t < kThreads; ++t) loads.push_back(std::async(std::launch::async, [&] { return cache.load(held.path); }));
+    for (int t = 1; t < kThreads; ++t)
+        loads.push_back(std::async(std::launch::async, [&] { return cache.load(held.path); }));
     return loads;
 }
 

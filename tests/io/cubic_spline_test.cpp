@@ -68,7 +68,8 @@ TEST(CubicSpline, RotationAndTranslationOnASkinnedJoint) {
         const auto r = importGltf(glb ? w.glbSource("cubic.glb") : w.gltfSource("cubic.gltf"), lenient);
         ASSERT_TRUE(imported(r));
         ASSERT_EQ(r.warnings().size(), 1u);
-        EXPECT_EQ(r.warnings()[0].where, std::string(glb ? "cubic.glb" : "cubic.gltf") + "#/accessors/" + std::to_string(rotOut));
+        EXPECT_EQ(r.warnings()[0].where,
+                  std::string(glb ? "cubic.glb" : "cubic.gltf") + "#/accessors/" + std::to_string(rotOut));
         ASSERT_EQ(r->clips.size(), 2u);
         // jointB is a joint of the skin.
         const Skin& skin = r->skins.at(0);
@@ -132,7 +133,10 @@ MorphFixture makeMorph() {
 }
 
 // The value of target t, part p, key k: distinct everywhere so any permutation shows.
-double weightValue(std::size_t k, Part p, std::size_t t) { return 100.0 * static_cast<double>(k) + 10.0 * static_cast<double>(static_cast<std::size_t>(p)) + static_cast<double>(t) + 0.5; }
+double weightValue(std::size_t k, Part p, std::size_t t) {
+    return 100.0 * static_cast<double>(k) + 10.0 * static_cast<double>(static_cast<std::size_t>(p)) +
+        static_cast<double>(t) + 0.5;
+}
 
 TEST(CubicSpline, MorphWeightsKeepAllInTangentsThenValuesThenOutTangents) {
     MorphFixture f = makeMorph();
@@ -200,7 +204,8 @@ TEST(CubicSpline, LinearMorphWeightsAreOneScalarPerTargetPerKey) {
     EXPECT_EQ(t->interpolation, Interpolation::Linear);
     ASSERT_EQ(t->values.size(), times.size() * W);
     for (std::size_t k = 0; k < times.size(); ++k) {
-        for (std::size_t c = 0; c < W; ++c) EXPECT_EQ(t->values[k * W + c], static_cast<float>(weightValue(k, kValue, c)));
+        for (std::size_t c = 0; c < W; ++c)
+            EXPECT_EQ(t->values[k * W + c], static_cast<float>(weightValue(k, kValue, c)));
     }
 }
 

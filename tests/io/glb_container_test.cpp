@@ -24,9 +24,7 @@ std::vector<std::byte> prefix(const std::vector<std::byte>& bytes, std::size_t n
 }
 
 // Where the BIN chunk header starts in a GLB written by GltfWriter.
-std::size_t binChunkAt(const std::vector<std::byte>& glb) {
-    return kHeader + kChunkHeader + readU32(glb, kHeader);
-}
+std::size_t binChunkAt(const std::vector<std::byte>& glb) { return kHeader + kChunkHeader + readU32(glb, kHeader); }
 
 TEST(GlbContainer, RigLayoutIsJsonThenBin) {
     const auto glb = makeRig().w.glb();
@@ -198,12 +196,15 @@ TEST(GlbContainer, RandomMutationsFailCleanly) {
             const std::size_t at = rng() % b.size();
             switch (rng() % 4) {
                 case 0: b[at] = static_cast<std::byte>(rng() & 0xFF); break;
-                case 1: b.insert(b.begin() + static_cast<std::ptrdiff_t>(at), static_cast<std::byte>(rng() & 0xFF)); break;
+                case 1:
+                    b.insert(b.begin() + static_cast<std::ptrdiff_t>(at), static_cast<std::byte>(rng() & 0xFF));
+                    break;
                 case 2: b.erase(b.begin() + static_cast<std::ptrdiff_t>(at)); break;
                 default: {  // a digit run that may turn a number huge
                     const char digits[] = "99999999999999999999";
                     const std::size_t n = 1 + rng() % 20;
-                    for (std::size_t k = 0; k < n && at + k < b.size(); ++k) b[at + k] = static_cast<std::byte>(digits[k]);
+                    for (std::size_t k = 0; k < n && at + k < b.size(); ++k)
+                        b[at + k] = static_cast<std::byte>(digits[k]);
                 }
             }
         }

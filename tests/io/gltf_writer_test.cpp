@@ -102,8 +102,9 @@ TEST(GltfWriter, AccessorsGetViewsOffsetsAndMinMax) {
     const Json& doc = w.json();
     EXPECT_EQ(doc.at("accessors")[0].dump(),
               R"({"bufferView":0,"componentType":5121,"count":3,"type":"SCALAR","min":[1],"max":[3]})");
-    EXPECT_EQ(doc.at("accessors")[1].dump(),
-              R"({"bufferView":1,"byteOffset":8,"componentType":5126,"count":2,"type":"VEC2","min":[1,-2],"max":[3,4]})");
+    EXPECT_EQ(
+        doc.at("accessors")[1].dump(),
+        R"({"bufferView":1,"byteOffset":8,"componentType":5126,"count":2,"type":"VEC2","min":[1,-2],"max":[3,4]})");
     // View 1 starts 4-byte aligned after the 3 bytes of view 0.
     EXPECT_EQ(doc.at("bufferViews")[1].dump(), R"({"buffer":0,"byteOffset":4,"byteLength":24})");
     EXPECT_EQ(w.accessorDataOffset(b), 12u);
@@ -113,9 +114,9 @@ TEST(GltfWriter, AccessorsGetViewsOffsetsAndMinMax) {
 
 TEST(GltfWriter, SparseAccessorJson) {
     GltfWriter w;
-    const auto s = w.addSparseAccessor({.componentType = kFloat, .type = "SCALAR"}, 3,
-                                       {.indexComponentType = kUnsignedShort, .indices = {2}, .values = {7},
-                                        .indicesByteOffset = 2});
+    const auto s = w.addSparseAccessor(
+        {.componentType = kFloat, .type = "SCALAR"}, 3,
+        {.indexComponentType = kUnsignedShort, .indices = {2}, .values = {7}, .indicesByteOffset = 2});
     EXPECT_EQ(w.json().at("accessors")[s].dump(),
               R"({"componentType":5126,"count":3,"type":"SCALAR","sparse":{"count":1,"indices":{"bufferView":0,)"
               R"("byteOffset":2,"componentType":5123},"values":{"bufferView":1}},"min":[0],"max":[7]})");

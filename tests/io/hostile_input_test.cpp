@@ -99,17 +99,21 @@ std::vector<Damage> damages() {
         {"AssetVersion1", [](Rig& r) { r.w.json()["asset"]["version"] = "1.0"; }, {"/asset/version"}},
         {"MinVersionTooNew", [](Rig& r) { r.w.json()["asset"]["minVersion"] = "2.1"; }, {"/asset/minVersion"}},
         {"UnsupportedRequiredExtension",
-         [](Rig& r) { r.w.useExtension("KHR_draco_mesh_compression", true); }, {"/extensionsRequired/0"}},
+         [](Rig& r) { r.w.useExtension("KHR_draco_mesh_compression", true); },
+         {"/extensionsRequired/0"}},
         {"UnsupportedRequiredExtensionAfterASupportedOne",
          [](Rig& r) {
              r.w.useExtension("KHR_mesh_quantization", true);
              r.w.useExtension("EXT_meshopt_compression", true);
          },
          {"/extensionsRequired/1"}},
-        {"RequiredExtensionNotString", [](Rig& r) { r.w.json()["extensionsRequired"].push(5); }, {"/extensionsRequired/0"}},
+        {"RequiredExtensionNotString",
+         [](Rig& r) { r.w.json()["extensionsRequired"].push(5); },
+         {"/extensionsRequired/0"}},
 
         // --- buffers, views, accessors: sizes and offsets
-        {"HugeAccessorCountOnTinyBuffer", [](Rig& r) { accessor(r, kPositions)["count"] = 4294967295u; },
+        {"HugeAccessorCountOnTinyBuffer",
+         [](Rig& r) { accessor(r, kPositions)["count"] = 4294967295u; },
          {"/accessors/0", "/accessors/0/count"}},
         {"HugeAccessorCountWithoutBufferView",
          [](Rig& r) {
@@ -123,16 +127,23 @@ std::vector<Damage> damages() {
              accessor(r, kTimes)["count"] = 4294967295u;
          },
          {"/animations/0/samplers/0/input", "/accessors/8", "/accessors/8/count"}},
-        {"HugeMatrixCount", [](Rig& r) { accessor(r, kIbm)["count"] = 1152921504606846975ull; },
+        {"HugeMatrixCount",
+         [](Rig& r) { accessor(r, kIbm)["count"] = 1152921504606846975ull; },
          {"/accessors/7", "/accessors/7/count"}},
-        {"CountBeyondUint64", [](Rig& r) { accessor(r, kPositions)["count"] = Json::raw("1e30"); }, {"/accessors/0/count"}},
+        {"CountBeyondUint64",
+         [](Rig& r) { accessor(r, kPositions)["count"] = Json::raw("1e30"); },
+         {"/accessors/0/count"}},
         {"NegativeCount", [](Rig& r) { accessor(r, kPositions)["count"] = -1; }, {"/accessors/0/count"}},
         {"FractionalCount", [](Rig& r) { accessor(r, kPositions)["count"] = 1.5; }, {"/accessors/0/count"}},
         {"ZeroCount", [](Rig& r) { accessor(r, kPositions)["count"] = 0; }, {"/accessors/0", "/accessors/0/count"}},
-        {"CountOneTooMany", [](Rig& r) { accessor(r, kPositions)["count"] = 5; }, {"/accessors/0", "/accessors/0/count"}},
-        {"ViewByteOffsetMax", [](Rig& r) { view(r, 0)["byteOffset"] = kU64Max; },
+        {"CountOneTooMany",
+         [](Rig& r) { accessor(r, kPositions)["count"] = 5; },
+         {"/accessors/0", "/accessors/0/count"}},
+        {"ViewByteOffsetMax",
+         [](Rig& r) { view(r, 0)["byteOffset"] = kU64Max; },
          {"/bufferViews/0", "/bufferViews/0/byteOffset"}},
-        {"ViewByteLengthMax", [](Rig& r) { view(r, 0)["byteLength"] = kU64Max; },
+        {"ViewByteLengthMax",
+         [](Rig& r) { view(r, 0)["byteLength"] = kU64Max; },
          {"/bufferViews/0", "/bufferViews/0/byteLength"}},
         {"ViewOffsetPlusLengthWraps",
          [](Rig& r) {
@@ -140,30 +151,35 @@ std::vector<Damage> damages() {
              view(r, 1)["byteLength"] = kU64Max - 7;  // 16 + length wraps to 8
          },
          {"/bufferViews/1", "/bufferViews/1/byteLength"}},
-        {"ViewPastBufferEnd", [](Rig& r) { view(r, kMorphWeights)["byteLength"] = 17; },
+        {"ViewPastBufferEnd",
+         [](Rig& r) { view(r, kMorphWeights)["byteLength"] = 17; },
          {"/bufferViews/11", "/bufferViews/11/byteLength"}},
         {"ViewZeroLength", [](Rig& r) { view(r, 0)["byteLength"] = 0; }, {"/bufferViews/0/byteLength"}},
         {"ViewStrideNotMultipleOf4", [](Rig& r) { view(r, 0)["byteStride"] = 14; }, {"/bufferViews/0/byteStride"}},
         {"ViewStrideTooLarge", [](Rig& r) { view(r, 0)["byteStride"] = 256; }, {"/bufferViews/0/byteStride"}},
         {"ViewStrideSmallerThanElement", [](Rig& r) { view(r, 0)["byteStride"] = 8; }, {"/accessors/0"}},
-        {"AccessorByteOffsetMax", [](Rig& r) { accessor(r, kPositions)["byteOffset"] = kU64Max - 3; },
+        {"AccessorByteOffsetMax",
+         [](Rig& r) { accessor(r, kPositions)["byteOffset"] = kU64Max - 3; },
          {"/accessors/0/byteOffset"}},
-        {"AccessorByteOffsetPastView", [](Rig& r) { accessor(r, kPositions)["byteOffset"] = 52; },
+        {"AccessorByteOffsetPastView",
+         [](Rig& r) { accessor(r, kPositions)["byteOffset"] = 52; },
          {"/accessors/0/byteOffset"}},
-        {"AccessorByteOffsetLeavesTooLittle", [](Rig& r) { accessor(r, kPositions)["byteOffset"] = 4; },
+        {"AccessorByteOffsetLeavesTooLittle",
+         [](Rig& r) { accessor(r, kPositions)["byteOffset"] = 4; },
          {"/accessors/0"}},
         {"AccessorMisaligned", [](Rig& r) { accessor(r, kPositions)["byteOffset"] = 2; }, {"/accessors/0/byteOffset"}},
-        {"BufferByteLengthMax", [](Rig& r) { r.w.json()["buffers"][0]["byteLength"] = kU64Max; },
+        {"BufferByteLengthMax",
+         [](Rig& r) { r.w.json()["buffers"][0]["byteLength"] = kU64Max; },
          {"/buffers/0/byteLength"}},
-        {"BufferByteLengthZero", [](Rig& r) { r.w.json()["buffers"][0]["byteLength"] = 0; },
+        {"BufferByteLengthZero", [](Rig& r) { r.w.json()["buffers"][0]["byteLength"] = 0; }, {"/buffers/0/byteLength"}},
+        {"BufferByteLengthMissing",
+         [](Rig& r) { r.w.json()["buffers"][0].erase("byteLength"); },
          {"/buffers/0/byteLength"}},
-        {"BufferByteLengthMissing", [](Rig& r) { r.w.json()["buffers"][0].erase("byteLength"); },
-         {"/buffers/0/byteLength"}},
-        {"UnknownComponentType", [](Rig& r) { accessor(r, kIndices)["componentType"] = 5124; },
+        {"UnknownComponentType",
+         [](Rig& r) { accessor(r, kIndices)["componentType"] = 5124; },
          {"/accessors/4/componentType"}},
         {"UnknownAccessorType", [](Rig& r) { accessor(r, kPositions)["type"] = "VEC5"; }, {"/accessors/0/type"}},
-        {"NormalizedFloat", [](Rig& r) { accessor(r, kPositions)["normalized"] = true; },
-         {"/accessors/0/normalized"}},
+        {"NormalizedFloat", [](Rig& r) { accessor(r, kPositions)["normalized"] = true; }, {"/accessors/0/normalized"}},
         {"NormalizedNotBool", [](Rig& r) { accessor(r, kJoints)["normalized"] = 1; }, {"/accessors/2/normalized"}},
 
         // --- indices out of range
@@ -175,29 +191,39 @@ std::vector<Damage> damages() {
         {"SceneNodeOutOfRange", [](Rig& r) { r.w.json()["scenes"][0]["nodes"][0] = 4; }, {"/scenes/0/nodes/0"}},
         {"SceneOutOfRange", [](Rig& r) { r.w.json()["scene"] = 1; }, {"/scene"}},
         {"SkinJointOutOfRange", [](Rig& r) { skin(r)["joints"][1] = 4; }, {"/skins/0/joints/1"}},
-        {"SkinInverseBindMatricesOutOfRange", [](Rig& r) { skin(r)["inverseBindMatrices"] = 12; },
+        {"SkinInverseBindMatricesOutOfRange",
+         [](Rig& r) { skin(r)["inverseBindMatrices"] = 12; },
          {"/skins/0/inverseBindMatrices"}},
         {"SkinSkeletonOutOfRange", [](Rig& r) { skin(r)["skeleton"] = 4; }, {"/skins/0/skeleton"}},
-        {"AccessorBufferViewOutOfRange", [](Rig& r) { accessor(r, kNormals)["bufferView"] = 99; },
+        {"AccessorBufferViewOutOfRange",
+         [](Rig& r) { accessor(r, kNormals)["bufferView"] = 99; },
          {"/accessors/1/bufferView"}},
         {"ViewBufferOutOfRange", [](Rig& r) { view(r, 1)["buffer"] = 1; }, {"/bufferViews/1/buffer"}},
-        {"PositionAccessorOutOfRange", [](Rig& r) { prim(r)["attributes"]["POSITION"] = 12; },
+        {"PositionAccessorOutOfRange",
+         [](Rig& r) { prim(r)["attributes"]["POSITION"] = 12; },
          {"/meshes/0/primitives/0/attributes/POSITION"}},
-        {"NormalAccessorOutOfRange", [](Rig& r) { prim(r)["attributes"]["NORMAL"] = 12; },
+        {"NormalAccessorOutOfRange",
+         [](Rig& r) { prim(r)["attributes"]["NORMAL"] = 12; },
          {"/meshes/0/primitives/0/attributes/NORMAL"}},
-        {"JointsAccessorOutOfRange", [](Rig& r) { prim(r)["attributes"]["JOINTS_0"] = 12; },
+        {"JointsAccessorOutOfRange",
+         [](Rig& r) { prim(r)["attributes"]["JOINTS_0"] = 12; },
          {"/meshes/0/primitives/0/attributes/JOINTS_0"}},
         {"IndicesAccessorOutOfRange", [](Rig& r) { prim(r)["indices"] = 12; }, {"/meshes/0/primitives/0/indices"}},
-        {"TargetAccessorOutOfRange", [](Rig& r) { prim(r)["targets"][1]["POSITION"] = 12; },
+        {"TargetAccessorOutOfRange",
+         [](Rig& r) { prim(r)["targets"][1]["POSITION"] = 12; },
          {"/meshes/0/primitives/0/targets/1/POSITION"}},
         {"MaterialOutOfRange", [](Rig& r) { prim(r)["material"] = 0; }, {"/meshes/0/primitives/0/material"}},
         {"SamplerInputOutOfRange", [](Rig& r) { sampler(r, 0)["input"] = 12; }, {"/animations/0/samplers/0/input"}},
         {"SamplerOutputOutOfRange", [](Rig& r) { sampler(r, 1)["output"] = 12; }, {"/animations/0/samplers/1/output"}},
-        {"ChannelSamplerOutOfRange", [](Rig& r) { channel(r, 2)["sampler"] = 3; }, {"/animations/0/channels/2/sampler"}},
-        {"ChannelNodeOutOfRange", [](Rig& r) { channel(r, 0)["target"]["node"] = 4; },
+        {"ChannelSamplerOutOfRange",
+         [](Rig& r) { channel(r, 2)["sampler"] = 3; },
+         {"/animations/0/channels/2/sampler"}},
+        {"ChannelNodeOutOfRange",
+         [](Rig& r) { channel(r, 0)["target"]["node"] = 4; },
          {"/animations/0/channels/0/target/node"}},
         {"TextureSourceOutOfRange",
-         [](Rig& r) { r.w.json()["textures"].push(Json::object())["source"] = 0; }, {"/textures/0/source"}},
+         [](Rig& r) { r.w.json()["textures"].push(Json::object())["source"] = 0; },
+         {"/textures/0/source"}},
         {"MaterialTextureOutOfRange",
          [](Rig& r) {
              r.w.json()["materials"].push(Json::object())["pbrMetallicRoughness"]["baseColorTexture"]["index"] = 0;
@@ -269,49 +295,67 @@ std::vector<Damage> damages() {
          {"/accessors/6/sparse/values"}},
 
         // --- wrong accessor for a role
-        {"PositionIsVec4", [](Rig& r) { prim(r)["attributes"]["POSITION"] = kWeights; },
+        {"PositionIsVec4",
+         [](Rig& r) { prim(r)["attributes"]["POSITION"] = kWeights; },
          {"/meshes/0/primitives/0/attributes/POSITION"}},
-        {"NormalIsScalar", [](Rig& r) { prim(r)["attributes"]["NORMAL"] = kTimes; },
+        {"NormalIsScalar",
+         [](Rig& r) { prim(r)["attributes"]["NORMAL"] = kTimes; },
          {"/meshes/0/primitives/0/attributes/NORMAL"}},
-        {"JointsAreFloat", [](Rig& r) { prim(r)["attributes"]["JOINTS_0"] = kWeights; },
+        {"JointsAreFloat",
+         [](Rig& r) { prim(r)["attributes"]["JOINTS_0"] = kWeights; },
          {"/meshes/0/primitives/0/attributes/JOINTS_0"}},
-        {"WeightsAreUnnormalizedBytes", [](Rig& r) { prim(r)["attributes"]["WEIGHTS_0"] = kJoints; },
+        {"WeightsAreUnnormalizedBytes",
+         [](Rig& r) { prim(r)["attributes"]["WEIGHTS_0"] = kJoints; },
          {"/meshes/0/primitives/0/attributes/WEIGHTS_0"}},
         {"IndicesAreFloat", [](Rig& r) { prim(r)["indices"] = kTimes; }, {"/meshes/0/primitives/0/indices"}},
         {"IndicesAreVec3", [](Rig& r) { prim(r)["indices"] = kPositions; }, {"/meshes/0/primitives/0/indices"}},
-        {"MorphTargetIsVec4", [](Rig& r) { prim(r)["targets"][0]["POSITION"] = kWeights; },
+        {"MorphTargetIsVec4",
+         [](Rig& r) { prim(r)["targets"][0]["POSITION"] = kWeights; },
          {"/meshes/0/primitives/0/targets/0/POSITION"}},
-        {"InverseBindMatricesAreVec3", [](Rig& r) { skin(r)["inverseBindMatrices"] = kPositions; },
+        {"InverseBindMatricesAreVec3",
+         [](Rig& r) { skin(r)["inverseBindMatrices"] = kPositions; },
          {"/skins/0/inverseBindMatrices"}},
-        {"SamplerInputIsVec3", [](Rig& r) { sampler(r, 0)["input"] = kTranslations; },
+        {"SamplerInputIsVec3",
+         [](Rig& r) { sampler(r, 0)["input"] = kTranslations; },
          {"/animations/0/samplers/0/input"}},
-        {"SamplerInputIsUnsignedShort", [](Rig& r) { sampler(r, 0)["input"] = kIndices; },
+        {"SamplerInputIsUnsignedShort",
+         [](Rig& r) { sampler(r, 0)["input"] = kIndices; },
          {"/animations/0/samplers/0/input"}},
-        {"RotationOutputIsVec3", [](Rig& r) { sampler(r, 0)["output"] = kTranslations; },
+        {"RotationOutputIsVec3",
+         [](Rig& r) { sampler(r, 0)["output"] = kTranslations; },
          {"/animations/0/samplers/0/output"}},
-        {"TranslationOutputIsVec4", [](Rig& r) { sampler(r, 1)["output"] = kRotations; },
+        {"TranslationOutputIsVec4",
+         [](Rig& r) { sampler(r, 1)["output"] = kRotations; },
          {"/animations/0/samplers/1/output"}},
-        {"WeightsOutputIsVec3", [](Rig& r) { sampler(r, 2)["output"] = kTranslations; },
+        {"WeightsOutputIsVec3",
+         [](Rig& r) { sampler(r, 2)["output"] = kTranslations; },
          {"/animations/0/samplers/2/output"}},
 
         // --- animation keys
-        {"KeyTimesNotIncreasing", [](Rig& r) { r.w.patchComponent(kTimes, 1, 0.0); },
+        {"KeyTimesNotIncreasing",
+         [](Rig& r) { r.w.patchComponent(kTimes, 1, 0.0); },
          {"/animations/0/channels/0", "/animations/0/samplers/0/input", "/accessors/8"}},
-        {"KeyTimeNaN", [](Rig& r) { r.w.patchComponent(kTimes, 1, kNaN); },
+        {"KeyTimeNaN",
+         [](Rig& r) { r.w.patchComponent(kTimes, 1, kNaN); },
          {"/animations/0/channels/0", "/animations/0/samplers/0/input", "/accessors/8"}},
-        {"KeyTimeInfinite", [](Rig& r) { r.w.patchComponent(kTimes, 1, std::numeric_limits<double>::infinity()); },
+        {"KeyTimeInfinite",
+         [](Rig& r) { r.w.patchComponent(kTimes, 1, std::numeric_limits<double>::infinity()); },
          {"/animations/0/channels/0", "/animations/0/samplers/0/input", "/accessors/8"}},
-        {"KeyTimeNegative", [](Rig& r) { r.w.patchComponent(kTimes, 0, -1.0); },
+        {"KeyTimeNegative",
+         [](Rig& r) { r.w.patchComponent(kTimes, 0, -1.0); },
          {"/animations/0/channels/0", "/animations/0/samplers/0/input", "/accessors/8"}},
         {"ZeroQuaternionKey",
          [](Rig& r) {
              for (std::size_t c = 4; c < 8; ++c) r.w.patchComponent(kRotations, c, 0.0);
          },
          {"/animations/0/channels/0", "/animations/0/samplers/0/output", "/accessors/9"}},
-        {"NaNOutputValue", [](Rig& r) { r.w.patchComponent(kTranslations, 2, kNaN); },
+        {"NaNOutputValue",
+         [](Rig& r) { r.w.patchComponent(kTranslations, 2, kNaN); },
          {"/animations/0/channels/1", "/animations/0/samplers/1/output", "/accessors/10"}},
         {"InputOutputCountMismatch",
-         [](Rig& r) { sampler(r, 1)["input"] = r.w.addFloats("SCALAR", {0.0f, 1.0f, 2.0f}); },
+         [](Rig& r) {
+             sampler(r, 1)["input"] = r.w.addFloats("SCALAR", {0.0f, 1.0f, 2.0f});
+         },
          {"/animations/0/samplers/1/output"}},
         {"DuplicateNodePathInOneAnimation",
          [](Rig& r) {
@@ -321,17 +365,21 @@ std::vector<Damage> damages() {
              c["target"]["path"] = "rotation";
          },
          {"/animations/0/channels/3"}},
-        {"UnknownInterpolation", [](Rig& r) { sampler(r, 0)["interpolation"] = "CUBIC"; },
+        {"UnknownInterpolation",
+         [](Rig& r) { sampler(r, 0)["interpolation"] = "CUBIC"; },
          {"/animations/0/samplers/0/interpolation"}},
-        {"UnknownPath", [](Rig& r) { channel(r, 1)["target"]["path"] = "pointer"; },
+        {"UnknownPath",
+         [](Rig& r) { channel(r, 1)["target"]["path"] = "pointer"; },
          {"/animations/0/channels/1/target/path"}},
         {"ChannelWithoutTarget", [](Rig& r) { channel(r, 1).erase("target"); }, {"/animations/0/channels/1/target"}},
-        {"WeightsOnNodeWithoutTargets", [](Rig& r) { channel(r, 2)["target"]["node"] = 1; },
+        {"WeightsOnNodeWithoutTargets",
+         [](Rig& r) { channel(r, 2)["target"]["node"] = 1; },
          {"/animations/0/channels/2/target/node"}},
         {"AnimatedNodeHasMatrix",
          [](Rig& r) {
              node(r, kJointA).erase("translation");
-             node(r, kJointA)["matrix"] = Json::numbers(std::vector<double>{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1});
+             node(r, kJointA)["matrix"] =
+                 Json::numbers(std::vector<double>{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 1});
          },
          {"/nodes/1", "/nodes/1/matrix", "/animations/0/channels/0", "/animations/0/channels/0/target/node"}},
 
@@ -342,9 +390,9 @@ std::vector<Damage> damages() {
              r.w.addNode({.name = "b", .children = {4}});
          },
          {"/nodes/4", "/nodes/5"}},
-        {"NodeIsItsOwnChild", [](Rig& r) { node(r, kJointB)["children"] = Json::array({2}); },
-         {"/nodes/2/children/0"}},
-        {"NodeWithTwoParents", [](Rig& r) { node(r, kJointB)["children"] = Json::array({3}); },
+        {"NodeIsItsOwnChild", [](Rig& r) { node(r, kJointB)["children"] = Json::array({2}); }, {"/nodes/2/children/0"}},
+        {"NodeWithTwoParents",
+         [](Rig& r) { node(r, kJointB)["children"] = Json::array({3}); },
          {"/nodes/2/children/0"}},
         {"ChildListedTwice", [](Rig& r) { node(r, kRoot)["children"].push(1); }, {"/nodes/0/children/2"}},
         {"SceneRootHasParent", [](Rig& r) { r.w.json()["scenes"][0]["nodes"][0] = 1; }, {"/scenes/0/nodes/0"}},
@@ -358,10 +406,14 @@ std::vector<Damage> damages() {
          {"/nodes/2"}},
         {"MatrixLastRowNotAffine",
          [](Rig& r) {
-             node(r, kRoot)["matrix"] = Json::numbers(std::vector<double>{1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1});
+             node(r, kRoot)["matrix"] =
+                 Json::numbers(std::vector<double>{1, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1});
          },
          {"/nodes/0/matrix"}},
-        {"MatrixWrongSize", [](Rig& r) { node(r, kRoot)["matrix"] = Json::numbers(std::vector<double>{1, 0, 0}); },
+        {"MatrixWrongSize",
+         [](Rig& r) {
+             node(r, kRoot)["matrix"] = Json::numbers(std::vector<double>{1, 0, 0});
+         },
          {"/nodes/0/matrix"}},
         {"MatrixOverflowsWhenDecomposed",
          [](Rig& r) {
@@ -370,24 +422,35 @@ std::vector<Damage> damages() {
          },
          {"/nodes/0", "/nodes/0/matrix"}},
         {"TranslationOverflowsFloat",
-         [](Rig& r) { node(r, kJointA)["translation"] = Json::numbers(std::vector<double>{1e39, 0, 0}); },
+         [](Rig& r) {
+             node(r, kJointA)["translation"] = Json::numbers(std::vector<double>{1e39, 0, 0});
+         },
          {"/nodes/1/translation/0"}},
         {"TranslationNotNumber",
-         [](Rig& r) { node(r, kJointA)["translation"] = Json::array({0, "x", 0}); }, {"/nodes/1/translation/1"}},
+         [](Rig& r) {
+             node(r, kJointA)["translation"] = Json::array({0, "x", 0});
+         },
+         {"/nodes/1/translation/1"}},
         {"ZeroRotation",
-         [](Rig& r) { node(r, kJointA)["rotation"] = Json::numbers(std::vector<double>{0, 0, 0, 0}); },
+         [](Rig& r) {
+             node(r, kJointA)["rotation"] = Json::numbers(std::vector<double>{0, 0, 0, 0});
+         },
          {"/nodes/1/rotation"}},
-        {"NodeWeightsCountMismatch", [](Rig& r) { node(r, kMeshNode)["weights"] = Json::array({1}); },
+        {"NodeWeightsCountMismatch",
+         [](Rig& r) { node(r, kMeshNode)["weights"] = Json::array({1}); },
          {"/nodes/3/weights"}},
-        {"NodeWeightsWithoutMesh", [](Rig& r) { node(r, kJointA)["weights"] = Json::array({1}); },
+        {"NodeWeightsWithoutMesh",
+         [](Rig& r) { node(r, kJointA)["weights"] = Json::array({1}); },
          {"/nodes/1/weights"}},
         {"SkinWithoutMesh", [](Rig& r) { node(r, kJointB)["skin"] = 0; }, {"/nodes/2/skin"}},
 
         // --- meshes
-        {"MeshWeightsCountMismatch", [](Rig& r) { r.w.json()["meshes"][0]["weights"] = Json::array({0}); },
+        {"MeshWeightsCountMismatch",
+         [](Rig& r) { r.w.json()["meshes"][0]["weights"] = Json::array({0}); },
          {"/meshes/0/weights"}},
         {"PrimitiveModeOutOfRange", [](Rig& r) { prim(r)["mode"] = 7; }, {"/meshes/0/primitives/0/mode"}},
-        {"NoPrimitives", [](Rig& r) { r.w.json()["meshes"][0]["primitives"] = Json::array(); },
+        {"NoPrimitives",
+         [](Rig& r) { r.w.json()["meshes"][0]["primitives"] = Json::array(); },
          {"/meshes/0/primitives"}},
         {"TargetCountDiffersBetweenPrimitives",
          [](Rig& r) {
@@ -397,17 +460,23 @@ std::vector<Damage> damages() {
          },
          {"/meshes/0/primitives/1/targets"}},
         {"MorphTargetCountMismatchesVertices",
-         [](Rig& r) { prim(r)["targets"][0]["POSITION"] = r.w.addFloats("VEC3", {1, 2, 3}); },
+         [](Rig& r) {
+             prim(r)["targets"][0]["POSITION"] = r.w.addFloats("VEC3", {1, 2, 3});
+         },
          {"/meshes/0/primitives/0/targets/0/POSITION"}},
         {"NormalCountMismatchesVertices",
-         [](Rig& r) { prim(r)["attributes"]["NORMAL"] = r.w.addFloats("VEC3", {0, 0, 1}); },
+         [](Rig& r) {
+             prim(r)["attributes"]["NORMAL"] = r.w.addFloats("VEC3", {0, 0, 1});
+         },
          {"/meshes/0/primitives/0/attributes/NORMAL"}},
         {"IndexPastVertexCount", [](Rig& r) { r.w.patchComponent(kIndices, 5, 4); }, {"/accessors/4"}},
         {"NegativeSkinWeight", [](Rig& r) { r.w.patchComponent(kWeights, 1, -0.5); }, {"/accessors/3"}},
         {"NaNSkinWeight", [](Rig& r) { r.w.patchComponent(kWeights, 0, kNaN); }, {"/accessors/3"}},
-        {"JointsWithoutWeights", [](Rig& r) { prim(r)["attributes"]["JOINTS_1"] = kJoints; },
+        {"JointsWithoutWeights",
+         [](Rig& r) { prim(r)["attributes"]["JOINTS_1"] = kJoints; },
          {"/meshes/0/primitives/0/attributes/JOINTS_1"}},
-        {"WeightsWithoutJoints", [](Rig& r) { prim(r)["attributes"]["WEIGHTS_1"] = kWeights; },
+        {"WeightsWithoutJoints",
+         [](Rig& r) { prim(r)["attributes"]["WEIGHTS_1"] = kWeights; },
          {"/meshes/0/primitives/0/attributes/WEIGHTS_1"}},
         {"SkinningSetGap",
          [](Rig& r) {
@@ -415,7 +484,8 @@ std::vector<Damage> damages() {
              prim(r)["attributes"]["WEIGHTS_2"] = kWeights;
          },
          {"/meshes/0/primitives/0/attributes/JOINTS_2", "/meshes/0/primitives/0/attributes/WEIGHTS_2"}},
-        {"JointIndexPastSkinJoints", [](Rig& r) { skin(r)["joints"] = Json::array({1}); },
+        {"JointIndexPastSkinJoints",
+         [](Rig& r) { skin(r)["joints"] = Json::array({1}); },
          {"/meshes/0/primitives/0/attributes", "/meshes/0/primitives/0/attributes/JOINTS_0", "/nodes/3/skin"}},
         {"SkinnedMeshWithoutJoints",
          [](Rig& r) {
@@ -432,9 +502,16 @@ std::vector<Damage> damages() {
          },
          {"/skins/0/joints"}},
         {"SkinSkeletonNotAnAncestor", [](Rig& r) { skin(r)["skeleton"] = 3; }, {"/skins/0/skeleton"}},
-        {"SkinJointListedTwice", [](Rig& r) { skin(r)["joints"] = Json::array({1, 1}); }, {"/skins/0/joints/1"}},
+        {"SkinJointListedTwice",
+         [](Rig& r) {
+             skin(r)["joints"] = Json::array({1, 1});
+         },
+         {"/skins/0/joints/1"}},
         {"SkinWithoutJoints", [](Rig& r) { skin(r)["joints"] = Json::array(); }, {"/skins/0/joints"}},
-        {"TooFewInverseBindMatrices", [](Rig& r) { skin(r)["joints"] = Json::array({1, 2, 0}); },
+        {"TooFewInverseBindMatrices",
+         [](Rig& r) {
+             skin(r)["joints"] = Json::array({1, 2, 0});
+         },
          {"/skins/0/inverseBindMatrices"}},
         {"InverseBindMatrixNotAffine", [](Rig& r) { r.w.patchComponent(kIbm, 3, 1.0); }, {"/accessors/7"}},
         {"InverseBindMatrixNaN", [](Rig& r) { r.w.patchComponent(kIbm, 16 + 12, kNaN); }, {"/accessors/7"}},
@@ -443,9 +520,11 @@ std::vector<Damage> damages() {
         {"DataUriNotBase64",
          [](Rig& r) { r.w.json()["buffers"][0]["uri"] = "data:application/octet-stream;base64,@@@@"; },
          {"/buffers/0/uri"}},
-        {"DataUriWithoutComma", [](Rig& r) { r.w.json()["buffers"][0]["uri"] = "data:application/octet-stream"; },
+        {"DataUriWithoutComma",
+         [](Rig& r) { r.w.json()["buffers"][0]["uri"] = "data:application/octet-stream"; },
          {"/buffers/0/uri"}},
-        {"SecondBufferWithoutUri", [](Rig& r) { r.w.json()["buffers"].push(Json::object())["byteLength"] = 4; },
+        {"SecondBufferWithoutUri",
+         [](Rig& r) { r.w.json()["buffers"].push(Json::object())["byteLength"] = 4; },
          {"/buffers/1"}},
         {"ImageWithUriAndBufferView",
          [](Rig& r) {
@@ -455,7 +534,8 @@ std::vector<Damage> damages() {
          },
          {"/images/0"}},
         {"ImageInBufferViewWithoutMimeType",
-         [](Rig& r) { r.w.json()["images"].push(Json::object())["bufferView"] = 0; }, {"/images/0/mimeType"}},
+         [](Rig& r) { r.w.json()["images"].push(Json::object())["bufferView"] = 0; },
+         {"/images/0/mimeType"}},
 
         // --- structure types
         {"NodesNotArray", [](Rig& r) { r.w.json()["nodes"] = Json::object(); }, {"/nodes"}},
@@ -503,7 +583,8 @@ TEST(Hostile, ChannelWithoutNodeIsSkipped) {
 
 TEST(Hostile, SameNodePathInTwoAnimationsIsFine) {
     Rig rig = makeRig();
-    rig.w.addAnimation({{.input = kTimes, .output = kRotations}}, {{.sampler = 0, .node = kJointA, .path = "rotation"}});
+    rig.w.addAnimation({{.input = kTimes, .output = kRotations}},
+                       {{.sampler = 0, .node = kJointA, .path = "rotation"}});
     const auto r = importGltf(rig.w.gltfSource("rig.gltf"));
     ASSERT_TRUE(imported(r));
     EXPECT_EQ(r->clips.size(), 2u);
@@ -559,16 +640,22 @@ TEST(Hostile, PrimitiveWithoutPositionButNormalsIsRejectedOrConsistent) {
 TEST(Hostile, InvalidJsonIsRejectedAtTheOffendingByte) {
     // Text, and the byte offset of the first byte that cannot continue it (counted by hand).
     const std::vector<std::pair<std::string, std::size_t>> cases = {
-        {"{", 1}, {"}", 0}, {"nul", 3}, {"{\"asset\":", 9}, {"{\"asset\":{\"version\":\"2.0\"}} trailing", 28},
-        {"{\"asset\":{\"version\":\"2.0\",}}", 26}, {"\xff\xfe{}", 0}, {"{\"a\":NaN}", 5},
+        {"{", 1},
+        {"}", 0},
+        {"nul", 3},
+        {"{\"asset\":", 9},
+        {"{\"asset\":{\"version\":\"2.0\"}} trailing", 28},
+        {"{\"asset\":{\"version\":\"2.0\",}}", 26},
+        {"\xff\xfe{}", 0},
+        {"{\"a\":NaN}", 5},
         {"{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"\x01\"}]}", 45}};
     for (const auto& [text, offset] : cases) {
         const auto r = importGltf(makeSource(text, "bad.gltf"));
         ASSERT_FALSE(r.ok()) << text;
         ASSERT_EQ(r.faults().size(), 1u) << text;
         // One line: the column is the offset + 1.
-        EXPECT_EQ(r.faults()[0].where, "bad.gltf@byte " + std::to_string(offset) + " (line 1, column " +
-                                           std::to_string(offset + 1) + ")")
+        EXPECT_EQ(r.faults()[0].where,
+                  "bad.gltf@byte " + std::to_string(offset) + " (line 1, column " + std::to_string(offset + 1) + ")")
             << text;
         EXPECT_NE(r.faults()[0].what.find("JSON"), std::string::npos) << r.faults()[0].what;
     }

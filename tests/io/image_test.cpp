@@ -106,7 +106,8 @@ TEST(ImageDecodeBytes, UnknownFormatsAndCorruptDataAreFaults) {
     const Bytes gif{'G', 'I', 'F', '8', '9', 'a', 1, 0, 1, 0, 0, 0, 0};
     auto unknown = kinema::decodeImageBytes(asBytes(gif), "a.gif");
     ASSERT_FALSE(unknown);
-    EXPECT_NE(unknown.message().find("a.gif: cannot decode image: unknown format"), std::string::npos) << unknown.message();
+    EXPECT_NE(unknown.message().find("a.gif: cannot decode image: unknown format"), std::string::npos)
+        << unknown.message();
     // BMP is a format stb_image can read, but not one of glTF's.
     const Bytes bmp{'B', 'M', 0, 0, 0, 0, 0, 0, 0, 0, 54, 0, 0, 0};
     EXPECT_FALSE(kinema::decodeImageBytes(asBytes(bmp), "a.bmp"));
@@ -129,7 +130,8 @@ TEST(ImageDecodeBytes, DeclaredSizeOverThePixelLimitIsRefusedWithoutAllocating) 
     const auto elapsed = std::chrono::steady_clock::now() - start;
     const long grown = peakRssKiB() - before;
     ASSERT_FALSE(image);
-    EXPECT_EQ(image.message(), "bomb.png: image is 20000 x 20000 = 400000000 pixels, over the limit of 67108864 pixels");
+    EXPECT_EQ(image.message(),
+              "bomb.png: image is 20000 x 20000 = 400000000 pixels, over the limit of 67108864 pixels");
     EXPECT_LT(grown, 50 * 1024) << "peak RSS grew by " << grown << " KiB";
     EXPECT_LT(elapsed, std::chrono::seconds(1));
     std::cout << "[ measure  ] peak RSS growth " << grown << " KiB\n";
@@ -137,8 +139,9 @@ TEST(ImageDecodeBytes, DeclaredSizeOverThePixelLimitIsRefusedWithoutAllocating) 
     // Within the pixel limit, the RGBA8 size is still checked against the byte limit.
     auto bytes = kinema::decodeImageBytes(asBytes(file), "bomb.png", {.maxPixels = std::uint64_t{1} << 40});
     ASSERT_FALSE(bytes);
-    EXPECT_EQ(bytes.message(),
-              "bomb.png: image is 20000 x 20000 pixels = 1600000000 bytes as RGBA8, over the limit of 1073741824 bytes");
+    EXPECT_EQ(
+        bytes.message(),
+        "bomb.png: image is 20000 x 20000 pixels = 1600000000 bytes as RGBA8, over the limit of 1073741824 bytes");
 }
 
 // A 1 x 1 image whose data inflates to 64 MiB (a PNG of about 400 KB).
@@ -180,7 +183,8 @@ TEST(ImageDecodeBytes, ImageOfExactlyMaxPixelsDecodesAndOneMoreIsRefused) {
     // The RGBA8 size against maxBytes, from the header as well.
     auto bytes = kinema::decodeImageBytes(asBytes(exact), "exact.png", {.maxBytes = 64 * 64 * 4 - 1});
     ASSERT_FALSE(bytes);
-    EXPECT_EQ(bytes.message(), "exact.png: image is 64 x 64 pixels = 16384 bytes as RGBA8, over the limit of 16383 bytes");
+    EXPECT_EQ(bytes.message(),
+              "exact.png: image is 64 x 64 pixels = 16384 bytes as RGBA8, over the limit of 16383 bytes");
 }
 
 // The budget belongs to the call: a refused decode on one thread does not limit a
@@ -234,8 +238,9 @@ TEST(ImageDecode, LimitsApplyToAModelsJpeg) {
     ASSERT_TRUE(model) << model.message();
     auto pixels = kinema::decodeImage(*model, 0, {.maxPixels = 1024 * 1024 - 1});
     ASSERT_FALSE(pixels);
-    EXPECT_NE(pixels.message().find("#/images/0: image is 1024 x 1024 = 1048576 pixels, over the limit of 1048575 pixels"),
-              std::string::npos)
+    EXPECT_NE(
+        pixels.message().find("#/images/0: image is 1024 x 1024 = 1048576 pixels, over the limit of 1048575 pixels"),
+        std::string::npos)
         << pixels.message();
     // Output fits, but the decoder's working buffers do not.
     auto bytes = kinema::decodeImage(*model, 0, {.maxBytes = 1024 * 1024 * 4});

@@ -57,22 +57,26 @@ TEST(ImportAccessor, QuantizedMeshLoadsWithExactValues) {
     w.useExtension("KHR_mesh_quantization", true);
     // POSITION as plain shorts padded to 8 bytes per vertex (the usual quantized layout).
     const std::vector<int> pos = {-32768, 0, 32767, 1, -1, 100, 7, 8, 9};
-    const auto posAcc = w.addAccessor({.componentType = kShort, .type = "VEC3",
-                                       .values = {pos.begin(), pos.end()}, .byteStride = 8});
+    const auto posAcc =
+        w.addAccessor({.componentType = kShort, .type = "VEC3", .values = {pos.begin(), pos.end()}, .byteStride = 8});
     // NORMAL as normalised bytes, 4 per vertex.
     // Unit length within the specification's tolerance: (0, -90, 90) / 127 has length 1.0022.
     const std::vector<int> nrm = {127, 0, 0, -128, 0, 0, 0, -90, 90};
-    const auto nrmAcc = w.addAccessor({.componentType = kByte, .type = "VEC3", .values = {nrm.begin(), nrm.end()},
-                                       .normalized = true, .byteStride = 4});
+    const auto nrmAcc = w.addAccessor({.componentType = kByte,
+                                       .type = "VEC3",
+                                       .values = {nrm.begin(), nrm.end()},
+                                       .normalized = true,
+                                       .byteStride = 4});
     const std::vector<int> uv = {0, 65535, 32768, 1, 12345, 54321};
-    const auto uvAcc = w.addAccessor({.componentType = kUnsignedShort, .type = "VEC2",
-                                      .values = {uv.begin(), uv.end()}, .normalized = true});
+    const auto uvAcc = w.addAccessor(
+        {.componentType = kUnsignedShort, .type = "VEC2", .values = {uv.begin(), uv.end()}, .normalized = true});
     // A morph target of normalised shorts.
     const std::vector<int> dp = {-32768, 32767, 1, 0, -2, 3, 16384, -16384, 0};
-    const auto dpAcc = w.addAccessor({.componentType = kShort, .type = "VEC3", .values = {dp.begin(), dp.end()},
-                                      .normalized = true});
-    meshNode(w, {.attributes = {{"POSITION", posAcc}, {"NORMAL", nrmAcc}, {"TEXCOORD_0", uvAcc}},
-                 .targets = {{{"POSITION", dpAcc}}}});
+    const auto dpAcc =
+        w.addAccessor({.componentType = kShort, .type = "VEC3", .values = {dp.begin(), dp.end()}, .normalized = true});
+    meshNode(w,
+             {.attributes = {{"POSITION", posAcc}, {"NORMAL", nrmAcc}, {"TEXCOORD_0", uvAcc}},
+              .targets = {{{"POSITION", dpAcc}}}});
 
     const auto r = importGltf(w.gltfSource("quantized.gltf"));
     ASSERT_TRUE(imported(r));
@@ -115,8 +119,8 @@ TEST(ImportAccessor, MorphTargetNamesComeFromExtras) {
 
 TEST(ImportAccessor, QuantizedPositionWithoutTheExtensionIsRejected) {
     GltfWriter w;
-    const auto posAcc = w.addAccessor({.componentType = kShort, .type = "VEC3", .values = {0, 0, 0, 1, 2, 3, 4, 5, 6},
-                                       .byteStride = 8});
+    const auto posAcc = w.addAccessor(
+        {.componentType = kShort, .type = "VEC3", .values = {0, 0, 0, 1, 2, 3, 4, 5, 6}, .byteStride = 8});
     meshNode(w, {.attributes = {{"POSITION", posAcc}}});
     EXPECT_TRUE(faultAt(importGltf(w.gltfSource("q.gltf")), "q.gltf#/meshes/0/primitives/0/attributes/POSITION"));
 }
@@ -129,8 +133,8 @@ TEST(ImportAccessor, NormalizedShortRotationOutputDecodesPerSpec) {
     // normalised after decoding by a lenient import (a track's rotation keys are unit
     // quaternions; a strict import refuses one this far off).
     const std::vector<int> rot = {0, 0, 0, 32767, -32768, 0, 0, 0, 0, 32767, 0, 0, 0, 0, 12000, -20000};
-    const auto rotAcc = w.addAccessor({.componentType = kShort, .type = "VEC4", .values = {rot.begin(), rot.end()},
-                                       .normalized = true});
+    const auto rotAcc = w.addAccessor(
+        {.componentType = kShort, .type = "VEC4", .values = {rot.begin(), rot.end()}, .normalized = true});
     const auto node = w.addNode({.name = "spinner"});
     w.addAnimation({{.input = times, .output = rotAcc}}, {{.sampler = 0, .node = node, .path = "rotation"}});
     ImportOptions lenient;
@@ -153,8 +157,8 @@ TEST(ImportAccessor, NormalizedRotationBytesDecodePerSpec) {
     GltfWriter w;
     const auto times = w.addFloats("SCALAR", {0.0f, 1.0f});
     const std::vector<int> rot = {0, -128, 0, 0, 127, 0, 0, 0};
-    const auto rotAcc = w.addAccessor({.componentType = kByte, .type = "VEC4", .values = {rot.begin(), rot.end()},
-                                       .normalized = true});
+    const auto rotAcc =
+        w.addAccessor({.componentType = kByte, .type = "VEC4", .values = {rot.begin(), rot.end()}, .normalized = true});
     const auto node = w.addNode({});
     w.addAnimation({{.input = times, .output = rotAcc, .interpolation = "STEP"}},
                    {{.sampler = 0, .node = node, .path = "rotation"}});
@@ -175,7 +179,8 @@ TEST(ImportAccessor, NormalizedMorphWeightOutputsDecodePerSpec) {
         const auto pos = w.addFloats("VEC3", {0, 0, 0, 1, 0, 0, 0, 1, 0});
         const auto d0 = w.addFloats("VEC3", {0, 0, 1, 0, 0, 1, 0, 0, 1});
         const auto d1 = w.addFloats("VEC3", {1, 0, 0, 1, 0, 0, 1, 0, 0});
-        const auto node = meshNode(w, {.attributes = {{"POSITION", pos}}, .targets = {{{"POSITION", d0}}, {{"POSITION", d1}}}});
+        const auto node =
+            meshNode(w, {.attributes = {{"POSITION", pos}}, .targets = {{{"POSITION", d0}}, {{"POSITION", d1}}}});
         const auto times = w.addFloats("SCALAR", {0.0f, 1.0f, 3.0f});
         std::vector<int> raw;
         switch (type) {
@@ -184,8 +189,8 @@ TEST(ImportAccessor, NormalizedMorphWeightOutputsDecodePerSpec) {
             case kShort: raw = {0, 32767, -32768, 16384, -1, 1}; break;
             default: raw = {0, 65535, 32768, 1, 40000, 3}; break;
         }
-        const auto out = w.addAccessor({.componentType = type, .type = "SCALAR", .values = {raw.begin(), raw.end()},
-                                        .normalized = true});
+        const auto out = w.addAccessor(
+            {.componentType = type, .type = "SCALAR", .values = {raw.begin(), raw.end()}, .normalized = true});
         w.addAnimation({{.input = times, .output = out}}, {{.sampler = 0, .node = node, .path = "weights"}});
         const auto r = importGltf(w.gltfSource("weights.gltf"));
         ASSERT_TRUE(imported(r));
@@ -208,11 +213,11 @@ TEST(ImportAccessor, NormalizedMorphWeightOutputsDecodePerSpec) {
 TEST(ImportAccessor, NormalizedSkinWeightsDecodeAndSumToOne) {
     GltfWriter w;
     const auto pos = w.addFloats("VEC3", {0, 0, 0, 1, 0, 0, 0, 1, 0});
-    const auto joints = w.addAccessor({.componentType = kUnsignedShort, .type = "VEC4",
-                                       .values = {0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 2, 0}});
+    const auto joints = w.addAccessor(
+        {.componentType = kUnsignedShort, .type = "VEC4", .values = {0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 2, 0}});
     const std::vector<int> raw = {255, 0, 0, 0, 128, 127, 0, 0, 85, 85, 85, 0};
-    const auto weights = w.addAccessor({.componentType = kUnsignedByte, .type = "VEC4",
-                                        .values = {raw.begin(), raw.end()}, .normalized = true});
+    const auto weights = w.addAccessor(
+        {.componentType = kUnsignedByte, .type = "VEC4", .values = {raw.begin(), raw.end()}, .normalized = true});
     const auto mesh = w.addMesh({{.attributes = {{"POSITION", pos}, {"JOINTS_0", joints}, {"WEIGHTS_0", weights}}}});
     const auto j0 = w.addNode({.name = "j0", .children = {1, 2}});
     w.addNode({.name = "j1"});
@@ -267,10 +272,10 @@ TEST(ImportAccessor, InterleavedAttributesHonourByteStride) {
 
 TEST(ImportAccessor, AccessorByteOffsetAppliesWithinItsView) {
     GltfWriter w;
-    const auto posAcc = w.addAccessor({.componentType = kFloat, .type = "VEC3", .values = {1, 2, 3, 4, 5, 6},
-                                       .byteOffset = 16});
-    const auto idx = w.addAccessor({.componentType = kUnsignedByte, .type = "SCALAR", .values = {1, 0, 1},
-                                    .byteOffset = 3});
+    const auto posAcc =
+        w.addAccessor({.componentType = kFloat, .type = "VEC3", .values = {1, 2, 3, 4, 5, 6}, .byteOffset = 16});
+    const auto idx =
+        w.addAccessor({.componentType = kUnsignedByte, .type = "SCALAR", .values = {1, 0, 1}, .byteOffset = 3});
     meshNode(w, {.attributes = {{"POSITION", posAcc}}, .indices = idx});
     const auto r = importGltf(w.gltfSource("offset.gltf"));
     ASSERT_TRUE(imported(r));
@@ -285,9 +290,9 @@ class SparsePositions : public ::testing::TestWithParam<std::uint32_t> {};
 
 TEST_P(SparsePositions, WithoutBufferViewStartFromZeros) {
     GltfWriter w;
-    const auto acc = w.addSparseAccessor({.componentType = kFloat, .type = "VEC3"}, 5,
-                                         {.indexComponentType = GetParam(), .indices = {1, 4},
-                                          .values = {1, 2, 3, -4, -5, -6}});
+    const auto acc =
+        w.addSparseAccessor({.componentType = kFloat, .type = "VEC3"}, 5,
+                            {.indexComponentType = GetParam(), .indices = {1, 4}, .values = {1, 2, 3, -4, -5, -6}});
     meshNode(w, {.attributes = {{"POSITION", acc}}});
     const auto r = importGltf(w.gltfSource("sparse.gltf"));
     ASSERT_TRUE(imported(r));
@@ -301,8 +306,11 @@ TEST_P(SparsePositions, OverBufferViewWithTheirOwnOffsets) {
     // have their own offsets (4 and 12).
     const auto acc = w.addSparseAccessor(
         {.componentType = kFloat, .type = "VEC3", .values = {1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4}, .byteOffset = 8}, 4,
-        {.indexComponentType = GetParam(), .indices = {0, 2}, .values = {9, 8, 7, 6, 5, 4},
-         .indicesByteOffset = 4, .valuesByteOffset = 12});
+        {.indexComponentType = GetParam(),
+         .indices = {0, 2},
+         .values = {9, 8, 7, 6, 5, 4},
+         .indicesByteOffset = 4,
+         .valuesByteOffset = 12});
     meshNode(w, {.attributes = {{"POSITION", acc}}});
     for (const bool glb : {false, true}) {
         const auto r = importGltf(glb ? w.glbSource("s.glb") : w.gltfSource("s.gltf"));
@@ -312,7 +320,8 @@ TEST_P(SparsePositions, OverBufferViewWithTheirOwnOffsets) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(ImportAccessor, SparsePositions, ::testing::Values(kUnsignedByte, kUnsignedShort, kUnsignedInt),
+INSTANTIATE_TEST_SUITE_P(ImportAccessor, SparsePositions,
+                         ::testing::Values(kUnsignedByte, kUnsignedShort, kUnsignedInt),
                          [](const auto& p) { return std::to_string(p.param); });
 
 TEST(ImportAccessor, SparseAnimationOutputsLoad) {
@@ -327,11 +336,14 @@ TEST(ImportAccessor, SparseAnimationOutputsLoad) {
     const auto scales = w.addSparseAccessor({.componentType = kFloat, .type = "VEC3"}, 4,
                                             {.indexComponentType = kUnsignedByte, .indices = {2}, .values = {2, 3, 4}});
     // Rotation: normalised shorts with a sparse key.
-    const auto turns = w.addSparseAccessor(
-        {.componentType = kShort, .type = "VEC4", .values = {0, 0, 0, 32767, 0, 0, 0, 32767, 0, 0, 0, 32767, 0, 0, 0, 32767},
-         .normalized = true},
-        4, {.indexComponentType = kUnsignedShort, .indices = {3}, .values = {0, -32768, 0, 0}});
-    w.addAnimation({{.input = times, .output = moves}, {.input = times, .output = scales, .interpolation = "STEP"},
+    const auto turns =
+        w.addSparseAccessor({.componentType = kShort,
+                             .type = "VEC4",
+                             .values = {0, 0, 0, 32767, 0, 0, 0, 32767, 0, 0, 0, 32767, 0, 0, 0, 32767},
+                             .normalized = true},
+                            4, {.indexComponentType = kUnsignedShort, .indices = {3}, .values = {0, -32768, 0, 0}});
+    w.addAnimation({{.input = times, .output = moves},
+                    {.input = times, .output = scales, .interpolation = "STEP"},
                     {.input = times, .output = turns}},
                    {{.sampler = 0, .node = node, .path = "translation"},
                     {.sampler = 1, .node = node, .path = "scale"},
@@ -350,8 +362,9 @@ TEST(ImportAccessor, SparseAnimationOutputsLoad) {
 TEST(ImportAccessor, SparseKeyTimesLoad) {
     GltfWriter w;
     const auto node = w.addNode({});
-    const auto times = w.addSparseAccessor({.componentType = kFloat, .type = "SCALAR", .values = {0, 1, 2, 3}}, 4,
-                                           {.indexComponentType = kUnsignedByte, .indices = {1, 2}, .values = {0.25, 0.5}});
+    const auto times =
+        w.addSparseAccessor({.componentType = kFloat, .type = "SCALAR", .values = {0, 1, 2, 3}}, 4,
+                            {.indexComponentType = kUnsignedByte, .indices = {1, 2}, .values = {0.25, 0.5}});
     const auto moves = w.addFloats("VEC3", {0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0});
     w.addAnimation({{.input = times, .output = moves}}, {{.sampler = 0, .node = node, .path = "translation"}});
     const auto r = importGltf(w.gltfSource("sparse-times.gltf"));
@@ -365,21 +378,23 @@ TEST(ImportAccessor, SparseMorphTargetsLoad) {
     GltfWriter w;
     const auto pos = w.addFloats("VEC3", {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0});
     // Exporters write morph targets as sparse accessors without a bufferView.
-    const auto d0 = w.addSparseAccessor({.componentType = kFloat, .type = "VEC3"}, 4,
-                                        {.indexComponentType = kUnsignedShort, .indices = {2, 3},
-                                         .values = {0, 0, 1, 0, 0, 0.5}});
-    const auto d1 = w.addSparseAccessor({.componentType = kFloat, .type = "VEC3", .values = {1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0}},
-                                        4, {.indexComponentType = kUnsignedInt, .indices = {0}, .values = {0, 0, 0}});
-    const auto n0 = w.addSparseAccessor({.componentType = kFloat, .type = "VEC3"}, 4,
-                                        {.indexComponentType = kUnsignedByte, .indices = {0, 1, 2, 3},
-                                         .values = {0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0}});
-    const auto node = meshNode(w, {.attributes = {{"POSITION", pos}},
-                                   .targets = {{{"POSITION", d0}, {"NORMAL", n0}}, {{"POSITION", d1}}}},
-                               {0.25, 0.75});
+    const auto d0 =
+        w.addSparseAccessor({.componentType = kFloat, .type = "VEC3"}, 4,
+                            {.indexComponentType = kUnsignedShort, .indices = {2, 3}, .values = {0, 0, 1, 0, 0, 0.5}});
+    const auto d1 =
+        w.addSparseAccessor({.componentType = kFloat, .type = "VEC3", .values = {1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0}},
+                            4, {.indexComponentType = kUnsignedInt, .indices = {0}, .values = {0, 0, 0}});
+    const auto n0 = w.addSparseAccessor(
+        {.componentType = kFloat, .type = "VEC3"}, 4,
+        {.indexComponentType = kUnsignedByte, .indices = {0, 1, 2, 3}, .values = {0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0}});
+    const auto node = meshNode(
+        w, {.attributes = {{"POSITION", pos}}, .targets = {{{"POSITION", d0}, {"NORMAL", n0}}, {{"POSITION", d1}}}},
+        {0.25, 0.75});
     // Morph weights animated from a sparse output with no bufferView.
     const auto times = w.addFloats("SCALAR", {0, 1});
-    const auto weights = w.addSparseAccessor({.componentType = kFloat, .type = "SCALAR"}, 4,
-                                             {.indexComponentType = kUnsignedByte, .indices = {1, 2}, .values = {1, 0.5}});
+    const auto weights =
+        w.addSparseAccessor({.componentType = kFloat, .type = "SCALAR"}, 4,
+                            {.indexComponentType = kUnsignedByte, .indices = {1, 2}, .values = {1, 0.5}});
     w.addAnimation({{.input = times, .output = weights}}, {{.sampler = 0, .node = node, .path = "weights"}});
     const auto r = importGltf(w.gltfSource("sparse-morph.gltf"));
     ASSERT_TRUE(imported(r));
@@ -397,9 +412,9 @@ TEST(ImportAccessor, SparseMorphTargetsLoad) {
 
 TEST(ImportAccessor, SparseIndicesNotIncreasingAreRejected) {
     GltfWriter w;
-    const auto acc = w.addSparseAccessor({.componentType = kFloat, .type = "VEC3"}, 3,
-                                         {.indexComponentType = kUnsignedShort, .indices = {2, 1},
-                                          .values = {1, 1, 1, 2, 2, 2}});
+    const auto acc =
+        w.addSparseAccessor({.componentType = kFloat, .type = "VEC3"}, 3,
+                            {.indexComponentType = kUnsignedShort, .indices = {2, 1}, .values = {1, 1, 1, 2, 2, 2}});
     meshNode(w, {.attributes = {{"POSITION", acc}}});
     EXPECT_TRUE(faultAt(importGltf(w.gltfSource("s.gltf")), "s.gltf#/accessors/" + std::to_string(acc)));
 }

@@ -111,8 +111,9 @@ TEST(ImportOptions, MemoryBudgetIsHonoured) {
     options.memoryBudget = high - 1;
     const auto r = importGltf(source, options);
     ASSERT_TRUE(faultAt(r, "p.glb#/meshes/0/primitives/0/attributes/POSITION"));
-    EXPECT_EQ(r.faults()[0].what, "decoded data needs 1200 bytes; the import's memory budget of " +
-                                      std::to_string(high - 1) + " bytes has 1199 left");
+    EXPECT_EQ(r.faults()[0].what,
+              "decoded data needs 1200 bytes; the import's memory budget of " + std::to_string(high - 1) +
+                  " bytes has 1199 left");
 }
 
 TEST(ImportOptions, TheFileItselfCountsAgainstTheBudget) {
@@ -121,10 +122,10 @@ TEST(ImportOptions, TheFileItselfCountsAgainstTheBudget) {
     options.memoryBudget = source.bytes->size() - 1;
     const auto r = importGltf(source, options);
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(describe(r.faults()[0]), "p.glb: the file needs " + std::to_string(source.bytes->size()) +
-                                           " bytes; the import's memory budget of " +
-                                           std::to_string(source.bytes->size() - 1) + " bytes has " +
-                                           std::to_string(source.bytes->size() - 1) + " left");
+    EXPECT_EQ(describe(r.faults()[0]),
+              "p.glb: the file needs " + std::to_string(source.bytes->size()) +
+                  " bytes; the import's memory budget of " + std::to_string(source.bytes->size() - 1) + " bytes has " +
+                  std::to_string(source.bytes->size() - 1) + " left");
 }
 
 TEST(ImportOptions, MemoryBudgetCoversEveryRole) {
@@ -216,8 +217,8 @@ TEST(ImportOptions, AnimationOnlyImportStillChecksRenderAccessors) {
     {
         Rig rig = makeRig();
         rig.w.json()["meshes"][0]["primitives"][0]["indices"] = rig.times;  // float indices
-        EXPECT_TRUE(faultAt(importGltf(rig.w.gltfSource("rig.gltf"), options),
-                            "rig.gltf#/meshes/0/primitives/0/indices"));
+        EXPECT_TRUE(
+            faultAt(importGltf(rig.w.gltfSource("rig.gltf"), options), "rig.gltf#/meshes/0/primitives/0/indices"));
     }
     {
         Rig rig = makeRig();

@@ -27,7 +27,7 @@ public:
     TempDir() {
         static std::atomic<int> counter{0};
         path_ = std::filesystem::temp_directory_path() /
-                ("kinema-io-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+            ("kinema-io-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
         std::filesystem::create_directories(path_);
     }
     ~TempDir() {
@@ -128,26 +128,25 @@ inline Rig makeRig() {
     GltfWriter& w = r.w;
     r.positions = w.addFloats("VEC3", {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0});
     r.normals = w.addFloats("VEC3", {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1});
-    r.joints = w.addAccessor({.componentType = kUnsignedByte, .type = "VEC4",
-                              .values = {0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}});
+    r.joints = w.addAccessor(
+        {.componentType = kUnsignedByte, .type = "VEC4", .values = {0, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}});
     r.weights = w.addFloats("VEC4", {0.5f, 0.5f, 0, 0, 0.25f, 0.75f, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0});
     r.indices = w.addAccessor({.componentType = kUnsignedShort, .type = "SCALAR", .values = {0, 1, 2, 0, 2, 3}});
     r.target0 = w.addFloats("VEC3", {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1});
     r.target1 = w.addFloats("VEC3", {1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0});
-    r.ibm = w.addFloats("MAT4", {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1,  //
+    r.ibm = w.addFloats("MAT4", {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0,  0, 1,  //
                                  1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1});
     r.times = w.addFloats("SCALAR", {0.0f, 1.0f});
     r.rotations = w.addFloats("VEC4", {0, 0, 0, 1, 0, 0, 1, 0});
     r.translations = w.addFloats("VEC3", {0, 1, 0, 0, 2, 0});
     r.morphWeights = w.addFloats("SCALAR", {0, 0, 1, 0.5f});
 
-    w.addMesh({{.attributes = {{"POSITION", r.positions},
-                               {"NORMAL", r.normals},
-                               {"JOINTS_0", r.joints},
-                               {"WEIGHTS_0", r.weights}},
-                .indices = r.indices,
-                .targets = {{{"POSITION", r.target0}}, {{"POSITION", r.target1}}}}},
-              {0.0, 0.0});
+    w.addMesh(
+        {{.attributes =
+              {{"POSITION", r.positions}, {"NORMAL", r.normals}, {"JOINTS_0", r.joints}, {"WEIGHTS_0", r.weights}},
+          .indices = r.indices,
+          .targets = {{{"POSITION", r.target0}}, {{"POSITION", r.target1}}}}},
+        {0.0, 0.0});
     w.addSkin({1, 2}, r.ibm);
     r.root = w.addNode({.name = "root", .children = {1, 3}});
     r.jointA = w.addNode({.name = "jointA", .translation = std::array<double, 3>{0, 1, 0}, .children = {2}});

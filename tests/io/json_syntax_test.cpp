@@ -77,8 +77,8 @@ TEST(JsonSyntax, ControlCharacterInString) {
 }
 
 TEST(JsonSyntax, InvalidUtf8InAString) {
-    expectError({"[\"a\xC0\x80\"]", 3, 1, 4, "overlong"});           // U+0000 in two bytes
-    expectError({"[\"\xED\xA0\x80\"]", 2, 1, 3, "surrogate"});        // U+D800
+    expectError({"[\"a\xC0\x80\"]", 3, 1, 4, "overlong"});      // U+0000 in two bytes
+    expectError({"[\"\xED\xA0\x80\"]", 2, 1, 3, "surrogate"});  // U+D800
     expectError({"[\"\xF4\x90\x80\x80\"]", 2, 1, 3, "above U+10FFFF"});
     expectError({"[\"\xE2\x82\"]", 2, 1, 3, "cut short"});
     expectError({"[\"\xF5\x80\x80\x80\"]", 2, 1, 3, "never occur"});
@@ -264,9 +264,26 @@ void appendWhitespace(Random& random, std::string& out) {
 }
 
 void appendString(Random& random, std::string& out) {
-    static constexpr std::string_view kPieces[] = {
-        "a", "glTF", " ", "\\\"", "\\\\", "\\/", "\\n", "\\t", "\\u0041", "\\u00e9", "\\uD83D\\uDE00",
-        "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xF4\x8F\xBF\xBF", "1", "e", "-", "{", "]"};
+    static constexpr std::string_view kPieces[] = {"a",
+                                                   "glTF",
+                                                   " ",
+                                                   "\\\"",
+                                                   "\\\\",
+                                                   "\\/",
+                                                   "\\n",
+                                                   "\\t",
+                                                   "\\u0041",
+                                                   "\\u00e9",
+                                                   "\\uD83D\\uDE00",
+                                                   "\xC3\xA9",
+                                                   "\xE2\x82\xAC",
+                                                   "\xF0\x9F\x98\x80",
+                                                   "\xF4\x8F\xBF\xBF",
+                                                   "1",
+                                                   "e",
+                                                   "-",
+                                                   "{",
+                                                   "]"};
     out += '"';
     for (std::size_t n = random.below(5); n > 0; --n) {
         out += kPieces[random.below(std::size(kPieces))];
@@ -275,10 +292,26 @@ void appendString(Random& random, std::string& out) {
 }
 
 void appendNumber(Random& random, std::string& out) {
-    static constexpr std::string_view kNumbers[] = {
-        "0", "-0", "1", "42", "-17", "3.5", "0.25", "1e10", "1E+2", "1e-7", "-2.5e-3", "1e308",
-        "9223372036854775807", "18446744073709551615", "-9223372036854775808", "123456789012345678",
-        "0.1", "6.02214076e23", "1.7976931348623157e308", "5e-324"};
+    static constexpr std::string_view kNumbers[] = {"0",
+                                                    "-0",
+                                                    "1",
+                                                    "42",
+                                                    "-17",
+                                                    "3.5",
+                                                    "0.25",
+                                                    "1e10",
+                                                    "1E+2",
+                                                    "1e-7",
+                                                    "-2.5e-3",
+                                                    "1e308",
+                                                    "9223372036854775807",
+                                                    "18446744073709551615",
+                                                    "-9223372036854775808",
+                                                    "123456789012345678",
+                                                    "0.1",
+                                                    "6.02214076e23",
+                                                    "1.7976931348623157e308",
+                                                    "5e-324"};
     out += kNumbers[random.below(std::size(kNumbers))];
 }
 
@@ -347,7 +380,9 @@ TEST(JsonSyntax, AgreesWithSimdjsonOnMutatedDocuments) {
     std::vector<std::string> seeds = {
         R"({"asset":{"version":"2.0"},"nodes":[{"name":"root","children":[1]},{"translation":[0,1.5,-2e-3]}]})",
         R"([1,-0,0.5,1e-7,1E+2,-12.75e10,true,false,null,"",{}])",
-        R"({"s":"\u00e9\uD83D\uDE00\"\\\/\b\f\n\r\t","t":"h)" "\xC3\xA9" R"(llo"})",
+        R"({"s":"\u00e9\uD83D\uDE00\"\\\/\b\f\n\r\t","t":"h)"
+        "\xC3\xA9"
+        R"(llo"})",
         "[[[[[]]]],{\"a\":{\"b\":{\"c\":[]}}}]",
         "  \"just a string\"  ",
         "18446744073709551615",
@@ -367,10 +402,10 @@ TEST(JsonSyntax, AgreesWithSimdjsonOnMutatedDocuments) {
         ASSERT_FALSE(findJsonSyntaxError(seed).has_value()) << escaped(seed);
     }
 
-    static constexpr unsigned char kInteresting[] = {
-        '"', ',', '}', ']', '{', '[', ':', '\\', 0x00, 0x1F, 0x80, 0xBF, 0xC0, 0xC3, 0xE2, 0xED,
-        0xEF, 0xF0, 0xF4, 0xF5, 0xFF, '0', '1', '9', 'e', 'E', '.', '-', '+', ' ', '\t', '\n', '\r',
-        'u', 'D', 'n', 't', 'x', '/', 0x7F};
+    static constexpr unsigned char kInteresting[] = {'"',  ',',  '}',  ']',  '{',  '[',  ':',  '\\', 0x00, 0x1F,
+                                                     0x80, 0xBF, 0xC0, 0xC3, 0xE2, 0xED, 0xEF, 0xF0, 0xF4, 0xF5,
+                                                     0xFF, '0',  '1',  '9',  'e',  'E',  '.',  '-',  '+',  ' ',
+                                                     '\t', '\n', '\r', 'u',  'D',  'n',  't',  'x',  '/',  0x7F};
     constexpr int kDocuments = 6000;
     int rejected = 0;
     for (int n = 0; n < kDocuments; ++n) {

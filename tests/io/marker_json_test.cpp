@@ -40,8 +40,8 @@ TEST(MarkerJson, GivesNamedClipsTheirMarkersSortedByTime) {
 
 TEST(MarkerJson, EveryFaultIsLocatedAndNothingIsApplied) {
     Model m = twoClips();
-    const auto refused = applyMarkerJson(R"({"clips": {"Walk": [{"name": "x", "time": -1}], "Swim": []}})", m,
-                                         "steps.json");
+    const auto refused =
+        applyMarkerJson(R"({"clips": {"Walk": [{"name": "x", "time": -1}], "Swim": []}})", m, "steps.json");
     ASSERT_FALSE(refused.ok());
     EXPECT_EQ(refused.message(), "steps.json#/clips/Walk/0/time: must be >= 0");
     EXPECT_EQ(m.clips[0].markers().size(), 1u);
@@ -59,7 +59,8 @@ TEST(MarkerJson, EveryFaultIsLocatedAndNothingIsApplied) {
         {R"({"clips": {"Walk": {}}})", "f#/clips/Walk: must be an array of markers"},
         {R"({"clip": {}})", "f#/clip: unknown key\nf#/clips: missing"},
         {R"({"clips": {"Walk": [{"name": "a", "time": 1e39}]}})", "f#/clips/Walk/0/time: not finite as a 32-bit float"},
-        {"{\"clips\": {\n  \"Walk\": [}}", "f@byte 23 (line 2, column 12): JSON syntax error: expected a value, found '}'"},
+        {"{\"clips\": {\n  \"Walk\": [}}",
+         "f@byte 23 (line 2, column 12): JSON syntax error: expected a value, found '}'"},
     };
     for (const auto& [json, expect] : cases) {
         const auto r = parseMarkerJson(json, "f");

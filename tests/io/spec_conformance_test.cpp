@@ -59,9 +59,9 @@ TEST(SpecFixtures, NamesAreUniqueFileNames) {
     std::set<std::string> names;
     for (const SpecFixture& f : specFixtures()) {
         EXPECT_TRUE(names.insert(f.name).second) << "duplicate fixture " << f.name;
-        EXPECT_TRUE(std::all_of(f.name.begin(), f.name.end(),
-                                [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; }))
-            << f.name;
+        EXPECT_TRUE(std::all_of(f.name.begin(), f.name.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+        })) << f.name;
         if (f.accepted()) {
             EXPECT_TRUE(f.pointer.empty()) << f.name;
         } else {
@@ -88,8 +88,9 @@ TEST(SpecFixtures, TruncatedJsonLocationMatchesItsText) {
                 ++column;
             }
         }
-        EXPECT_EQ(f.pointer, "@byte " + std::to_string(bytes.size()) + " (line " + std::to_string(line) +
-                                 ", column " + std::to_string(column) + ")");
+        EXPECT_EQ(f.pointer,
+                  "@byte " + std::to_string(bytes.size()) + " (line " + std::to_string(line) + ", column " +
+                      std::to_string(column) + ")");
         return;
     }
     FAIL() << "no json-truncated fixture";

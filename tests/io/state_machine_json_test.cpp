@@ -177,10 +177,8 @@ INSTANTIATE_TEST_SUITE_P(
         // Syntax errors: the byte, line and column of the first one. The empty text
         // fails at byte 0; the cut one at its end, after the 12 bytes of {"states": [.
         BadDocument{"", {"f.json@byte 0 (line 1, column 1)"}},
-        BadDocument{"{\"states\": [", {"f.json@byte 12 (line 1, column 13)"}},
-        BadDocument{"[]", {"f.json#"}},
-        BadDocument{"{}", {"f.json#/states"}},
-        BadDocument{R"({"states": {}})", {"f.json#/states"}},
+        BadDocument{"{\"states\": [", {"f.json@byte 12 (line 1, column 13)"}}, BadDocument{"[]", {"f.json#"}},
+        BadDocument{"{}", {"f.json#/states"}}, BadDocument{R"({"states": {}})", {"f.json#/states"}},
         BadDocument{R"({"states": [1]})", {"f.json#/states/0"}},
         BadDocument{R"({"states": [{"name": "a", "clip": "x", "sped": 2}]})", {"f.json#/states/0/sped"}},
         BadDocument{R"({"states": [{"name": 3, "clip": "x"}]})", {"f.json#/states/0/name"}},
@@ -190,26 +188,33 @@ INSTANTIATE_TEST_SUITE_P(
         BadDocument{R"({"states": [{"name": "a", "blendSpace": []}]})", {"f.json#/states/0/blendSpace"}},
         BadDocument{R"({"states": [{"name": "a", "blendSpace": {"dimensions": 3, "x": "s", "clips": []}}]})",
                     {"f.json#/states/0/blendSpace/dimensions"}},
-        BadDocument{R"({"states": [{"name": "a", "blendSpace": {"dimensions": 2, "x": "s", "clips": [{"clip": "w", "x": 1}]}}]})",
-                    {"f.json#/states/0/blendSpace/y", "f.json#/states/0/blendSpace/clips/0/y"}},
+        BadDocument{
+            R"({"states": [{"name": "a", "blendSpace": {"dimensions": 2, "x": "s", "clips": [{"clip": "w", "x": 1}]}}]})",
+            {"f.json#/states/0/blendSpace/y", "f.json#/states/0/blendSpace/clips/0/y"}},
         BadDocument{R"({"parameters": [{"name": "p"}], "states": [{"name": "a", "clip": "x"}]})",
                     {"f.json#/parameters/0/type"}},
         BadDocument{R"({"parameters": [{"name": "p", "type": "int"}], "states": [{"name": "a", "clip": "x"}]})",
                     {"f.json#/parameters/0/type"}},
-        BadDocument{R"({"parameters": [{"name": "p", "type": "bool", "default": 1}], "states": [{"name": "a", "clip": "x"}]})",
-                    {"f.json#/parameters/0/default"}},
-        BadDocument{R"({"parameters": [{"name": "p", "type": "trigger", "default": true}], "states": [{"name": "a", "clip": "x"}]})",
-                    {"f.json#/parameters/0/default"}},
+        BadDocument{
+            R"({"parameters": [{"name": "p", "type": "bool", "default": 1}], "states": [{"name": "a", "clip": "x"}]})",
+            {"f.json#/parameters/0/default"}},
+        BadDocument{
+            R"({"parameters": [{"name": "p", "type": "trigger", "default": true}], "states": [{"name": "a", "clip": "x"}]})",
+            {"f.json#/parameters/0/default"}},
         BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"to": "a", "easing": "wobble"}]})",
                     {"f.json#/transitions/0/from", "f.json#/transitions/0/easing"}},
-        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": ">>"}]}]})",
-                    {"f.json#/transitions/0/conditions/0/op"}},
-        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": "<"}]}]})",
-                    {"f.json#/transitions/0/conditions/0/value"}},
-        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": "true", "value": 1}]}]})",
-                    {"f.json#/transitions/0/conditions/0/value"}},
-        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "canTransitionToSelf": 1}]})",
-                    {"f.json#/transitions/0/canTransitionToSelf"}},
+        BadDocument{
+            R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": ">>"}]}]})",
+            {"f.json#/transitions/0/conditions/0/op"}},
+        BadDocument{
+            R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": "<"}]}]})",
+            {"f.json#/transitions/0/conditions/0/value"}},
+        BadDocument{
+            R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": "true", "value": 1}]}]})",
+            {"f.json#/transitions/0/conditions/0/value"}},
+        BadDocument{
+            R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "canTransitionToSelf": 1}]})",
+            {"f.json#/transitions/0/canTransitionToSelf"}},
         BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "a/b~c": 1})", {"f.json#/a~1b~0c"}},
         // A duplicate key, in any object the document holds, is a fault at its pointer,
         // once per key however often it repeats; unknown keys stay one fault each.
@@ -218,20 +223,26 @@ INSTANTIATE_TEST_SUITE_P(
         BadDocument{R"({"states": [{"name": "a", "name": "b", "clip": "x", "name": "c"}]})", {"f.json#/states/0/name"}},
         BadDocument{R"({"states": [{"name": "a", "clip": "x", "sped": 1, "sped": 2}]})",
                     {"f.json#/states/0/sped", "f.json#/states/0/sped"}},
-        BadDocument{R"({"parameters": [{"name": "p", "type": "float", "default": 1, "default": 2}], "states": [{"name": "a", "clip": "x"}]})",
-                    {"f.json#/parameters/0/default"}},
-        BadDocument{R"({"states": [{"name": "a", "blendSpace": {"x": "s", "sync": "markers", "sync": "markers", "clips": [{"clip": "w", "x": 1, "x": 2}]}}]})",
-                    {"f.json#/states/0/blendSpace/sync", "f.json#/states/0/blendSpace/clips/0/x"}},
-        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "to": "a", "conditions": [{"parameter": "p", "op": "true", "op": "false"}]}]})",
-                    {"f.json#/transitions/0/to", "f.json#/transitions/0/conditions/0/op"}},
+        BadDocument{
+            R"({"parameters": [{"name": "p", "type": "float", "default": 1, "default": 2}], "states": [{"name": "a", "clip": "x"}]})",
+            {"f.json#/parameters/0/default"}},
+        BadDocument{
+            R"({"states": [{"name": "a", "blendSpace": {"x": "s", "sync": "markers", "sync": "markers", "clips": [{"clip": "w", "x": 1, "x": 2}]}}]})",
+            {"f.json#/states/0/blendSpace/sync", "f.json#/states/0/blendSpace/clips/0/x"}},
+        BadDocument{
+            R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "to": "a", "conditions": [{"parameter": "p", "op": "true", "op": "false"}]}]})",
+            {"f.json#/transitions/0/to", "f.json#/transitions/0/conditions/0/op"}},
         // An unknown or missing operator is one fault: whether `value` belongs is not
         // judged without a known operator.
-        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": ">>", "value": 1}]}]})",
-                    {"f.json#/transitions/0/conditions/0/op"}},
-        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": "=>", "value": "x"}]}]})",
-                    {"f.json#/transitions/0/conditions/0/op"}},
-        BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "value": 1}]}]})",
-                    {"f.json#/transitions/0/conditions/0/op"}}));
+        BadDocument{
+            R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": ">>", "value": 1}]}]})",
+            {"f.json#/transitions/0/conditions/0/op"}},
+        BadDocument{
+            R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "op": "=>", "value": "x"}]}]})",
+            {"f.json#/transitions/0/conditions/0/op"}},
+        BadDocument{
+            R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "conditions": [{"parameter": "p", "value": 1}]}]})",
+            {"f.json#/transitions/0/conditions/0/op"}}));
 
 TEST(StateMachineJson, ADuplicateKeyIsAFaultEvenWhenBothValuesAreValid) {
     // Either "clip" alone would load; two make the text ambiguous (readers differ on

@@ -75,7 +75,7 @@ TEST(UntrustedFiles, DeepTraversalToTheSystemIsRefusedWithoutRevealingWhetherItE
 TEST(UntrustedFiles, AbsolutePathIsRefused) {
     Sandbox s;
     for (const std::string& uri : {s.secret.string(), std::string("/etc/passwd"), std::string("//host/share/x.bin"),
-                                  std::string("/dev/stdin")}) {
+                                   std::string("/dev/stdin")}) {
         const auto r = importGltfFile(s.gltfWithBufferUri(uri));
         ASSERT_TRUE(faultAt(r, "rig.gltf#/buffers/0/uri")) << uri;
         EXPECT_NE(r.faults()[0].what.find("absolute path"), std::string::npos) << uri << faultList(r);
@@ -85,7 +85,7 @@ TEST(UntrustedFiles, AbsolutePathIsRefused) {
 TEST(UntrustedFiles, PercentEncodedTraversalIsRefused) {
     Sandbox s;
     for (const char* uri : {"%2e%2e/secret.bin", "%2E%2E%2Fsecret.bin", ".%2e/secret.bin", "%2e%2e%2fsecret.bin",
-                                  "sub/%2e%2e/%2e%2e/secret.bin"}) {
+                            "sub/%2e%2e/%2e%2e/secret.bin"}) {
         const auto r = importGltfFile(s.gltfWithBufferUri(uri));
         ASSERT_TRUE(faultAt(r, "rig.gltf#/buffers/0/uri")) << uri;
         EXPECT_NE(r.faults()[0].what.find("outside the file's folder"), std::string::npos) << uri << faultList(r);
@@ -291,8 +291,9 @@ TEST(UntrustedFiles, ABufferDeclaringMoreThanTheBudgetIsRefusedBeforeReading) {
     const long before = maxResidentKiB();
     const auto r = importGltfFile(s.gltfWithBufferUri("rig.bin"));
     ASSERT_TRUE(faultAt(r, "rig.gltf#/buffers/0/byteLength"));
-    EXPECT_NE(r.faults()[0].what.find("buffer 0 needs 68719476736 bytes; the import's memory budget of 1073741824 bytes"),
-              std::string::npos)
+    EXPECT_NE(
+        r.faults()[0].what.find("buffer 0 needs 68719476736 bytes; the import's memory budget of 1073741824 bytes"),
+        std::string::npos)
         << faultList(r);
     EXPECT_LT(maxResidentKiB() - before, 64 * 1024);
 }
@@ -302,8 +303,9 @@ TEST(UntrustedFiles, AFileShorterThanItsBufferIsAFault) {
     s.rig.w.json()["buffers"][0]["byteLength"] = s.rig.w.bin().size() + 1;
     const auto r = importGltfFile(s.gltfWithBufferUri("rig.bin"));
     ASSERT_TRUE(faultAt(r, "rig.gltf#/buffers/0/byteLength"));
-    EXPECT_EQ(r.faults()[0].what, "declares " + std::to_string(s.rig.w.bin().size() + 1) + " bytes, the file has " +
-                                      std::to_string(s.rig.w.bin().size()));
+    EXPECT_EQ(r.faults()[0].what,
+              "declares " + std::to_string(s.rig.w.bin().size() + 1) + " bytes, the file has " +
+                  std::to_string(s.rig.w.bin().size()));
 }
 
 // ---- a resolver provided by the engine ---------------------------------------------------
@@ -344,9 +346,7 @@ TEST(UntrustedFiles, ResolverFaultsAndOutOfMemoryBecomeFaults) {
     Rig rig = makeRig();
     rig.w.json()["buffers"][0]["uri"] = "rig.bin";
     ImportOptions options;
-    options.resolver = [](const ResourceRequest&) -> Result<ResourceBytes> {
-        return Fault{"", "not in the archive"};
-    };
+    options.resolver = [](const ResourceRequest&) -> Result<ResourceBytes> { return Fault{"", "not in the archive"}; };
     const auto missing = importGltf(makeSource(rig.w.gltf(), "vfs.gltf"), options);
     ASSERT_TRUE(faultAt(missing, "vfs.gltf#/buffers/0/uri"));
     EXPECT_EQ(missing.faults()[0].what, "not in the archive");
@@ -399,8 +399,8 @@ TEST(UntrustedFiles, DecodedImagesAreChargedToTheBudget) {
     const auto r = importGltf(rig.w.glbSource("img.glb"), options);
     ASSERT_TRUE(imported(r));
     ASSERT_EQ(r->decodedImages.size(), 1u);
-    EXPECT_EQ(r->decodedImages[0].pixels, (std::vector<std::uint8_t>{10, 20, 30, 255, 40, 50, 60, 255, 10, 20, 30, 255,
-                                                                     40, 50, 60, 255}));
+    EXPECT_EQ(r->decodedImages[0].pixels,
+              (std::vector<std::uint8_t>{10, 20, 30, 255, 40, 50, 60, 255, 10, 20, 30, 255, 40, 50, 60, 255}));
     // Without decodeImages nothing is decoded.
     EXPECT_TRUE(importGltf(rig.w.glbSource("img.glb"))->decodedImages.empty());
 }
@@ -432,7 +432,8 @@ TEST(UntrustedFiles, AnImageInflatingPastTheBudgetIsRefusedAtImport) {
 // ---- locations and numbers -----------------------------------------------------------------
 
 TEST(UntrustedFiles, JsonSyntaxErrorsCarryByteLineAndColumn) {
-    const std::string text = "{\"asset\": {\"version\": \"2.0\"},\n  \"nodes\": [{\"name\": \"\xC3\xA9t\xC3\xA9\"} {}]\n}";
+    const std::string text =
+        "{\"asset\": {\"version\": \"2.0\"},\n  \"nodes\": [{\"name\": \"\xC3\xA9t\xC3\xA9\"} {}]\n}";
     const auto r = importGltf(makeSource(text, "broken.gltf"));
     ASSERT_FALSE(r.ok());
     // Line 2 is `  "nodes": [{"name": "été"} {}]`; the stray '{' is its 29th character
@@ -455,7 +456,8 @@ TEST(UntrustedFiles, ABrokenGlbMagicIsReportedAsSuch) {
     glb[3] = std::byte{'f'};  // "glTF" -> "glTf"
     const auto r = importGltf(makeSource(glb, "rig.glb"));
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(describe(r.faults()[0]), "rig.glb@byte 0: bad magic: a GLB file starts with 'glTF', this one with 'glTf'");
+    EXPECT_EQ(describe(r.faults()[0]),
+              "rig.glb@byte 0: bad magic: a GLB file starts with 'glTF', this one with 'glTf'");
 }
 
 TEST(UntrustedFiles, NumbersInMessagesArePrintedExactly) {

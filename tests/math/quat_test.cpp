@@ -165,9 +165,7 @@ TEST(QuatTryNormalize, KeepsDirectionOfAnOrdinaryQuaternion) {
 // ---- slerp -------------------------------------------------------------------
 
 // A random rotation of angle `angle` (radians, 3D rotation angle) composed onto a.
-Quat nearby(Quat a, std::mt19937& rng, double angle) {
-    return kref::quatOf(kref::randomUnitVector(rng), angle) * a;
-}
+Quat nearby(Quat a, std::mt19937& rng, double angle) { return kref::quatOf(kref::randomUnitVector(rng), angle) * a; }
 
 long double checkSlerpPair(Quat a, Quat b, float t) {
     return kref::signAlignedError(kinema::slerp(a, b, t), kref::slerpL(a, b, t));
@@ -187,10 +185,10 @@ TEST(QuatSlerp, WithinOneMillionthOfExactSlerpOverTheWholeSphere) {
     };
     for (int n = 0; n < 4000; ++n) {
         const Quat a = kref::randomUnitQuat(rng);
-        run(a, kref::randomUnitQuat(rng));                                  // anywhere on the sphere
-        run(a, nearby(a, rng, std::pow(10.0, logAngle(rng))));              // nearly identical (1e-9..1 rad)
-        run(a, -nearby(a, rng, std::pow(10.0, logAngle(rng))));             // nearly opposite (dot near -1)
-        run(a, nearby(a, rng, kPi - std::pow(10.0, logAngle(rng) / 2)));    // rotations nearly 180 deg apart (dot near 0)
+        run(a, kref::randomUnitQuat(rng));                                // anywhere on the sphere
+        run(a, nearby(a, rng, std::pow(10.0, logAngle(rng))));            // nearly identical (1e-9..1 rad)
+        run(a, -nearby(a, rng, std::pow(10.0, logAngle(rng))));           // nearly opposite (dot near -1)
+        run(a, nearby(a, rng, kPi - std::pow(10.0, logAngle(rng) / 2)));  // rotations nearly 180 deg apart (dot near 0)
     }
     // identical and exactly opposite quaternions
     for (int n = 0; n < 200; ++n) {

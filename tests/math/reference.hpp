@@ -54,7 +54,8 @@ inline M3 rodrigues(D3 axis, double angle) {
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
             double s = 0;
-            for (int m = 0; m < 3; ++m) s += k[static_cast<std::size_t>(i * 3 + m)] * k[static_cast<std::size_t>(m * 3 + j)];
+            for (int m = 0; m < 3; ++m)
+                s += k[static_cast<std::size_t>(i * 3 + m)] * k[static_cast<std::size_t>(m * 3 + j)];
             k2[static_cast<std::size_t>(i * 3 + j)] = s;
         }
     M3 r{1, 0, 0, 0, 1, 0, 0, 0, 1};
@@ -73,7 +74,8 @@ inline M3 mul3(const M3& a, const M3& b) {
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) {
             double s = 0;
-            for (int k = 0; k < 3; ++k) s += a[static_cast<std::size_t>(i * 3 + k)] * b[static_cast<std::size_t>(k * 3 + j)];
+            for (int k = 0; k < 3; ++k)
+                s += a[static_cast<std::size_t>(i * 3 + k)] * b[static_cast<std::size_t>(k * 3 + j)];
             r[static_cast<std::size_t>(i * 3 + j)] = s;
         }
     return r;

@@ -28,7 +28,8 @@ Mat4 narrow(const kref::M4& m) {
 void expectMatNear(const kref::M4& want, const Mat4& got, double tol, const char* what = "") {
     for (int row = 0; row < 4; ++row)
         for (int col = 0; col < 4; ++col)
-            EXPECT_NEAR(got(row, col), kref::at(want, row, col), tol) << what << " element (" << row << ", " << col << ")";
+            EXPECT_NEAR(got(row, col), kref::at(want, row, col), tol)
+                << what << " element (" << row << ", " << col << ")";
 }
 
 void expectMatNear(const Mat4& want, const Mat4& got, double tol, const char* what = "") {

@@ -180,7 +180,8 @@ TEST(BlendSpace2D, AGridOfCoCircularCellsReproducesEveryPoint) {
     std::vector<Clip> clips;
     for (int i = 0; i < 9; ++i) clips.push_back(makeClip(std::string("g").append(std::to_string(i)), 1.0f));
     std::vector<BlendSpaceClip> placed;
-    for (int i = 0; i < 9; ++i) placed.push_back({&clips[static_cast<std::size_t>(i)], float(i % 3 - 1), float(i / 3 - 1)});
+    for (int i = 0; i < 9; ++i)
+        placed.push_back({&clips[static_cast<std::size_t>(i)], float(i % 3 - 1), float(i / 3 - 1)});
     const BlendSpace s = made(BlendSpace::create2D(placed));
     EXPECT_EQ(s.triangles().size(), 8u);  // 2 per cell, 4 cells
     for (int i = 0; i < 9; ++i) {
@@ -358,11 +359,12 @@ TEST(BlendSpaceValidation, MarkerSyncNeedsTheSameMarkersInTheSameOrder) {
     const Clip three = makeClip("three", 1.0f, {{"footL", 0.0f}, {"footR", 0.5f}, {"jump", 0.7f}});
     const Clip atEnd = makeClip("atEnd", 1.0f, {{"footL", 0.5f}, {"footR", 1.0f}});
     const Clip same = makeClip("same", 1.0f, {{"footL", 0.5f}, {"footR", 0.5f}});
-    const auto r = BlendSpace::create1D(
-        {{&walk, 0}, {&none, 1}, {&swapped, 2}, {&three, 3}, {&atEnd, 4}, {&same, 5}}, BlendSync::Markers);
+    const auto r = BlendSpace::create1D({{&walk, 0}, {&none, 1}, {&swapped, 2}, {&three, 3}, {&atEnd, 4}, {&same, 5}},
+                                        BlendSync::Markers);
     ASSERT_FALSE(r.ok());
-    EXPECT_EQ(faultWheres(r), (std::vector<std::string>{"clips/1/markers", "clips/2/markers/0", "clips/2/markers/1",
-                                                        "clips/3/markers", "clips/4/markers/1", "clips/5/markers/1"}))
+    EXPECT_EQ(faultWheres(r),
+              (std::vector<std::string>{"clips/1/markers", "clips/2/markers/0", "clips/2/markers/1", "clips/3/markers",
+                                        "clips/4/markers/1", "clips/5/markers/1"}))
         << r.message();
     // Without marker sync the same clips are fine.
     EXPECT_TRUE(BlendSpace::create1D({{&walk, 0}, {&none, 1}, {&swapped, 2}}).ok());

@@ -93,7 +93,8 @@ TEST(ExternalPoseRamp, BadElapsedTimeChangesNothing) {
     ASSERT_TRUE(b.update(0.1).ok());
     for (const double bad : {-0.01, std::nan(""), kInf, -kInf}) {
         const Status refused = b.update(bad);
-        EXPECT_EQ(refused.code, std::isfinite(bad) ? StatusCode::OutOfRange : StatusCode::NotFinite) << refused.message();
+        EXPECT_EQ(refused.code, std::isfinite(bad) ? StatusCode::OutOfRange : StatusCode::NotFinite)
+            << refused.message();
         EXPECT_FLOAT_EQ(b.weight(), 0.5f);
         EXPECT_EQ(b.target(), 1.0f);
     }

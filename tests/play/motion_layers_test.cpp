@@ -68,8 +68,8 @@ TEST(MotionLayers, KeepsTheHeaviestWhenTooManyAndTheirOrder) {
     const PackedClip p(a);
     const std::vector<const PackedClip*> packed(6, &p);
     // Six samples: the two lightest (slots 1 and 4) are left out.
-    const std::vector<MotionSample> samples{sample(0, 0.2f), sample(1, 0.05f), sample(2, 0.25f),
-                                            sample(3, 0.15f), sample(4, 0.1f), sample(5, 0.25f)};
+    const std::vector<MotionSample> samples{sample(0, 0.2f),  sample(1, 0.05f), sample(2, 0.25f),
+                                            sample(3, 0.15f), sample(4, 0.1f),  sample(5, 0.25f)};
     InstanceRequest in;
     ASSERT_TRUE(motionLayers(samples, packed, in));
     ASSERT_EQ(in.layerCount, 4u);

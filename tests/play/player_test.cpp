@@ -84,7 +84,7 @@ TEST(MarkerSweep, RunningBackwardsOverAMarkerAnnouncesItOnce) {
     ASSERT_TRUE(p.setSpeed(-1.0));
     ASSERT_TRUE(p.seek(0.6));
     EXPECT_EQ(crossed(clip, p.mode(), updated(p, 0.2)), Names{"b"});
-    EXPECT_EQ(crossed(clip, p.mode(), updated(p, 0.15)), Names{"a"});  // lands exactly at 0.25
+    EXPECT_EQ(crossed(clip, p.mode(), updated(p, 0.15)), Names{"a"});     // lands exactly at 0.25
     EXPECT_EQ(crossed(clip, p.mode(), updated(p, 0.3)), Names{"start"});  // 0.25 open, wraps through 0
     EXPECT_NEAR(p.position(), 0.95, 1e-12);
 }

@@ -233,7 +233,7 @@ TEST(StateMachine, AnyStateTriggerFiresFromEveryStateAndIsConsumed) {
     tick(sm, 0.1);
     EXPECT_FALSE(sm.transitioning());
     EXPECT_NEAR(sm.currentTime(), 0.2, 1e-12);  // 0.1 fading in, 0.1 since
-    EXPECT_TRUE(sm.boolValue(jump));  // not consumed: nothing fired
+    EXPECT_TRUE(sm.boolValue(jump));            // not consumed: nothing fired
 }
 
 TEST(StateMachine, AnyStateCanRestartItselfWhenAllowed) {
@@ -318,7 +318,7 @@ TEST(StateMachine, DestinationInterruptionDropsTheStateBeingLeft) {
     EXPECT_EQ(sm.currentState(), *def.findState("walk"));
     EXPECT_EQ(*sm.targetState(), *def.findState("idle"));
     EXPECT_NEAR(sm.currentTime(), 0.1, 1e-12);  // walk keeps its time
-    EXPECT_EQ(sm.targetTime(), 0.0);             // idle re-entered from its start
+    EXPECT_EQ(sm.targetTime(), 0.0);            // idle re-entered from its start
     EXPECT_EQ(weightOf(sm, "walk"), 1.0f);
 }
 
@@ -524,17 +524,18 @@ using Places = std::vector<std::string>;
 TEST(StateMachineValidation, EveryFaultIsLocatedByItsPointer) {
     const Clips clips = locomotionClips();
     auto d = locomotionDesc();
-    d.parameters.push_back({"speed", ParameterType::Float, 0.0f});   // /parameters/2/name: twice
-    d.states[1].clip = "wlak";                                       // /states/1/clip
-    d.states[2].speed = INFINITY;                                    // /states/2/speed
-    d.transitions[0].conditions[0].parameter = "jump";               // a trigger compared with >
-    d.transitions[1].to = "nowhere";                                 // /transitions/1/to
-    d.transitions[2].duration = -1.0f;                               // /transitions/2/duration
-    d.transitions[3].offset = 1.0f;                                  // /transitions/3/offset
+    d.parameters.push_back({"speed", ParameterType::Float, 0.0f});  // /parameters/2/name: twice
+    d.states[1].clip = "wlak";                                      // /states/1/clip
+    d.states[2].speed = INFINITY;                                   // /states/2/speed
+    d.transitions[0].conditions[0].parameter = "jump";              // a trigger compared with >
+    d.transitions[1].to = "nowhere";                                // /transitions/1/to
+    d.transitions[2].duration = -1.0f;                              // /transitions/2/duration
+    d.transitions[3].offset = 1.0f;                                 // /transitions/3/offset
     d.defaultState = "sleep";
-    EXPECT_EQ(faultPlaces(d, clips),
-              (Places{"/parameters/2/name", "/states/1/clip", "/states/2/speed", "/transitions/0/conditions/0/parameter",
-                      "/transitions/1/to", "/transitions/2/duration", "/transitions/3/offset", "/defaultState"}));
+    EXPECT_EQ(
+        faultPlaces(d, clips),
+        (Places{"/parameters/2/name", "/states/1/clip", "/states/2/speed", "/transitions/0/conditions/0/parameter",
+                "/transitions/1/to", "/transitions/2/duration", "/transitions/3/offset", "/defaultState"}));
 }
 
 TEST(StateMachineValidation, StatesNeedExactlyOneMotion) {
@@ -569,11 +570,11 @@ TEST(StateMachineValidation, ConditionOperatorsNeedTheirParameterTypes) {
     const Clips clips = locomotionClips();
     auto d = locomotionDesc();
     d.parameters.push_back({"armed", ParameterType::Bool, 1.0f});
-    d.transitions[0].conditions = {{"armed", ConditionOp::Greater, 1.0f},   // bool compared
-                                   {"jump", ConditionOp::IsFalse, 0.0f},    // trigger tested false
-                                   {"speed", ConditionOp::IsTrue, 0.0f},    // float tested true
-                                   {"armed", ConditionOp::IsFalse, 0.0f},   // fine
-                                   {"speed", ConditionOp::Less, std::nanf("")}};      // value not finite
+    d.transitions[0].conditions = {{"armed", ConditionOp::Greater, 1.0f},         // bool compared
+                                   {"jump", ConditionOp::IsFalse, 0.0f},          // trigger tested false
+                                   {"speed", ConditionOp::IsTrue, 0.0f},          // float tested true
+                                   {"armed", ConditionOp::IsFalse, 0.0f},         // fine
+                                   {"speed", ConditionOp::Less, std::nanf("")}};  // value not finite
     EXPECT_EQ(faultPlaces(d, clips),
               (Places{"/transitions/0/conditions/0/parameter", "/transitions/0/conditions/1/parameter",
                       "/transitions/0/conditions/2/parameter", "/transitions/0/conditions/4/value"}));

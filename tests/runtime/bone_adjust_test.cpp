@@ -22,7 +22,7 @@ namespace {
 
 using namespace kinema;
 
-const float kH = std::sqrt(0.5f);  // sin and cos of 45 degrees
+const float kH = std::sqrt(0.5f);         // sin and cos of 45 degrees
 const Quat kYaw90{0.0f, kH, 0.0f, kH};    // +90 degrees about Y: x -> -z, z -> x
 const Quat kPitch90{kH, 0.0f, 0.0f, kH};  // +90 degrees about X: y -> z, z -> -y
 const Quat kRoll90{0.0f, 0.0f, kH, kH};   // +90 degrees about Z: x -> y, y -> -x

@@ -102,9 +102,9 @@ TEST(ClipTimeLoop, AgreesWithFmodBitForBitOverManyLaps) {
         double t = 0.0;
         switch (n % 4) {
             case 0: t = (k + unit(rng)) * d; break;
-            case 1: t = k * d; break;                                    // whole laps (rounded)
+            case 1: t = k * d; break;                                            // whole laps (rounded)
             case 2: t = std::nextafter(k * static_cast<double>(d), 0.0); break;  // just below one
-            default: t = -(k + unit(rng)) * d; break;                   // negative: fmod's path
+            default: t = -(k + unit(rng)) * d; break;                            // negative: fmod's path
         }
         const double got = clipTime(t, d, LoopMode::Loop), want = loopedByFmod(t, d);
         ASSERT_EQ(std::signbit(got), std::signbit(want)) << "time " << t << " duration " << d;
@@ -120,7 +120,7 @@ TEST(ClipTimeDouble, LongClipKeepsTheTimeUnrounded) {
     ASSERT_NE(static_cast<double>(static_cast<float>(t)), t);
     EXPECT_EQ(clipTime(t, hour, LoopMode::Clamp), t);
     EXPECT_EQ(clipTime(t, hour, LoopMode::Loop), t);
-    EXPECT_NEAR(clipTime(t + 1000.0 * hour, hour, LoopMode::Loop), t, 1e-9);         // 1000 laps later
+    EXPECT_NEAR(clipTime(t + 1000.0 * hour, hour, LoopMode::Loop), t, 1e-9);   // 1000 laps later
     EXPECT_NEAR(clipTime(2.0 * hour - t, hour, LoopMode::PingPong), t, 1e-9);  // on the way back
 }
 
@@ -136,13 +136,11 @@ TEST(ClipTimeClamp, TimesInsideAreKept) {
 }
 
 TEST(ClipTimeZeroDuration, LoopingClampsToZero) {
-    for (double t : {0.0, 0.5, 3.0, -1.0, 1e9})
-        EXPECT_EQ(clipTime(t, 0.0f, LoopMode::Loop), 0.0f) << "time " << t;
+    for (double t : {0.0, 0.5, 3.0, -1.0, 1e9}) EXPECT_EQ(clipTime(t, 0.0f, LoopMode::Loop), 0.0f) << "time " << t;
 }
 
 TEST(ClipTimeZeroDuration, ClampingClampsToZero) {
-    for (double t : {0.0, 0.5, 3.0, -1.0})
-        EXPECT_EQ(clipTime(t, 0.0f, LoopMode::Clamp), 0.0f) << "time " << t;
+    for (double t : {0.0, 0.5, 3.0, -1.0}) EXPECT_EQ(clipTime(t, 0.0f, LoopMode::Clamp), 0.0f) << "time " << t;
 }
 
 TEST(ClipTimeZeroDuration, NegativeDurationClampsToZero) {

@@ -75,7 +75,8 @@ inline void PrintTo(const KernelConfig& c, std::ostream* os) {
 inline std::vector<KernelConfig> supportedKernelConfigs() {
     std::vector<KernelConfig> out;
     for (const SimdLevel l : supportedSimdLevels()) out.push_back({l, KernelMix::Tuned});
-    if (PoseKernels(SimdLevel::Avx512, KernelMix::Tuned).mixed()) out.push_back({SimdLevel::Avx512, KernelMix::Uniform});
+    if (PoseKernels(SimdLevel::Avx512, KernelMix::Tuned).mixed())
+        out.push_back({SimdLevel::Avx512, KernelMix::Uniform});
     return out;
 }
 

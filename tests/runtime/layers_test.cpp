@@ -20,8 +20,6 @@ namespace {
 
 using namespace kinema;
 
-
-
 void expectSameRotation(Quat got, kref::LQ want, double tol, const char* what, std::size_t j) {
     EXPECT_LE(static_cast<double>(kref::signAlignedError(got, kref::normalizedL(want))), tol) << what << " joint " << j;
 }

@@ -21,9 +21,9 @@ std::vector<std::uint32_t> crossed(LoopMode mode, PlaybackStep step) {
 TEST(MarkerSweep, StepsOfAnUnwrappedClockAnnounceAsOnTheFirstLap) {
     using V = std::vector<std::uint32_t>;
     EXPECT_EQ(crossed(LoopMode::Loop, {0.2, 0.6, 0.4}), (V{0, 1}));
-    EXPECT_EQ(crossed(LoopMode::Loop, {1.2, 1.6, 0.4}), (V{0, 1}));      // the second lap
-    EXPECT_EQ(crossed(LoopMode::Loop, {7.4, 8.3, 0.9}), (V{1, 0}));      // over the wrap: b, then a
-    EXPECT_EQ(crossed(LoopMode::Loop, {-0.8, -0.6, 0.2}), (V{0}));       // before zero: 0.2 -> 0.4
+    EXPECT_EQ(crossed(LoopMode::Loop, {1.2, 1.6, 0.4}), (V{0, 1}));  // the second lap
+    EXPECT_EQ(crossed(LoopMode::Loop, {7.4, 8.3, 0.9}), (V{1, 0}));  // over the wrap: b, then a
+    EXPECT_EQ(crossed(LoopMode::Loop, {-0.8, -0.6, 0.2}), (V{0}));   // before zero: 0.2 -> 0.4
     // Ping-pong phase 2.2 -> 2.6 is 0.2 -> 0.6 of the next round trip: forward over a and b.
     EXPECT_EQ(crossed(LoopMode::PingPong, {2.2, 2.6, 0.4}), (V{0, 1}));
     // Clamp has no laps: nothing to wrap, a step past the end crosses nothing.

@@ -103,7 +103,8 @@ TEST(PoseLocalToModel, ChainAndBranchMatchHandMultipliedMatrices) {
         want[3] = kref::mul(want[2], kref::trs(local[3]));
         want[4] = kref::mul(want[0], kref::trs(local[4]));
         want[5] = kref::trs(local[5]);
-        for (std::size_t j = 0; j < parents.size(); ++j) expectMatNear(want[j], model[j], 5e-5, "joint " + std::to_string(j));
+        for (std::size_t j = 0; j < parents.size(); ++j)
+            expectMatNear(want[j], model[j], 5e-5, "joint " + std::to_string(j));
     }
 }
 
@@ -160,7 +161,8 @@ TEST(PoseSkinPalette, IsModelTimesInverseBindByHand) {
     for (Mat4& m : model) m = kinema::toMatrix(randomLocal(rng));
     kinema::Skin skin;
     skin.joints = {2, 0, 3};  // not in skeleton order
-    for (std::size_t i = 0; i < skin.joints.size(); ++i) skin.inverseBindMatrices.push_back(kinema::toMatrix(randomLocal(rng)));
+    for (std::size_t i = 0; i < skin.joints.size(); ++i)
+        skin.inverseBindMatrices.push_back(kinema::toMatrix(randomLocal(rng)));
     std::vector<Mat4> palette(3);
     kinema::reference::skinPalette(skin, model, palette);
     for (std::size_t i = 0; i < 3; ++i) {
@@ -181,7 +183,8 @@ TEST(PoseSkinPalette, AtTheBindPoseThePaletteIsIdentity) {
     for (const Mat4& m : model) skin.inverseBindMatrices.push_back(narrow(invert(kref::widen(m))));
     std::vector<Mat4> palette(3);
     kinema::reference::skinPalette(skin, model, palette);
-    for (std::size_t i = 0; i < 3; ++i) expectMatNear(kref::identity(), palette[i], 2e-5, "palette " + std::to_string(i));
+    for (std::size_t i = 0; i < 3; ++i)
+        expectMatNear(kref::identity(), palette[i], 2e-5, "palette " + std::to_string(i));
 }
 
 // The reference passes refuse sizes that do not fit, as PoseKernels does, and write

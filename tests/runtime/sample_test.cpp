@@ -29,7 +29,6 @@ using kinema::Transform;
 using kinema::Vec3;
 using kinema::test::makeTrack;
 
-
 Clip makeClip(std::vector<Track> tracks) {
     auto r = Clip::create("test", std::move(tracks));
     EXPECT_TRUE(r.ok()) << r.message();
@@ -76,7 +75,8 @@ Clip oneOfEachPath(Interpolation interp, std::uint32_t seed) {
     std::vector<float> rot;
     for (std::size_t k = 0; k < times.size(); ++k) {
         for (std::size_t part = 0; part < factor; ++part) {
-            const Quat q = part == (factor == 3 ? 1u : 0u) ? kref::randomUnitQuat(rng) : Quat{v(rng), v(rng), v(rng), v(rng)};
+            const Quat q =
+                part == (factor == 3 ? 1u : 0u) ? kref::randomUnitQuat(rng) : Quat{v(rng), v(rng), v(rng), v(rng)};
             rot.insert(rot.end(), {q.x, q.y, q.z, q.w});
         }
     }
@@ -147,7 +147,8 @@ TEST(SampleBoundaries, ExactKeyTimeReturnsTheStoredValueBitForBit) {
 }
 
 TEST(SampleBoundaries, SingleKeyTrackHoldsItsValueEverywhere) {
-    const Clip clip = makeClip({makeTrack(0, TrackPath::Translation, Interpolation::Linear, {0.7f}, {1.1f, 2.2f, 3.3f})});
+    const Clip clip =
+        makeClip({makeTrack(0, TrackPath::Translation, Interpolation::Linear, {0.7f}, {1.1f, 2.2f, 3.3f})});
     for (float time : {0.0f, 0.7f, 5.0f}) {
         std::vector<Transform> local(1);
         ASSERT_TRUE(kinema::reference::sample(clip, time, local, {}));
@@ -200,8 +201,8 @@ TEST(SampleLinear, TranslationScaleAndWeightsLerpByHand) {
 
 TEST(SampleLinear, TranslationHandCalculated) {
     // keys (0, 0, 0) at 1 s and (2, -4, 6) at 3 s: at 1.5 s a quarter of the way.
-    const Clip clip = makeClip(
-        {makeTrack(0, TrackPath::Translation, Interpolation::Linear, {1.0f, 3.0f}, {0, 0, 0, 2, -4, 6})});
+    const Clip clip =
+        makeClip({makeTrack(0, TrackPath::Translation, Interpolation::Linear, {1.0f, 3.0f}, {0, 0, 0, 2, -4, 6})});
     std::vector<Transform> local(1);
     ASSERT_TRUE(kinema::reference::sample(clip, 1.5f, local, {}));
     EXPECT_EQ(local[0].translation, (Vec3{0.5f, -1.0f, 1.5f}));
@@ -216,7 +217,8 @@ TEST(SampleLinear, RotationSlerpsByHand) {
     keys[3] = -(kref::quatOf({0, 0, 1}, 0.7) * keys[2]);
     std::vector<float> values;
     for (const Quat& q : keys) values.insert(values.end(), {q.x, q.y, q.z, q.w});
-    const Clip clip = makeClip({makeTrack(0, TrackPath::Rotation, Interpolation::Linear, {0.0f, 0.4f, 1.5f, 1.6f}, values)});
+    const Clip clip =
+        makeClip({makeTrack(0, TrackPath::Rotation, Interpolation::Linear, {0.0f, 0.4f, 1.5f, 1.6f}, values)});
     const Track& t = clip.tracks()[0];
     for (std::size_t k = 0; k + 1 < t.times.size(); ++k) {
         for (float time : insideTimes(t.times[k], t.times[k + 1])) {
@@ -234,8 +236,8 @@ TEST(SampleLinear, RotationSlerpsByHand) {
 TEST(SampleLinear, RotationTakesTheShortArcBetweenOppositeSignKeys) {
     // 0 deg and the 90 deg z rotation stored negated: halfway is +45 deg about z.
     const Quat b = -kref::quatOf({0, 0, 1}, std::numbers::pi / 2);
-    const Clip clip = makeClip(
-        {makeTrack(0, TrackPath::Rotation, Interpolation::Linear, {0, 1}, {0, 0, 0, 1, b.x, b.y, b.z, b.w})});
+    const Clip clip =
+        makeClip({makeTrack(0, TrackPath::Rotation, Interpolation::Linear, {0, 1}, {0, 0, 0, 1, b.x, b.y, b.z, b.w})});
     std::vector<Transform> local(1);
     ASSERT_TRUE(kinema::reference::sample(clip, 0.5f, local, {}));
     const Vec3 r = kinema::rotate(local[0].rotation, {1, 0, 0});
@@ -291,8 +293,8 @@ TEST(SampleCubicSpline, HandCalculatedScalar) {
     // in-tangent m1 = 0. At 2 s, s = 0.5: h00 = 0.5, h10 = 0.125, h01 = 0.5, h11 = -0.125,
     // so p = 0.5 * 0 + 2 * 0.125 * 1 + 0.5 * 1 + 2 * (-0.125) * 0 = 0.75.
     // Leaving the tangents unscaled (td taken as 1) would give 0.625.
-    const Clip clip = makeClip({makeTrack(0, TrackPath::Weights, Interpolation::CubicSpline, {1.0f, 3.0f},
-                                          {9, 0, 1, 0, 1, 9}, 1, 0)});
+    const Clip clip = makeClip(
+        {makeTrack(0, TrackPath::Weights, Interpolation::CubicSpline, {1.0f, 3.0f}, {9, 0, 1, 0, 1, 9}, 1, 0)});
     std::vector<Transform> local(1);
     std::vector<float> w(1);
     ASSERT_TRUE(kinema::reference::sample(clip, 2.0f, local, w));
@@ -322,8 +324,8 @@ TEST(SampleCubicSpline, RotationIsTheNormalisedHermite) {
 
 TEST(SampleWeights, Width3LinearWritesItsSliceOnly) {
     // weights 2..4 of 6; keys (0, 0.5, 1) at 0 s and (1, 0.5, 0) at 2 s.
-    const Clip clip = makeClip({makeTrack(0, TrackPath::Weights, Interpolation::Linear, {0, 2},
-                                          {0, 0.5f, 1, 1, 0.5f, 0}, 3, 2)});
+    const Clip clip =
+        makeClip({makeTrack(0, TrackPath::Weights, Interpolation::Linear, {0, 2}, {0, 0.5f, 1, 1, 0.5f, 0}, 3, 2)});
     std::vector<Transform> local(1);
     std::vector<float> w{-1, -2, -3, -4, -5, -6};
     ASSERT_TRUE(kinema::reference::sample(clip, 0.5f, local, w));
@@ -331,8 +333,8 @@ TEST(SampleWeights, Width3LinearWritesItsSliceOnly) {
 }
 
 TEST(SampleWeights, Width3StepHoldsTheLeftKey) {
-    const Clip clip = makeClip({makeTrack(0, TrackPath::Weights, Interpolation::Step, {0, 2},
-                                          {0.1f, 0.2f, 0.3f, 1, 1, 1}, 3, 0)});
+    const Clip clip =
+        makeClip({makeTrack(0, TrackPath::Weights, Interpolation::Step, {0, 2}, {0.1f, 0.2f, 0.3f, 1, 1, 1}, 3, 0)});
     std::vector<Transform> local(1);
     std::vector<float> w(3);
     ASSERT_TRUE(kinema::reference::sample(clip, 1.99f, local, w));
@@ -359,9 +361,9 @@ TEST(SampleWeights, Width3CubicReadsTangentsValuesTangentsPerKey) {
 // ---- what no track touches ---------------------------------------------------------------
 
 TEST(SampleUntouched, PropertiesWithoutATrackStayAsTheyWere) {
-    const Clip clip = makeClip({makeTrack(1, TrackPath::Translation, Interpolation::Linear, {0, 1}, {0, 0, 0, 1, 1, 1}),
-                                makeTrack(2, TrackPath::Rotation, Interpolation::Linear, {0, 1},
-                                          {0, 0, 0, 1, 0, 1, 0, 0})});
+    const Clip clip =
+        makeClip({makeTrack(1, TrackPath::Translation, Interpolation::Linear, {0, 1}, {0, 0, 0, 1, 1, 1}),
+                  makeTrack(2, TrackPath::Rotation, Interpolation::Linear, {0, 1}, {0, 0, 0, 1, 0, 1, 0, 0})});
     Transform sentinel;
     sentinel.translation = {7, 8, 9};
     sentinel.rotation = {0.5f, 0.5f, 0.5f, 0.5f};

@@ -35,8 +35,8 @@ double arcBetween(DQuat a, DQuat& b) {
     if (a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w < 0.0) b = {-b.x, -b.y, -b.z, -b.w};
     const double dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z, dw = a.w - b.w;
     const double sx = a.x + b.x, sy = a.y + b.y, sz = a.z + b.z, sw = a.w + b.w;
-    return 2.0 * std::atan2(std::sqrt(dx * dx + dy * dy + dz * dz + dw * dw),
-                            std::sqrt(sx * sx + sy * sy + sz * sz + sw * sw));
+    return 2.0 *
+        std::atan2(std::sqrt(dx * dx + dy * dy + dz * dz + dw * dw), std::sqrt(sx * sx + sy * sy + sz * sz + sw * sw));
 }
 
 // The rotation angle between two unit quaternions (either sign).
@@ -54,10 +54,9 @@ Clip hourClip() {
         const double kd = static_cast<double>(k);
         times[k] = static_cast<float>(kd / 30.0);
         const double half = 0.15 * std::sin(kd * 0.01);
-        rotations.insert(rotations.end(), {static_cast<float>(axis[0] * std::sin(half)),
-                                           static_cast<float>(axis[1] * std::sin(half)),
-                                           static_cast<float>(axis[2] * std::sin(half)),
-                                           static_cast<float>(std::cos(half))});
+        rotations.insert(rotations.end(),
+                         {static_cast<float>(axis[0] * std::sin(half)), static_cast<float>(axis[1] * std::sin(half)),
+                          static_cast<float>(axis[2] * std::sin(half)), static_cast<float>(std::cos(half))});
         const float x = static_cast<float>(std::sin(kd * 0.1)), slope = static_cast<float>(3.0 * std::cos(kd * 0.1));
         cubic.insert(cubic.end(), {slope, 0.0f, 0.0f, x, 0.0f, 0.0f, slope, 0.0f, 0.0f});
     }
@@ -105,7 +104,7 @@ Expected expectedAt(const Clip& clip, double time) {
     const float* key1 = key0 + 9;
     const double u2 = u * u, u3 = u2 * u, td = t1 - t0;
     e.x = (2 * u3 - 3 * u2 + 1) * key0[3] + (u3 - 2 * u2 + u) * td * key0[6] + (-2 * u3 + 3 * u2) * key1[3] +
-          (u3 - u2) * td * key1[0];
+        (u3 - u2) * td * key1[0];
     return e;
 }
 
@@ -171,8 +170,11 @@ TEST(SampleTime, StepOneNanosecondBeforeAKeyHoldsThePreviousKey) {
     const struct {
         double time;
         float x;
-    } rows[] = {{before, 1.0f},         {static_cast<double>(key), 2.0f}, {std::nextafter(double(key), 2000.0), 2.0f},
-                {1001.0 - 1e-9, 2.0f}, {1001.0, 3.0f}};
+    } rows[] = {{before, 1.0f},
+                {static_cast<double>(key), 2.0f},
+                {std::nextafter(double(key), 2000.0), 2.0f},
+                {1001.0 - 1e-9, 2.0f},
+                {1001.0, 3.0f}};
     for (const auto& row : rows) {
         SCOPED_TRACE("time " + std::to_string(row.time));
         EXPECT_EQ(sampledByReference(clip, row.time).translation.x, row.x);
@@ -210,14 +212,15 @@ TEST(SampleTime, IntervalSearchesCompareTheDoubleTimeExactly) {
     const struct {
         double time;
         std::uint32_t interval;
-    } rows[] = {{999.0 + 1e-9, 0}, {1000.0 - 1e-9, 0}, {1000.0, 1}, {double(key) - 1e-9, 1},
+    } rows[] = {{999.0 + 1e-9, 0}, {1000.0 - 1e-9, 0},      {1000.0, 1},       {double(key) - 1e-9, 1},
                 {double(key), 2},  {double(key) + 1e-9, 2}, {1001.0 - 1e-9, 2}};
     for (const auto& row : rows) {
         for (std::uint32_t start = 0; start < 3; ++start) {
             std::uint32_t hint = start;
             EXPECT_EQ(findKeyInterval(times, row.time, hint), row.interval) << row.time << " from " << start;
             hint = start;
-            EXPECT_EQ(findPackedInterval(packed, timeline, row.time, hint), row.interval) << row.time << " from " << start;
+            EXPECT_EQ(findPackedInterval(packed, timeline, row.time, hint), row.interval)
+                << row.time << " from " << start;
         }
     }
 }

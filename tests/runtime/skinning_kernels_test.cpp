@@ -33,7 +33,9 @@ protected:
     PoseKernels kernels{GetParam().level, GetParam().mix};
 };
 
-const char* name(NormalTransform t) { return t == NormalTransform::BlendedMatrix ? "blended matrix" : "inverse transpose"; }
+const char* name(NormalTransform t) {
+    return t == NormalTransform::BlendedMatrix ? "blended matrix" : "inverse transpose";
+}
 
 // `n` copies of one vertex with the given influences (joints 0, 1, ... in order).
 MeshPrimitive copies(std::size_t n, Vec3 position, Vec3 normal, const std::vector<float>& weights) {
@@ -184,16 +186,18 @@ TEST_P(SkinKernels, BothNormalTransformsMatchTheReference) {
             // Every influence of a vertex mirrored (joints 1, 5, 9) or none (0, 4, 8): a
             // blend of the two kinds can be nearly singular, where the reference itself
             // is uncertain.
-            const MeshPrimitive prim = randomPrimitive(n, influences, rng, [&](std::size_t v) {
-                return static_cast<std::uint16_t>(4 * (rng() % 3) + v % 2);
-            });
+            const MeshPrimitive prim = randomPrimitive(
+                n, influences, rng, [&](std::size_t v) { return static_cast<std::uint16_t>(4 * (rng() % 3) + v % 2); });
             for (const NormalTransform t : kBothTransforms) {
                 std::vector<Vec3> ref, fast;
                 skinBoth(kernels, prim, palette, t, ref, fast);
                 for (std::size_t v = 0; v < n; ++v) {
-                    EXPECT_NEAR(fast[v].x, ref[v].x, 1e-5f) << name(t) << ", " << influences << " influences, vertex " << v;
-                    EXPECT_NEAR(fast[v].y, ref[v].y, 1e-5f) << name(t) << ", " << influences << " influences, vertex " << v;
-                    EXPECT_NEAR(fast[v].z, ref[v].z, 1e-5f) << name(t) << ", " << influences << " influences, vertex " << v;
+                    EXPECT_NEAR(fast[v].x, ref[v].x, 1e-5f)
+                        << name(t) << ", " << influences << " influences, vertex " << v;
+                    EXPECT_NEAR(fast[v].y, ref[v].y, 1e-5f)
+                        << name(t) << ", " << influences << " influences, vertex " << v;
+                    EXPECT_NEAR(fast[v].z, ref[v].z, 1e-5f)
+                        << name(t) << ", " << influences << " influences, vertex " << v;
                     if (t != NormalTransform::BlendedMatrix) continue;
                     double o[3] = {0, 0, 0};
                     const Vec3 nv = prim.normals[v];
@@ -205,7 +209,8 @@ TEST_P(SkinKernels, BothNormalTransformsMatchTheReference) {
                         }
                     }
                     const double len = std::sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
-                    const Vec3 want = influences == 0 ? nv : Vec3{float(o[0] / len), float(o[1] / len), float(o[2] / len)};
+                    const Vec3 want =
+                        influences == 0 ? nv : Vec3{float(o[0] / len), float(o[1] / len), float(o[2] / len)};
                     EXPECT_NEAR(fast[v].x, want.x, 1e-5f) << influences << " influences, vertex " << v;
                     EXPECT_NEAR(fast[v].y, want.y, 1e-5f) << influences << " influences, vertex " << v;
                     EXPECT_NEAR(fast[v].z, want.z, 1e-5f) << influences << " influences, vertex " << v;
@@ -274,8 +279,10 @@ TEST_P(SkinKernels, SkinningInPlaceGivesTheSameBitsForBothTransforms) {
                 EXPECT_EQ(nrm.front(), guard);
                 EXPECT_EQ(nrm.back(), guard);
                 for (std::size_t v = 0; v < n; ++v) {
-                    EXPECT_EQ(p[v + 1], wantP[v]) << name(t) << ", " << influences << " influences, vertex " << v << " of " << n;
-                    EXPECT_EQ(nrm[v + 1], wantN[v]) << name(t) << ", " << influences << " influences, vertex " << v << " of " << n;
+                    EXPECT_EQ(p[v + 1], wantP[v])
+                        << name(t) << ", " << influences << " influences, vertex " << v << " of " << n;
+                    EXPECT_EQ(nrm[v + 1], wantN[v])
+                        << name(t) << ", " << influences << " influences, vertex " << v << " of " << n;
                 }
             }
         }
@@ -305,7 +312,8 @@ void expectTheSameBits(SkinKernel want, SkinKernel got, const std::vector<Mat4>&
             for (std::uint16_t& j : joints) j = static_cast<std::uint16_t>(rng() % palette.size());
             for (const int mode : {-1, 0, 1}) {  // no normals, cofactor, blended matrix
                 const bool withNormals = mode >= 0;
-                const std::uint32_t transform = mode == 1 ? detail::kNormalsByBlendedMatrix : detail::kNormalsByCofactor;
+                const std::uint32_t transform =
+                    mode == 1 ? detail::kNormalsByBlendedMatrix : detail::kNormalsByCofactor;
                 std::vector<float> wantP(3 * n), wantN(3 * n), gotP(3 * n), gotN(3 * n);
                 const float* nrm = withNormals ? normals.data() : nullptr;
                 want(pal, joints.data(), weights.data(), influences, positions.data(), nrm, n, wantP.data(),

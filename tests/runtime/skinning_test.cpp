@@ -24,7 +24,9 @@ Mat4 trsMatrix(Vec3 t, kinema::Quat r, Vec3 s) { return kinema::toMatrix(Transfo
 kref::D3 d3(Vec3 v) { return {v.x, v.y, v.z}; }
 
 double dotd(kref::D3 a, kref::D3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-kref::D3 crossd(kref::D3 a, kref::D3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
+kref::D3 crossd(kref::D3 a, kref::D3 b) {
+    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
 double lengthd(kref::D3 a) { return std::sqrt(dotd(a, a)); }
 kref::D3 direction(const Mat4& m, kref::D3 v) {  // upper 3x3 times v, in double
     return {m(0, 0) * v.x + m(0, 1) * v.y + m(0, 2) * v.z, m(1, 0) * v.x + m(1, 1) * v.y + m(1, 2) * v.z,
@@ -71,11 +73,12 @@ TEST(SkinVertices, WeightsSummingToOneKeepARigidVertexExact) {
     rigid(1, 3) = 2;
     rigid(2, 3) = 3;
     const std::vector<Mat4> palette{rigid, rigid, rigid};
-    const MeshPrimitive prim = primitive({{1, 0, 0}, {0.5f, 0.25f, -2}}, 3, {0, 1, 2, 2, 0, 1}, {0.5f, 0.25f, 0.25f, 0.25f, 0.25f, 0.5f});
+    const MeshPrimitive prim =
+        primitive({{1, 0, 0}, {0.5f, 0.25f, -2}}, 3, {0, 1, 2, 2, 0, 1}, {0.5f, 0.25f, 0.25f, 0.25f, 0.25f, 0.5f});
     const std::vector<Vec3> normals{{1, 0, 0}, {0, 0, 1}};
     std::vector<Vec3> out(2), outN(2);
     kinema::reference::skinVertices(prim, palette, prim.positions, normals, out, outN);
-    EXPECT_EQ(out[0], (Vec3{1, 3, 3}));        // R (1, 0, 0) = (0, 1, 0), + (1, 2, 3)
+    EXPECT_EQ(out[0], (Vec3{1, 3, 3}));         // R (1, 0, 0) = (0, 1, 0), + (1, 2, 3)
     EXPECT_EQ(out[1], (Vec3{0.75f, 2.5f, 1}));  // R (0.5, 0.25, -2) = (-0.25, 0.5, -2)
     EXPECT_EQ(outN[0], (Vec3{0, 1, 0}));
     EXPECT_EQ(outN[1], (Vec3{0, 0, 1}));
@@ -170,7 +173,8 @@ TEST(SkinNormals, MirroredPaletteKeepsNormalsOutward) {
     const Mat4 m = trsMatrix(centre, kref::quatOf({0.3, 1, -0.2}, 2.1), {-2, 2, 2});
     const std::vector<Mat4> palette{m};
     const std::vector<Vec3> points = spherePoints(rng, 200);
-    MeshPrimitive prim = primitive(points, 1, std::vector<std::uint16_t>(points.size(), 0), std::vector<float>(points.size(), 1.0f));
+    MeshPrimitive prim =
+        primitive(points, 1, std::vector<std::uint16_t>(points.size(), 0), std::vector<float>(points.size(), 1.0f));
     std::vector<Vec3> out(points.size()), outN(points.size());
     kinema::reference::skinVertices(prim, palette, prim.positions, points, out, outN);
     for (std::size_t v = 0; v < points.size(); ++v) {
@@ -190,7 +194,8 @@ TEST(SkinNormals, MirroredNonUniformPaletteKeepsNormalsOutward) {
     const Mat4 m = trsMatrix({0, 1, 0}, kref::quatOf({1, 0, 1}, -0.6), {-1, 3, 0.5f});
     const std::vector<Mat4> palette{m};
     const std::vector<Vec3> points = spherePoints(rng, 200);
-    MeshPrimitive prim = primitive(points, 1, std::vector<std::uint16_t>(points.size(), 0), std::vector<float>(points.size(), 1.0f));
+    MeshPrimitive prim =
+        primitive(points, 1, std::vector<std::uint16_t>(points.size(), 0), std::vector<float>(points.size(), 1.0f));
     std::vector<Vec3> out(points.size()), outN(points.size());
     kinema::reference::skinVertices(prim, palette, prim.positions, points, out, outN);
     for (std::size_t v = 0; v < points.size(); ++v) {

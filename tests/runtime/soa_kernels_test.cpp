@@ -35,12 +35,10 @@ namespace {
 
 using namespace kinema;
 
-
 class SimdLevels : public ::testing::TestWithParam<test::KernelConfig> {
 protected:
     PoseKernels kernels{GetParam().level, GetParam().mix};
 };
-
 
 // A clip over `joints` joints mixing everything the packer groups by: two shared
 // timelines (even and uneven), one private timeline per some tracks, a one-key
@@ -71,8 +69,8 @@ Clip mixedClip(std::size_t joints, std::uint32_t seed, bool everyPath = false) {
     };
     for (std::uint32_t j = 0; j < joints; ++j) {
         const Interpolation interp = j % 5 == 3 ? Interpolation::CubicSpline
-                                     : j % 7 == 2 ? Interpolation::Step
-                                                  : Interpolation::Linear;
+            : j % 7 == 2                        ? Interpolation::Step
+                                                : Interpolation::Linear;
         const bool cubic = interp == Interpolation::CubicSpline;
         std::vector<float> times = j % 3 == 0 ? even : uneven;
         if (j % 11 == 4) {  // a timeline of its own
@@ -108,7 +106,6 @@ Clip mixedClip(std::size_t joints, std::uint32_t seed, bool everyPath = false) {
     return std::move(clip).value();
 }
 
-
 float relDiff(float got, float want) { return std::fabs(got - want) / std::max(1.0f, std::fabs(want)); }
 
 // Every sampled float against the scalar sampler: translation, scale and weights
@@ -120,9 +117,10 @@ void expectMatchesScalar(const Clip& clip, const SoaPose& got, std::span<const T
         const Transform g = got.joint(j), w = want[j];
         const float gv[] = {g.translation.x, g.translation.y, g.translation.z, g.scale.x, g.scale.y, g.scale.z};
         const float wv[] = {w.translation.x, w.translation.y, w.translation.z, w.scale.x, w.scale.y, w.scale.z};
-        for (int c = 0; c < 6; ++c) ASSERT_LE(relDiff(gv[c], wv[c]), tolerance) << "joint " << j << " c " << c << " t " << time;
+        for (int c = 0; c < 6; ++c)
+            ASSERT_LE(relDiff(gv[c], wv[c]), tolerance) << "joint " << j << " c " << c << " t " << time;
         const float d = g.rotation.x * w.rotation.x + g.rotation.y * w.rotation.y + g.rotation.z * w.rotation.z +
-                        g.rotation.w * w.rotation.w;
+            g.rotation.w * w.rotation.w;
         const float s = d < 0.0f ? -1.0f : 1.0f;
         ASSERT_LE(std::fabs(s * g.rotation.x - w.rotation.x), 2e-6f) << "joint " << j << " t " << time;
         ASSERT_LE(std::fabs(s * g.rotation.y - w.rotation.y), 2e-6f) << "joint " << j << " t " << time;
@@ -174,7 +172,9 @@ TEST_P(SimdLevels, ExactKeyTimesReturnTheStoredValueBitForBit) {
                 if (track.path == TrackPath::Weights) {
                     got = pose.weights()[track.weightOffset + c];
                 } else {
-                    const std::size_t first = track.path == TrackPath::Translation ? 0 : track.path == TrackPath::Rotation ? 3 : 7;
+                    const std::size_t first = track.path == TrackPath::Translation ? 0
+                        : track.path == TrackPath::Rotation                        ? 3
+                                                                                   : 7;
                     got = pose.component(static_cast<SoaComponent>(first + c))[track.target];
                 }
                 ASSERT_EQ(std::memcmp(&got, &track.values[at + c], sizeof(float)), 0)
@@ -204,8 +204,9 @@ long double worstSlerpError(const PoseKernels& kernels, const std::vector<std::p
         const float u = static_cast<float>(i) / 1000.0f;
         EXPECT_TRUE(kernels.sample(packed, u, cursor, pose));
         for (std::size_t j = 0; j < pairs.size(); ++j) {
-            worst = std::max(worst, kref::signAlignedError(pose.joint(j).rotation,
-                                                           kref::slerpL(pairs[j].first, pairs[j].second, u)));
+            worst = std::max(
+                worst,
+                kref::signAlignedError(pose.joint(j).rotation, kref::slerpL(pairs[j].first, pairs[j].second, u)));
         }
     }
     return worst;
@@ -243,8 +244,9 @@ TEST_P(SimdLevels, SlerpOfNearbyKeysStaysWithin1e6OfTheGeodesic) {
         const Quat n = normalize(Quat{r.x - ra * a.x, r.y - ra * a.y, r.z - ra * a.z, r.w - ra * a.w});
         const float w = j < 8 ? 0.1788f - 0.0001f * static_cast<float>(j) : 0.1788f * unit(rng);
         const float c = std::cos(w), sn = std::sin(w), flip = j % 2 == 0 ? 1.0f : -1.0f;
-        pairs.push_back({a, normalize(Quat{flip * (c * a.x + sn * n.x), flip * (c * a.y + sn * n.y),
-                                           flip * (c * a.z + sn * n.z), flip * (c * a.w + sn * n.w)})});
+        pairs.push_back({a,
+                         normalize(Quat{flip * (c * a.x + sn * n.x), flip * (c * a.y + sn * n.y),
+                                        flip * (c * a.z + sn * n.z), flip * (c * a.w + sn * n.w)})});
     }
     const long double worst = worstSlerpError(kernels, pairs);
     EXPECT_LE(worst, 1e-6L) << "worst component error " << static_cast<double>(worst);
@@ -365,7 +367,8 @@ TEST_P(SimdLevels, SkinningCoversEveryInfluenceCountAndTail) {
                     const Mat4& m = palette[prim.joints[v * influences + i]];
                     const double w = prim.weights[v * influences + i];
                     for (int r = 0; r < 3; ++r) {
-                        want[r] += w * (double(m(r, 0)) * pv.x + double(m(r, 1)) * pv.y + double(m(r, 2)) * pv.z + m(r, 3));
+                        want[r] +=
+                            w * (double(m(r, 0)) * pv.x + double(m(r, 1)) * pv.y + double(m(r, 2)) * pv.z + m(r, 3));
                     }
                 }
                 const Vec3 got = outP[v + 1];
@@ -386,7 +389,7 @@ TEST_P(SimdLevels, SkinningCoversEveryInfluenceCountAndTail) {
                         a[r][c] = 0.0;
                         for (std::size_t i = 0; i < influences; ++i) {
                             a[r][c] += double(prim.weights[v * influences + i]) *
-                                       palette[prim.joints[v * influences + i]](c, r);  // transposed
+                                palette[prim.joints[v * influences + i]](c, r);  // transposed
                         }
                     }
                 }
@@ -686,16 +689,17 @@ TEST(SimdDispatch, WideVectorCostFollowsTheCpuModelAndOnlyThereAreKernelsMixed) 
     const bool avx512 = isSupported(SimdLevel::Avx512);
     const bool zen4 = vendor == "AuthenticAMD" && family == "25" && avx512;
     const bool iceLake = vendor == "GenuineIntel" && family == "6" &&
-                         (model == "106" || model == "108" || model == "125" || model == "126") && avx512;
-    const WideVectorCost expected =
-        zen4 ? WideVectorCost::SplitHalves : iceLake ? WideVectorCost::Downclocked : WideVectorCost::Native;
+        (model == "106" || model == "108" || model == "125" || model == "126") && avx512;
+    const WideVectorCost expected = zen4 ? WideVectorCost::SplitHalves
+        : iceLake                        ? WideVectorCost::Downclocked
+                                         : WideVectorCost::Native;
     std::printf("[ INFO     ] vendor %s, family %s, model %s, avx512 %d: %s\n", vendor.c_str(), family.c_str(),
                 model.c_str(), avx512 ? 1 : 0, std::string(toString(expected)).c_str());
     EXPECT_EQ(wideVectorCost(), expected);
 
-    const char* mixedName = expected == WideVectorCost::SplitHalves   ? "avx512 (local->model, palette: avx2)"
-                            : expected == WideVectorCost::Downclocked ? "avx512 (skinning; other passes: avx2)"
-                                                                      : "";
+    const char* mixedName = expected == WideVectorCost::SplitHalves ? "avx512 (local->model, palette: avx2)"
+        : expected == WideVectorCost::Downclocked                   ? "avx512 (skinning; other passes: avx2)"
+                                                                    : "";
     for (const SimdLevel l : {SimdLevel::Portable, SimdLevel::Sse42, SimdLevel::Avx2, SimdLevel::Avx512}) {
         if (!isSupported(l)) continue;
         const PoseKernels tuned(l, KernelMix::Tuned), uniform(l, KernelMix::Uniform);
@@ -746,7 +750,8 @@ TEST(PackedClipLayout, SharedTimelinesAreStoredOnceAndTheSeekIndexFindsEveryInte
             if (!(q > times.front() && q < times.back())) continue;
             const std::uint32_t hintCopy = hint;
             const std::uint32_t k = findPackedInterval(p, tl, q, hint);
-            const auto want = static_cast<std::uint32_t>(std::upper_bound(times.begin(), times.end(), q) - times.begin()) - 1;
+            const auto want =
+                static_cast<std::uint32_t>(std::upper_bound(times.begin(), times.end(), q) - times.begin()) - 1;
             ASSERT_EQ(k, want) << "trial " << trial << " time " << q << " hint " << hintCopy;
             ASSERT_EQ(hint, k);
         }
@@ -757,9 +762,9 @@ TEST(PackedClipLayout, CoverageIsKnownSoRestFillCanBeSkipped) {
     std::vector<Track> tracks;
     for (std::uint32_t j = 0; j < 3; ++j) {
         for (const TrackPath p : {TrackPath::Translation, TrackPath::Rotation, TrackPath::Scale}) {
-            tracks.push_back(test::makeTrack(j, p, Interpolation::Linear, {0.0f, 1.0f},
-                                       p == TrackPath::Rotation ? std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1}
-                                                                : std::vector<float>(6, 1.0f)));
+            tracks.push_back(test::makeTrack(
+                j, p, Interpolation::Linear, {0.0f, 1.0f},
+                p == TrackPath::Rotation ? std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1} : std::vector<float>(6, 1.0f)));
         }
     }
     auto full = Clip::create("full", tracks);

@@ -17,7 +17,7 @@ std::optional<std::filesystem::path> assetPath(const std::string& relative);
 }  // namespace kinema::test
 
 // Skips the current test with a visible message when a shared model is absent.
-#define KINEMA_REQUIRE_ASSET(var, relative)                                                  \
-    const auto var##_opt = ::kinema::test::assetPath(relative);                              \
+#define KINEMA_REQUIRE_ASSET(var, relative)                                                            \
+    const auto var##_opt = ::kinema::test::assetPath(relative);                                        \
     if (!var##_opt) GTEST_SKIP() << "shared asset " << (relative) << " not found (set KINEMA_ASSETS)"; \
     const std::filesystem::path var = *var##_opt

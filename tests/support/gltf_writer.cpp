@@ -87,7 +87,7 @@ void escapeTo(std::string& out, std::string_view s) {
 
 // min/max per component, as JSON numbers of the accessor's kind; nullopt when a value is not finite.
 std::optional<std::pair<Json, Json>> minMax(std::uint32_t componentType, std::size_t components,
-                                             std::span<const double> values) {
+                                            std::span<const double> values) {
     if (components == 0 || values.empty()) return std::nullopt;
     std::vector<double> lo(components, std::numeric_limits<double>::infinity());
     std::vector<double> hi(components, -std::numeric_limits<double>::infinity());
@@ -324,8 +324,7 @@ std::string base64(std::span<const std::byte> bytes) {
     std::size_t i = 0;
     for (; i + 3 <= bytes.size(); i += 3) {
         const std::uint32_t v = (std::to_integer<std::uint32_t>(bytes[i]) << 16) |
-                                (std::to_integer<std::uint32_t>(bytes[i + 1]) << 8) |
-                                std::to_integer<std::uint32_t>(bytes[i + 2]);
+            (std::to_integer<std::uint32_t>(bytes[i + 1]) << 8) | std::to_integer<std::uint32_t>(bytes[i + 2]);
         for (int k = 3; k >= 0; --k) out += alphabet[(v >> (6 * k)) & 63];
     }
     const std::size_t rest = bytes.size() - i;
@@ -455,8 +454,8 @@ std::uint32_t GltfWriter::addSparseAccessor(const AccessorData& base, std::size_
         appendTo(bytes, encodeElements(base.componentType, base.type, base.values, base.byteStride));
         view = addBufferView(bytes, base.byteStride);
     }
-    const std::uint32_t index = addAccessorJson(view, view ? base.byteOffset : 0, base.componentType, base.type,
-                                                count, base.normalized);
+    const std::uint32_t index =
+        addAccessorJson(view, view ? base.byteOffset : 0, base.componentType, base.type, count, base.normalized);
 
     std::vector<std::byte> ib = filler(sparse.indicesByteOffset);
     const std::vector<double> indices(sparse.indices.begin(), sparse.indices.end());

@@ -57,8 +57,7 @@ public:
     Json(std::nullptr_t) {}
     Json(bool b) : kind_(Kind::Bool), bool_(b) {}
     template <class T>
-        requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-    Json(T v) {
+    requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) Json(T v) {
         if constexpr (std::is_signed_v<T>) {
             kind_ = Kind::Int;
             int_ = v;
@@ -145,7 +144,7 @@ struct AccessorData {
 struct SparseData {
     std::uint32_t indexComponentType = kUnsignedInt;
     std::vector<std::uint32_t> indices{};
-    std::vector<double> values{};     // indices.size() * components raw component values
+    std::vector<double> values{};       // indices.size() * components raw component values
     std::size_t indicesByteOffset = 0;  // byteOffset of sparse.indices (skipped bytes are 0xEE)
     std::size_t valuesByteOffset = 0;   // byteOffset of sparse.values
 };
@@ -155,7 +154,7 @@ struct NodeSpec {
     std::optional<std::array<double, 3>> translation{};
     std::optional<std::array<double, 4>> rotation{};  // x, y, z, w
     std::optional<std::array<double, 3>> scale{};
-    std::optional<std::array<double, 16>> matrix{};   // column-major
+    std::optional<std::array<double, 16>> matrix{};  // column-major
     std::vector<std::uint32_t> children{};
     std::optional<std::uint32_t> mesh{};
     std::optional<std::uint32_t> skin{};
@@ -230,7 +229,8 @@ public:
     // ---- scene structure -------------------------------------------------------
     std::uint32_t addNode(const NodeSpec& node);
     std::uint32_t addMesh(const std::vector<PrimitiveSpec>& primitives, const std::vector<double>& weights = {});
-    std::uint32_t addSkin(const std::vector<std::uint32_t>& joints, std::optional<std::uint32_t> inverseBindMatrices = {},
+    std::uint32_t addSkin(const std::vector<std::uint32_t>& joints,
+                          std::optional<std::uint32_t> inverseBindMatrices = {},
                           std::optional<std::uint32_t> skeleton = {});
     std::uint32_t addAnimation(const std::vector<SamplerSpec>& samplers, const std::vector<ChannelSpec>& channels,
                                const std::string& name = {});

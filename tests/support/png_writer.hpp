@@ -65,7 +65,8 @@ inline Bytes zlibStored(const Bytes& data) {
         out.push_back(static_cast<std::uint8_t>(n >> 8));
         out.push_back(static_cast<std::uint8_t>(~n));
         out.push_back(static_cast<std::uint8_t>(~n >> 8));
-        out.insert(out.end(), data.begin() + static_cast<std::ptrdiff_t>(at), data.begin() + static_cast<std::ptrdiff_t>(at + n));
+        out.insert(out.end(), data.begin() + static_cast<std::ptrdiff_t>(at),
+                   data.begin() + static_cast<std::ptrdiff_t>(at + n));
         at += n;
     } while (at < data.size());
     Adler32 adler;
@@ -93,10 +94,14 @@ struct BitWriter {
     }
     // Fixed Huffman literal/length codes (RFC 1951 3.2.6).
     void literal(unsigned symbol) {
-        if (symbol < 144) code(0x30 + symbol, 8);
-        else if (symbol < 256) code(0x190 + symbol - 144, 9);
-        else if (symbol < 280) code(symbol - 256, 7);
-        else code(0xc0 + symbol - 280, 8);
+        if (symbol < 144)
+            code(0x30 + symbol, 8);
+        else if (symbol < 256)
+            code(0x190 + symbol - 144, 9);
+        else if (symbol < 280)
+            code(symbol - 256, 7);
+        else
+            code(0xc0 + symbol - 280, 8);
     }
 };
 

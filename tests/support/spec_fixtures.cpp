@@ -68,8 +68,8 @@ SpecBaseData specBaseData() {
     // rotation (0.5, 0.5, 0.5, 0.5): 120 degrees about (1, 1, 1), which maps x -> y -> z -> x.
     // The inverse bind matrices undo those world transforms (column-major): for jointB the
     // transposed rotation and R^T * (0, -2, 0) = (-2, 0, 0).
-    d.inverseBindMatrices = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1,  //
-                             0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, -2, 0, 0, 1};
+    d.inverseBindMatrices = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0,  -1, 0, 1,  //
+                             0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, -2, 0,  0, 1};
     d.jointBRotation = {0.5, 0.5, 0.5, 0.5};
     d.times = {0, 0.5, 1};
     // Unit quaternions about +z (0.6^2 + 0.8^2 = 1).
@@ -122,8 +122,8 @@ SpecBase buildSpecBase(const SpecBaseData& d) {
 
     ids.root = w.addNode({.name = "root", .children = {1}});
     ids.jointA = w.addNode({.name = "jointA", .translation = std::array<double, 3>{0, 1, 0}, .children = {2}});
-    ids.jointB = w.addNode(
-        {.name = "jointB", .translation = std::array<double, 3>{0, 1, 0}, .rotation = d.jointBRotation});
+    ids.jointB =
+        w.addNode({.name = "jointB", .translation = std::array<double, 3>{0, 1, 0}, .rotation = d.jointBRotation});
     // A skinned mesh's node is a root without a transform of its own (glTF ignores it).
     ids.body = w.addNode({.name = "body", .mesh = 0, .skin = 0});
     w.addScene({ids.root, ids.body});
@@ -180,33 +180,34 @@ std::vector<SpecFixture> specFixtures() {
                     .validatorCode = "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT",
                     .validatorPointer = channelSamplerPointer(1),
                     .pointer = samplerPointer(S::translationSampler, "output"),
-                    .edit = [](SpecBaseData& d) {
-                        d.translations = {.componentType = kUnsignedByte,
-                                          .type = "VEC3",
-                                          .values = {0, 255, 0, 0, 128, 0, 0, 255, 0},
-                                          .normalized = true};
-                    },
+                    .edit =
+                        [](SpecBaseData& d) {
+                            d.translations = {.componentType = kUnsignedByte,
+                                              .type = "VEC3",
+                                              .values = {0, 255, 0, 0, 128, 0, 0, 255, 0},
+                                              .normalized = true};
+                        },
                     .damage = requireQuantization});
     list.push_back({.name = "scale-output-short-normalized",
                     .validatorCode = "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT",
                     .validatorPointer = channelSamplerPointer(2),
                     .pointer = samplerPointer(S::scaleSampler, "output"),
-                    .edit = [](SpecBaseData& d) {
-                        d.scales = {.componentType = kShort,
-                                    .type = "VEC3",
-                                    .values = {32767, 32767, 32767, 16384, 16384, 16384, 32767, 32767, 32767},
-                                    .normalized = true};
-                    },
+                    .edit =
+                        [](SpecBaseData& d) {
+                            d.scales = {.componentType = kShort,
+                                        .type = "VEC3",
+                                        .values = {32767, 32767, 32767, 16384, 16384, 16384, 32767, 32767, 32767},
+                                        .normalized = true};
+                        },
                     .damage = requireQuantization});
     list.push_back({.name = "scale-output-short",
                     .validatorCode = "ANIMATION_SAMPLER_OUTPUT_ACCESSOR_INVALID_FORMAT",
                     .validatorPointer = channelSamplerPointer(2),
                     .pointer = samplerPointer(S::scaleSampler, "output"),
-                    .edit = [](SpecBaseData& d) {
-                        d.scales = {.componentType = kShort,
-                                    .type = "VEC3",
-                                    .values = {1, 1, 1, 2, 2, 2, 1, 1, 1}};
-                    },
+                    .edit =
+                        [](SpecBaseData& d) {
+                            d.scales = {.componentType = kShort, .type = "VEC3", .values = {1, 1, 1, 2, 2, 2, 1, 1, 1}};
+                        },
                     .damage = requireQuantization});
 
     // ---- rotation keys: unit quaternions (validator tolerance |length - 1| <= 0.00769) ----
@@ -245,24 +246,22 @@ std::vector<SpecFixture> specFixtures() {
                         w.json()["accessors"][input].erase("max");
                     }});
     // Declared bounds wider than the keys: the declared value is wrong, yet no key lies outside it.
-    list.push_back({.name = "input-wrong-min",
-                    .validatorCode = "ACCESSOR_MIN_MISMATCH",
-                    .validatorPointer = accessorPointer(input) + "/min/0",
-                    .pointer = accessorPointer(input) + "/min/0",
-                    .recoverable = true,
-                    .repair = "min",
-                    .damage = [input](GltfWriter& w, const SpecBaseIds&) {
-                        w.json()["accessors"][input]["min"][0] = -0.25;
-                    }});
-    list.push_back({.name = "input-wrong-max",
-                    .validatorCode = "ACCESSOR_MAX_MISMATCH",
-                    .validatorPointer = accessorPointer(input) + "/max/0",
-                    .pointer = accessorPointer(input) + "/max/0",
-                    .recoverable = true,
-                    .repair = "max",
-                    .damage = [input](GltfWriter& w, const SpecBaseIds&) {
-                        w.json()["accessors"][input]["max"][0] = 2.0;
-                    }});
+    list.push_back(
+        {.name = "input-wrong-min",
+         .validatorCode = "ACCESSOR_MIN_MISMATCH",
+         .validatorPointer = accessorPointer(input) + "/min/0",
+         .pointer = accessorPointer(input) + "/min/0",
+         .recoverable = true,
+         .repair = "min",
+         .damage = [input](GltfWriter& w, const SpecBaseIds&) { w.json()["accessors"][input]["min"][0] = -0.25; }});
+    list.push_back(
+        {.name = "input-wrong-max",
+         .validatorCode = "ACCESSOR_MAX_MISMATCH",
+         .validatorPointer = accessorPointer(input) + "/max/0",
+         .pointer = accessorPointer(input) + "/max/0",
+         .recoverable = true,
+         .repair = "max",
+         .damage = [input](GltfWriter& w, const SpecBaseIds&) { w.json()["accessors"][input]["max"][0] = 2.0; }});
 
     // ---- byteStride where glTF forbids it ------------------------------------------------
     list.push_back({.name = "input-byte-stride",
@@ -292,9 +291,8 @@ std::vector<SpecFixture> specFixtures() {
                     .edit = [](SpecBaseData& d) { d.weights[8] = 0.5; }});
     // 0.5 + (0.5 - 2^-23) = 1 - 2^-23 (about 1.19e-7 short of 1), exact in float32: inside the
     // validator's tolerance for two non-zero weights.
-    list.push_back({.name = "weights-sum-within-tolerance", .edit = [](SpecBaseData& d) {
-                        d.weights[1] = static_cast<double>(0.5f - std::ldexp(1.0f, -23));
-                    }});
+    list.push_back({.name = "weights-sum-within-tolerance",
+                    .edit = [](SpecBaseData& d) { d.weights[1] = static_cast<double>(0.5f - std::ldexp(1.0f, -23)); }});
     // Joint 1 twice in vertex 0 (weights 0.5 + 0.5 still sum to 1). The validator leaves a
     // repeated joint's weight out of its sum, so it also reports the weights (sum 0.5).
     list.push_back({.name = "joint-listed-twice",

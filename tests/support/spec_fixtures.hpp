@@ -57,8 +57,7 @@ struct SpecBaseIds {
     // Per sampler: its input and output accessors.
     std::array<std::uint32_t, 4> inputs{}, outputs{};
     // Sampler indices in animation 0.
-    static constexpr std::uint32_t rotationSampler = 0, translationSampler = 1, scaleSampler = 2,
-                                   weightsSampler = 3;
+    static constexpr std::uint32_t rotationSampler = 0, translationSampler = 1, scaleSampler = 2, weightsSampler = 3;
     // Nodes: root(0) -> jointA(1) -> jointB(2); body(3) is a root drawing the skinned mesh.
     std::uint32_t root = 0, jointA = 1, jointB = 2, body = 3;
 };
@@ -95,9 +94,9 @@ struct SpecFixture {
     // repaired. Empty when not recoverable.
     std::string repair{};
     SpecContainer container = SpecContainer::Gltf;
-    std::function<void(SpecBaseData&)> edit{};                        // changes values before the build
-    std::function<void(GltfWriter&, const SpecBaseIds&)> damage{};    // changes the written document
-    std::function<std::vector<std::byte>()> rawBytes{};               // replaces the file entirely when set
+    std::function<void(SpecBaseData&)> edit{};                      // changes values before the build
+    std::function<void(GltfWriter&, const SpecBaseIds&)> damage{};  // changes the written document
+    std::function<std::vector<std::byte>()> rawBytes{};             // replaces the file entirely when set
 
     bool accepted() const { return validatorCode.empty(); }
     // name + ".gltf" or ".glb".

@@ -28,8 +28,8 @@ struct CliRun {
 CliRun runKinema(const std::string& args) {
     // ctest runs test cases as parallel processes: each call needs its own file.
     static int calls = 0;
-    const std::string errFile = testing::TempDir() + "kinema_cli_stderr_" + std::to_string(::getpid()) + "_" +
-                                std::to_string(calls++) + ".txt";
+    const std::string errFile =
+        testing::TempDir() + "kinema_cli_stderr_" + std::to_string(::getpid()) + "_" + std::to_string(calls++) + ".txt";
     const std::string cmd = std::string(KINEMA_CLI_PATH) + " " + args + " 2>" + errFile;
     CliRun r;
     FILE* p = popen(cmd.c_str(), "r");
@@ -64,7 +64,8 @@ std::string writeTemp(const std::string& name, const std::string& content) {
 TEST(Cli, HelpListsEveryCommand) {
     const CliRun r = runKinema("--help");
     EXPECT_EQ(r.exitCode, 0);
-    for (const char* cmd : {"info", "validate", "sample", "demo", "bench"}) EXPECT_NE(r.out.find(cmd), std::string::npos) << cmd;
+    for (const char* cmd : {"info", "validate", "sample", "demo", "bench"})
+        EXPECT_NE(r.out.find(cmd), std::string::npos) << cmd;
 }
 
 TEST(Cli, EveryCommandHasHelp) {
@@ -94,8 +95,7 @@ TEST(Cli, UnknownOptionOrNoCommandIsNamed) {
     EXPECT_NE(longOption.err.find("--frobnicate"), std::string::npos) << longOption.err;
     const CliRun none = runKinema("");
     EXPECT_NE(none.exitCode, 0);
-    EXPECT_NE(none.err.find("a command is required; commands: info, validate, sample, demo, bench"),
-              std::string::npos)
+    EXPECT_NE(none.err.find("a command is required; commands: info, validate, sample, demo, bench"), std::string::npos)
         << none.err;
     EXPECT_EQ(runKinema("--version").exitCode, 0);
 }
@@ -154,8 +154,7 @@ TEST(Cli, ValidateReportsUnreadableAndTruncatedFiles) {
     const CliRun missing = runKinema("validate /nonexistent/file.glb");
     EXPECT_EQ(missing.exitCode, 1);
     EXPECT_TRUE(missing.out.empty()) << missing.out;
-    EXPECT_NE(missing.err.find("/nonexistent/file.glb: cannot read: no such file"), std::string::npos)
-        << missing.err;
+    EXPECT_NE(missing.err.find("/nonexistent/file.glb: cannot read: no such file"), std::string::npos) << missing.err;
     EXPECT_EQ(missing.err.find("invalid"), std::string::npos) << missing.err;
     const CliRun folder = runKinema("validate " + testing::TempDir());
     EXPECT_EQ(folder.exitCode, 1);
@@ -187,7 +186,8 @@ TEST(Cli, ValidateRefusesUrisLeavingTheFolderUnlessAllowed) {
         << refused.err;
     EXPECT_EQ(runKinema("validate --allow-external-paths " + path).exitCode, 0);
     EXPECT_EQ(runKinema("validate --allow-folder " + testing::TempDir() + " " + path).exitCode, 0);
-    const CliRun absolute = runKinema("validate " + gltfWithBuffer("cli_abs_" + std::to_string(::getpid()), "/etc/passwd"));
+    const CliRun absolute =
+        runKinema("validate " + gltfWithBuffer("cli_abs_" + std::to_string(::getpid()), "/etc/passwd"));
     EXPECT_EQ(absolute.exitCode, 1);
     EXPECT_NE(absolute.err.find("absolute path"), std::string::npos) << absolute.err;
 }
@@ -400,8 +400,9 @@ TEST(Cli, BenchJsonNamesTheKernelsAndUniformKernelsAreTheLevelsOwn) {
             } else {
                 // The two mixes of simd.hpp's KernelMix (Zen 4; Ice Lake).
                 EXPECT_TRUE(kernels == simd ||
-                            (simd == "avx512" && (kernels == "avx512 (local->model, palette: avx2)" ||
-                                                  kernels == "avx512 (skinning; other passes: avx2)")))
+                            (simd == "avx512" &&
+                             (kernels == "avx512 (local->model, palette: avx2)" ||
+                              kernels == "avx512 (skinning; other passes: avx2)")))
                     << kernels;
             }
         }
@@ -412,8 +413,8 @@ TEST(Cli, BenchJsonNamesTheKernelsAndUniformKernelsAreTheLevelsOwn) {
 // definition and the JSON names it; w1f times 1 thread and then --threads; w1s has
 // one row per stage.
 TEST(Cli, BenchInstancesClipAndTheScalingAndStageWorkloads) {
-    const CliRun r = runKinema(
-        "bench --workload w1f,w1s --instances 1 --clip wide --threads 2 --repetitions 1 --min-time 0 --json");
+    const CliRun r =
+        runKinema("bench --workload w1f,w1s --instances 1 --clip wide --threads 2 --repetitions 1 --min-time 0 --json");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     simdjson::dom::parser parser;
     simdjson::dom::element doc;
@@ -426,14 +427,13 @@ TEST(Cli, BenchInstancesClipAndTheScalingAndStageWorkloads) {
         ASSERT_FALSE(e["clip"].get_string().get(clip)) << r.out;
         EXPECT_EQ(clip, "wide");
         EXPECT_EQ(uint64_t(e["instances"]), 1u) << workload << " " << pass;
-        seen.push_back(std::string(workload) + "/" + std::string(pass) + "/" +
-                       std::to_string(uint64_t(e["threads"])) + "/" + std::to_string(uint64_t(e["joints"])));
+        seen.push_back(std::string(workload) + "/" + std::string(pass) + "/" + std::to_string(uint64_t(e["threads"])) +
+                       "/" + std::to_string(uint64_t(e["joints"])));
     }
     const std::vector<std::string> expected{
-        "w1f/sample+model/1/64",       "w1f/sample+model/2/64",  "w1s/sample only/1/64",
-        "w1s/local->model only/1/64",  "w1s/blend only/1/64",    "w1f/sample+model/1/128",
-        "w1f/sample+model/2/128",      "w1s/sample only/1/128",  "w1s/local->model only/1/128",
-        "w1s/blend only/1/128"};
+        "w1f/sample+model/1/64",       "w1f/sample+model/2/64",  "w1s/sample only/1/64",   "w1s/local->model only/1/64",
+        "w1s/blend only/1/64",         "w1f/sample+model/1/128", "w1f/sample+model/2/128", "w1s/sample only/1/128",
+        "w1s/local->model only/1/128", "w1s/blend only/1/128"};
     EXPECT_EQ(seen, expected) << r.out;
 }
 
@@ -476,18 +476,30 @@ TEST(Cli, BenchSkipsW2WithoutAssets) {
 TEST(Cli, NumericOptionsMustBeFiniteAndInRange) {
     const std::string model = writeTemp("cli_numbers.gltf", R"({"asset":{"version":"2.0"},"nodes":[{}]})");
     const std::pair<const char*, const char*> refused[] = {
-        {"demo --seconds nan", "--seconds"},        {"demo --seconds inf", "--seconds"},
-        {"demo --seconds -1", "--seconds"},         {"demo --seconds 3601", "--seconds"},
-        {"demo --seconds 1e999", "--seconds"},      {"demo --seconds six", "--seconds"},
-        {"demo --step nan", "--step"},              {"demo --step -nan", "--step"},
-        {"demo --step 0", "--step"},                {"demo --step inf", "--step"},
-        {"bench --min-time nan", "--min-time"},     {"bench --min-time -inf", "--min-time"},
-        {"bench --min-time -0.5", "--min-time"},    {"bench --min-time 601", "--min-time"},
-        {"bench --repetitions nan", "--repetitions"}, {"bench --repetitions 0", "--repetitions"},
-        {"bench --repetitions 2.5", "--repetitions"}, {"bench --threads nan", "--threads"},
-        {"bench --threads -1", "--threads"},        {"bench --threads 1025", "--threads"},
-        {"bench --instances nan", "--instances"},   {"bench --instances -1", "--instances"},
-        {"bench --instances 1000001", "--instances"}, {"bench --clip rough", "--clip"},
+        {"demo --seconds nan", "--seconds"},
+        {"demo --seconds inf", "--seconds"},
+        {"demo --seconds -1", "--seconds"},
+        {"demo --seconds 3601", "--seconds"},
+        {"demo --seconds 1e999", "--seconds"},
+        {"demo --seconds six", "--seconds"},
+        {"demo --step nan", "--step"},
+        {"demo --step -nan", "--step"},
+        {"demo --step 0", "--step"},
+        {"demo --step inf", "--step"},
+        {"bench --min-time nan", "--min-time"},
+        {"bench --min-time -inf", "--min-time"},
+        {"bench --min-time -0.5", "--min-time"},
+        {"bench --min-time 601", "--min-time"},
+        {"bench --repetitions nan", "--repetitions"},
+        {"bench --repetitions 0", "--repetitions"},
+        {"bench --repetitions 2.5", "--repetitions"},
+        {"bench --threads nan", "--threads"},
+        {"bench --threads -1", "--threads"},
+        {"bench --threads 1025", "--threads"},
+        {"bench --instances nan", "--instances"},
+        {"bench --instances -1", "--instances"},
+        {"bench --instances 1000001", "--instances"},
+        {"bench --clip rough", "--clip"},
     };
     for (const auto& [args, option] : refused) {
         const CliRun r = runKinema(args);
@@ -565,17 +577,17 @@ TEST(Cli, SampleTextShowsMorphWeightsAndSkinnedPositions) {
     const CliRun plain = runKinema("sample --times 0 " + path);
     ASSERT_EQ(plain.exitCode, 0) << plain.err;
     EXPECT_NE(plain.out.find("t = 0 s (clip time 0 s)\n  node 0 tri "), std::string::npos) << plain.out;
-    EXPECT_NE(plain.out.find("\n  mesh 0 'morphed' on node 0: morph weights (0.5)\n"), std::string::npos)
-        << plain.out;
+    EXPECT_NE(plain.out.find("\n  mesh 0 'morphed' on node 0: morph weights (0.5)\n"), std::string::npos) << plain.out;
     EXPECT_EQ(plain.out.find("primitive"), std::string::npos) << plain.out;  // positions only with --skinned
 
     const CliRun skinned = runKinema("sample --times 0,1 --skinned " + path);
     ASSERT_EQ(skinned.exitCode, 0) << skinned.err;
-    const std::string block = "  mesh 0 'morphed' on node 0: morph weights (0.5)\n"
-                              "    primitive 0: 3 vertex positions in world space\n"
-                              "      0 (0, 0, 1.5)\n"
-                              "      1 (1, 0, 1.5)\n"
-                              "      2 (0, 1, 1.5)\n";
+    const std::string block =
+        "  mesh 0 'morphed' on node 0: morph weights (0.5)\n"
+        "    primitive 0: 3 vertex positions in world space\n"
+        "      0 (0, 0, 1.5)\n"
+        "      1 (1, 0, 1.5)\n"
+        "      2 (0, 1, 1.5)\n";
     const std::size_t first = skinned.out.find(block);
     ASSERT_NE(first, std::string::npos) << skinned.out;
     EXPECT_NE(skinned.out.find(block, first + 1), std::string::npos) << skinned.out;  // at both times
@@ -637,8 +649,8 @@ TEST(Cli, ToolIncludesNothingFromBench) {
         while (std::getline(in, line)) {
             if (!line.starts_with("#include \"")) continue;
             const std::string header = line.substr(10, line.find('"', 10) - 10);
-            const bool ok = header.starts_with("kinema/") || header == "workloads.hpp" ||
-                            std::filesystem::exists(tool / header);
+            const bool ok =
+                header.starts_with("kinema/") || header == "workloads.hpp" || std::filesystem::exists(tool / header);
             EXPECT_TRUE(ok) << name << ": " << line;
         }
     }

@@ -56,7 +56,7 @@ std::optional<std::vector<double>> parseTimes(std::string_view list, std::string
         const std::string_view text = list.substr(start, comma - start);
         if (trimmed(text).empty()) {
             error = "item " + std::to_string(item) + " of '" + std::string(list) +
-                    "' is empty (give comma-separated numbers, e.g. 0,0.5,1.25)";
+                "' is empty (give comma-separated numbers, e.g. 0,0.5,1.25)";
             return std::nullopt;
         }
         const std::optional<double> value = parseNumber(text);
@@ -78,9 +78,12 @@ std::optional<std::vector<double>> parseTimes(std::string_view list, std::string
 std::string counted(std::size_t count, std::string_view singular, std::string_view plural) {
     std::string out = std::to_string(count);
     out += ' ';
-    if (count == 1) out += singular;
-    else if (plural.empty()) (out += singular) += 's';
-    else out += plural;
+    if (count == 1)
+        out += singular;
+    else if (plural.empty())
+        (out += singular) += 's';
+    else
+        out += plural;
     return out;
 }
 

@@ -71,7 +71,7 @@ void consume(float v) { gChecksum = gChecksum + static_cast<double>(v); }
 struct Settings {
     SimdLevel simd = SimdLevel::Portable;
     KernelMix mix = KernelMix::Tuned;
-    std::string kernels;  // PoseKernels::name() of (simd, mix)
+    std::string kernels;      // PoseKernels::name() of (simd, mix)
     std::size_t threads = 1;  // for w1e
     int repetitions = 5;
     double minTime = 0.2;
@@ -132,7 +132,6 @@ void check(const Status& status) {
     if (!status) throw std::runtime_error(status.message());
 }
 
-
 const bench::Workload& w1OrThrow(const Settings& s, std::size_t joints) {
     const bench::Workload& w = bench::w1(joints, s.clip);
     if (!w.error.empty()) throw std::runtime_error(w.error);
@@ -154,7 +153,6 @@ BatchOptions batchOptions(const Settings& s, std::size_t threads, std::span<cons
     o.skins = skins;
     return o;
 }
-
 
 // Sequential playback of W1, `instances` of it on `threads` threads (w1a, w1e, w1f),
 // keeping each instance's local pose or not (BatchOptions::localPoses).
@@ -281,8 +279,8 @@ std::vector<Row> skinW1(const Settings& s, std::size_t joints) {
         Row row{"w1d", kind.pass, joints, 1, 1};
         row.bytesPerKey = clip.bytesPerKey();
         row.repetitionNs = measure(s, [&] {
-            const bool ok = normals ? kernels.skinVertices(mesh, onePalette, mesh.positions, mesh.normals,
-                                                           outPositions, outNormals, kind.transform)
+            const bool ok = normals ? kernels.skinVertices(mesh, onePalette, mesh.positions, mesh.normals, outPositions,
+                                                           outNormals, kind.transform)
                                     : kernels.skinVertices(mesh, onePalette, mesh.positions, {}, outPositions, {});
             if (!ok) throw std::runtime_error("PoseKernels::skinVertices rejected its buffers");
             consume(outPositions.back().x + (normals ? outNormals.back().y : 0.0f));
@@ -360,7 +358,8 @@ std::vector<Row> stagesW1(const Settings& s, std::size_t joints) {
     blend.bytesPerKey = clipA.bytesPerKey();
     blend.repetitionNs = measure(s, [&] {
         for (std::size_t i = 0; i < instances; ++i) {
-            if (!kernels.blend(a[i], b[i], 0.5f, out[i])) throw std::runtime_error("PoseKernels::blend rejected its poses");
+            if (!kernels.blend(a[i], b[i], 0.5f, out[i]))
+                throw std::runtime_error("PoseKernels::blend rejected its poses");
         }
         consume(out.back().component(SoaComponent::Rw)[joints - 1]);
     });
@@ -412,9 +411,10 @@ std::string fixed(std::optional<double> v, int decimals) {
 }
 
 void printHeader(const Settings& s, std::size_t hardwareThreads) {
-    std::printf("kinema bench: SIMD %s; W1 clip %s; threads: 1 (w1e, w1f: %zu; hardware: %zu); median of %s of >= %g s\n",
-                s.kernels.c_str(), bench::toString(s.clip), s.threads, hardwareThreads,
-                counted(static_cast<std::size_t>(s.repetitions), "repetition").c_str(), s.minTime);
+    std::printf(
+        "kinema bench: SIMD %s; W1 clip %s; threads: 1 (w1e, w1f: %zu; hardware: %zu); median of %s of >= %g s\n",
+        s.kernels.c_str(), bench::toString(s.clip), s.threads, hardwareThreads,
+        counted(static_cast<std::size_t>(s.repetitions), "repetition").c_str(), s.minTime);
     std::printf("%-8s %-38s %6s %9s %7s %10s %10s %13s %9s %7s\n", "workload", "pass", "joints", "instances", "threads",
                 "ns/joint", "ns/vertex", "instances/s", "bytes/key", "scaling");
 }
@@ -440,17 +440,21 @@ void printJson(const std::vector<Row>& rows, const Settings& s) {
         w.key("instances").value(static_cast<std::uint64_t>(r.instances));
         w.key("threads").value(static_cast<std::uint64_t>(r.threads));
         w.key("ns_per_joint");
-        if (r.nsPerJoint) w.value(*r.nsPerJoint);
-        else w.null();
+        if (r.nsPerJoint)
+            w.value(*r.nsPerJoint);
+        else
+            w.null();
         if (r.nsPerVertex) w.key("ns_per_vertex").value(*r.nsPerVertex);
         // The fastest repetition beside the median: on a host whose other guests take
         // a share of the core in bursts, the two differ, and the fastest is the steadier
         // figure to compare builds by.
-        const double fastestOfMedian = *std::min_element(r.repetitionNs.begin(), r.repetitionNs.end()) /
-                                       median(r.repetitionNs);
+        const double fastestOfMedian =
+            *std::min_element(r.repetitionNs.begin(), r.repetitionNs.end()) / median(r.repetitionNs);
         w.key("fastest_ns_per_joint");
-        if (r.nsPerJoint) w.value(*r.nsPerJoint * fastestOfMedian);
-        else w.null();
+        if (r.nsPerJoint)
+            w.value(*r.nsPerJoint * fastestOfMedian);
+        else
+            w.null();
         if (r.nsPerVertex) w.key("fastest_ns_per_vertex").value(*r.nsPerVertex * fastestOfMedian);
         w.key("instances_per_s").value(r.instancesPerSecond());
         w.key("bytes_per_key").value(r.bytesPerKey);
@@ -502,13 +506,12 @@ int runBench(const BenchOptions& options) {
     if (!options.simd.empty()) {
         const auto level = parseSimdLevel(options.simd);
         if (!level) {
-            std::cerr << "kinema bench: unknown SIMD level '" << options.simd
-                      << "' (portable, sse4.2, avx2, avx512)\n";
+            std::cerr << "kinema bench: unknown SIMD level '" << options.simd << "' (portable, sse4.2, avx2, avx512)\n";
             return 2;
         }
         if (!isSupported(*level)) {
-            std::cerr << "kinema bench: SIMD level " << options.simd << " is not supported here (best: "
-                      << toString(bestSimdLevel()) << ")\n";
+            std::cerr << "kinema bench: SIMD level " << options.simd
+                      << " is not supported here (best: " << toString(bestSimdLevel()) << ")\n";
             return 2;
         }
         s.simd = *level;

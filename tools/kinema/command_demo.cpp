@@ -202,10 +202,11 @@ int runDemo(const DemoOptions& options) {
                         position(pose[head]).c_str());
         }
     }
-    std::printf("\n  evaluated %s: state machine -> layers -> sample and blend -> local-to-model -> palette "
-                "-> skinning of %s\n",
-                counted(static_cast<std::size_t>(ticks), "tick").c_str(),
-                counted(mesh.vertexCount(), "vertex", "vertices").c_str());
+    std::printf(
+        "\n  evaluated %s: state machine -> layers -> sample and blend -> local-to-model -> palette "
+        "-> skinning of %s\n",
+        counted(static_cast<std::size_t>(ticks), "tick").c_str(),
+        counted(mesh.vertexCount(), "vertex", "vertices").c_str());
     std::printf("  %s, %s\n", counted(static_cast<std::size_t>(fades), "fade").c_str(),
                 counted(static_cast<std::size_t>(footsteps), "footstep").c_str());
     std::printf("  check: rigidly bound vertices are within %.2g m of their joints\n", double(worstSkinError));

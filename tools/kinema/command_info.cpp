@@ -53,8 +53,10 @@ void printJson(const Model& model) {
         w.key("index").value(static_cast<std::uint64_t>(n));
         w.key("name").value(model.skeleton.name(j));
         w.key("parent");
-        if (parentJoint < 0) w.null();
-        else w.value(static_cast<std::uint64_t>(model.nodeOfJoint[static_cast<std::size_t>(parentJoint)]));
+        if (parentJoint < 0)
+            w.null();
+        else
+            w.value(static_cast<std::uint64_t>(model.nodeOfJoint[static_cast<std::size_t>(parentJoint)]));
         w.endObject();
     }
     w.endArray();
@@ -67,8 +69,10 @@ void printJson(const Model& model) {
         w.key("name").value(skin.name);
         w.key("joints").value(static_cast<std::uint64_t>(skin.joints.size()));
         w.key("root");
-        if (skin.root < 0) w.null();
-        else w.value(static_cast<std::uint64_t>(model.nodeOfJoint[static_cast<std::size_t>(skin.root)]));
+        if (skin.root < 0)
+            w.null();
+        else
+            w.value(static_cast<std::uint64_t>(model.nodeOfJoint[static_cast<std::size_t>(skin.root)]));
         w.endObject();
     }
     w.endArray();
@@ -107,8 +111,10 @@ void printJson(const Model& model) {
             w.key("indices").value(static_cast<std::uint64_t>(p.indices.size()));
             w.key("influencesPerVertex").value(static_cast<std::uint64_t>(p.influencesPerVertex));
             w.key("material");
-            if (p.material < 0) w.null();
-            else w.value(static_cast<std::int64_t>(p.material));
+            if (p.material < 0)
+                w.null();
+            else
+                w.value(static_cast<std::int64_t>(p.material));
             w.endObject();
         }
         w.endArray();
@@ -123,8 +129,10 @@ void printJson(const Model& model) {
         w.key("name").value(mat.name);
         w.key("baseColorFactor").floats(mat.baseColorFactor);
         w.key("baseColorTexture");
-        if (mat.baseColorTexture) w.value(static_cast<std::uint64_t>(mat.baseColorTexture->texture));
-        else w.null();
+        if (mat.baseColorTexture)
+            w.value(static_cast<std::uint64_t>(mat.baseColorTexture->texture));
+        else
+            w.null();
         w.endObject();
     }
     w.endArray();
@@ -154,10 +162,10 @@ void printText(const Model& model) {
         const Mesh& mesh = model.meshes[m];
         std::size_t vertices = 0;
         for (const auto& p : mesh.primitives) vertices += p.vertexCount();
-        std::printf("    #%zu '%s': %s, %s, %s, %s\n", m, mesh.name.c_str(),
-                    counted(mesh.primitives.size(), "primitive").c_str(), counted(vertices, "vertex", "vertices").c_str(),
-                    counted(countIndices(mesh), "index", "indices").c_str(),
-                    counted(mesh.targetCount, "morph target").c_str());
+        std::printf(
+            "    #%zu '%s': %s, %s, %s, %s\n", m, mesh.name.c_str(),
+            counted(mesh.primitives.size(), "primitive").c_str(), counted(vertices, "vertex", "vertices").c_str(),
+            counted(countIndices(mesh), "index", "indices").c_str(), counted(mesh.targetCount, "morph target").c_str());
         if (!mesh.targetNames.empty()) {
             std::printf("      morph targets:");
             for (const std::string& name : mesh.targetNames) std::printf(" '%s'", name.c_str());
@@ -183,8 +191,10 @@ int runInfo(const InfoOptions& options) {
         std::cerr << model.message() << '\n';
         return 1;
     }
-    if (options.json) printJson(*model);
-    else printText(*model);
+    if (options.json)
+        printJson(*model);
+    else
+        printText(*model);
     return 0;
 }
 

@@ -27,8 +27,8 @@ std::optional<const Clip*> chooseClip(const Model& model, const std::string& spe
             index = i;
             return &model.clips[i];
         }
-        std::cerr << "kinema sample: animation " << i << " does not exist ("
-                  << counted(model.clips.size(), "animation") << ")\n";
+        std::cerr << "kinema sample: animation " << i << " does not exist (" << counted(model.clips.size(), "animation")
+                  << ")\n";
         return std::nullopt;
     }
     for (std::size_t c = 0; c < model.clips.size(); ++c) {
@@ -74,8 +74,8 @@ void printText(const Model& model, const Pose& pose, double time, double clipT, 
         std::printf("  node %zu %-20.*s T(%g, %g, %g) R(%g, %g, %g, %g) S(%g, %g, %g) world pos (%g, %g, %g)\n", n,
                     int(model.skeleton.name(j).size()), model.skeleton.name(j).data(), double(l.translation.x),
                     double(l.translation.y), double(l.translation.z), double(l.rotation.x), double(l.rotation.y),
-                    double(l.rotation.z), double(l.rotation.w), double(l.scale.x), double(l.scale.y),
-                    double(l.scale.z), double(m.m[12]), double(m.m[13]), double(m.m[14]));
+                    double(l.rotation.z), double(l.rotation.w), double(l.scale.x), double(l.scale.y), double(l.scale.z),
+                    double(m.m[12]), double(m.m[13]), double(m.m[14]));
     }
     for (const MeshInstance& inst : model.meshInstances) {
         const Mesh& mesh = model.meshes[inst.mesh];
@@ -172,7 +172,8 @@ int runSample(const SampleOptions& options) {
                 w.key("node").value(static_cast<std::uint64_t>(model.nodeOfJoint[inst.joint]));
                 w.key("mesh").value(static_cast<std::uint64_t>(inst.mesh));
                 w.key("primitive").value(static_cast<std::uint64_t>(p));
-                w.key("weights").floats(std::span<const float>(pose.weights.data() + inst.weightOffset, mesh.targetCount));
+                w.key("weights").floats(
+                    std::span<const float>(pose.weights.data() + inst.weightOffset, mesh.targetCount));
                 if (options.skinned) {
                     const auto positions = posedPositions(model, pose, inst, mesh.primitives[p]);
                     w.key("positions").beginArray();

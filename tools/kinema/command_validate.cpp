@@ -21,8 +21,8 @@ int runValidate(const ValidateOptions& options) {
         return 1;
     }
     GltfImporter importer;
-    auto model = importer.import(GltfSource{std::move(*bytes), path.parent_path(), path.filename().string()},
-                                 importOptions);
+    auto model =
+        importer.import(GltfSource{std::move(*bytes), path.parent_path(), path.filename().string()}, importOptions);
     const auto warnings = model.warnings();
     const std::string warned = warnings.empty() ? "" : ", " + counted(warnings.size(), "warning");
     if (!model) {

@@ -46,11 +46,11 @@ struct BenchOptions {
     std::size_t instances = 0;           // 0: each workload's own count (256, w1f 10,000, w2 1000)
     std::string clip = "smooth";         // the W1 clip definition: smooth or wide
     bool json = false;
-    std::string simd;                    // empty: the best level this CPU runs
-    bool uniformKernels = false;         // every pass at the level's own kernels (KernelMix::Uniform)
+    std::string simd;             // empty: the best level this CPU runs
+    bool uniformKernels = false;  // every pass at the level's own kernels (KernelMix::Uniform)
     int repetitions = 5;
-    double minTime = 0.2;                // seconds per repetition, at least
-    std::string assets;                  // empty: $KINEMA_ASSETS, else ../shared/assets/gltf
+    double minTime = 0.2;  // seconds per repetition, at least
+    std::string assets;    // empty: $KINEMA_ASSETS, else ../shared/assets/gltf
 };
 int runBench(const BenchOptions& options);
 

@@ -73,8 +73,7 @@ Result<Model> buildRunner() {
         tracks.push_back(rotationTrack(RightLeg, seconds, {1, 0, 0}, swing, 0.0f));
         tracks.push_back(rotationTrack(Spine, seconds, {0, 1, 0}, 0.2f * swing, 0.0f));
         tracks.push_back(bobTrack(Hips, seconds, dip, 2.0f));
-        return Clip::create(name, std::move(tracks),
-                            {{"footstep_right", 0.0f}, {"footstep_left", 0.5f * seconds}});
+        return Clip::create(name, std::move(tracks), {{"footstep_right", 0.0f}, {"footstep_left", 0.5f * seconds}});
     };
     // Idle: a slow breath (hips settle, spine sways), feet still.
     std::vector<Track> breath;
@@ -130,8 +129,8 @@ Result<Model> buildRunner() {
         vertex({hip.m[12], hip.m[13] - 0.45f, hip.m[14]}, leg, 0.5f, std::uint16_t(leg + 1), 0.5f);
         vertex({hip.m[12], hip.m[13] - 0.9f, hip.m[14] + 0.15f}, std::uint16_t(leg + 1), 1.0f, 0, 0.0f);
     }
-    prim.indices = {Hips, Spine, Spine, Head, Hips, LeftLeg, LeftLeg, 7, 7, LeftFoot, LeftFoot, 8,
-                    Hips, RightLeg, RightLeg, 9, 9, RightFoot, RightFoot, 10};
+    prim.indices = {Hips,     Spine, Spine, Head,     Hips,     LeftLeg, LeftLeg, 7,         7,         LeftFoot,
+                    LeftFoot, 8,     Hips,  RightLeg, RightLeg, 9,       9,       RightFoot, RightFoot, 10};
     Mesh mesh;
     mesh.name = "stick figure";
     mesh.primitives.push_back(std::move(prim));

@@ -28,8 +28,9 @@ void addImportFlags(CLI::App& command, ImportFlags& flags) {
     command.add_flag("--allow-external-paths", flags.allowExternalPaths,
                      "let buffer and image URIs reach files outside the file's folder (absolute paths, '..', "
                      "symbolic links); off by default, for files from untrusted sources");
-    command.add_option("--allow-folder", flags.allowedFolders,
-                       "a folder outside the file's own that its URIs may reach (repeatable)")
+    command
+        .add_option("--allow-folder", flags.allowedFolders,
+                    "a folder outside the file's own that its URIs may reach (repeatable)")
         ->type_name("DIR");
     addSizeOption(command, "--memory-budget", flags.memoryBudget,
                   "bytes one import may hold: the file, the parsed JSON, buffers, decoded data and images; a number "
@@ -44,8 +45,8 @@ ImportOptions toImportOptions(const ImportFlags& flags) {
     options.conformance = flags.lenient ? Conformance::Lenient : Conformance::Strict;
     options.allowExternalPaths = flags.allowExternalPaths;
     options.allowedFolders.assign(flags.allowedFolders.begin(), flags.allowedFolders.end());
-    options.memoryBudget = static_cast<std::size_t>(
-        std::min<std::uint64_t>(flags.memoryBudget, std::numeric_limits<std::size_t>::max()));
+    options.memoryBudget =
+        static_cast<std::size_t>(std::min<std::uint64_t>(flags.memoryBudget, std::numeric_limits<std::size_t>::max()));
     options.maxImagePixels = flags.maxImagePixels;
     return options;
 }

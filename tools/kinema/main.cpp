@@ -21,9 +21,12 @@ int noCommand(const CLI::App& app, const CLI::ParseError& error) {
         commands += command->get_name();
     }
     const std::vector<std::string> rest = app.remaining();
-    if (rest.empty()) std::cerr << "kinema: a command is required";
-    else if (rest.front().starts_with('-')) std::cerr << "kinema: unknown option '" << rest.front() << "'";
-    else std::cerr << "kinema: unknown command '" << rest.front() << "'";
+    if (rest.empty())
+        std::cerr << "kinema: a command is required";
+    else if (rest.front().starts_with('-'))
+        std::cerr << "kinema: unknown option '" << rest.front() << "'";
+    else
+        std::cerr << "kinema: unknown command '" << rest.front() << "'";
     std::cerr << "; commands: " << commands << "\nRun with --help for more information.\n";
     return error.get_exit_code();
 }
@@ -32,8 +35,9 @@ int noCommand(const CLI::App& app, const CLI::ParseError& error) {
 
 int main(int argc, char** argv) {
     using namespace kinema::cli;
-    CLI::App app{"kinema: an engine-agnostic animation runtime.\n"
-                 "Reads glTF 2.0 (.gltf, .glb), evaluates poses, skin palettes, skinned vertices and morph weights."};
+    CLI::App app{
+        "kinema: an engine-agnostic animation runtime.\n"
+        "Reads glTF 2.0 (.gltf, .glb), evaluates poses, skin palettes, skinned vertices and morph weights."};
     app.require_subcommand(1);
     app.set_version_flag("--version", "kinema " + std::string(kinema::version()));
 
@@ -45,23 +49,24 @@ int main(int argc, char** argv) {
 
     ValidateOptions validate;
     auto* validateCmd = app.add_subcommand(
-        "validate", "Check a glTF file the way import does: the glTF 2.0 specification's errors, with the Khronos "
-                    "glTF-Validator's tolerances; every image is decoded too. Exit 0 when valid (printing any "
-                    "warnings); exit 1 listing every fault with its location (JSON pointer or byte offset).");
+        "validate",
+        "Check a glTF file the way import does: the glTF 2.0 specification's errors, with the Khronos "
+        "glTF-Validator's tolerances; every image is decoded too. Exit 0 when valid (printing any "
+        "warnings); exit 1 listing every fault with its location (JSON pointer or byte offset).");
     validateCmd->add_option("FILE", validate.file, "a .gltf or .glb file")->required();
     addImportFlags(*validateCmd, validate.import);
 
     SampleOptions sample;
     auto* sampleCmd = app.add_subcommand(
-        "sample", "Evaluate an animation at given times: every node's local TRS and world matrix, and each mesh "
-                  "primitive's morph weights (and, with --skinned, its world-space vertex positions).");
+        "sample",
+        "Evaluate an animation at given times: every node's local TRS and world matrix, and each mesh "
+        "primitive's morph weights (and, with --skinned, its world-space vertex positions).");
     sampleCmd->add_option("FILE", sample.file, "a .gltf or .glb file")->required();
     sampleCmd->add_option("--animation", sample.animation,
                           "animation index or name, or 'none' for the rest pose (default 0; a file without "
                           "animations samples the rest pose)");
     std::string times;  // parsed after the command line, so empty items are seen
-    sampleCmd->add_option("--times", times,
-                          "one comma-separated list of finite times in seconds, e.g. 0,0.5,1.25")
+    sampleCmd->add_option("--times", times, "one comma-separated list of finite times in seconds, e.g. 0,0.5,1.25")
         ->type_name("T0,T1,...")
         ->required();
     sampleCmd->add_flag("--clamp", sample.clamp, "clamp times to [0, duration] instead of looping");
@@ -72,9 +77,10 @@ int main(int argc, char** argv) {
 
     DemoOptions demo;
     auto* demoCmd = app.add_subcommand(
-        "demo", "Run the built-in demo: a runner character built in code, driven by a state machine (idle, walk, "
-                "run by a scripted speed) with crossfades; prints state changes, footstep events as they fire and "
-                "joint positions over time.");
+        "demo",
+        "Run the built-in demo: a runner character built in code, driven by a state machine (idle, walk, "
+        "run by a scripted speed) with crossfades; prints state changes, footstep events as they fire and "
+        "joint positions over time.");
     demoCmd->add_option("--seconds", demo.seconds, "seconds to play, in ticks of 1/60 s (default 6)")
         ->check(finiteIn(0.0, 3600.0));
     demoCmd->add_option("--step", demo.step, "seconds between printed poses (default 0.25)")
@@ -82,29 +88,34 @@ int main(int argc, char** argv) {
 
     BenchOptions bench;
     auto* benchCmd = app.add_subcommand(
-        "bench", "Time the per-frame workloads on the SIMD path (PoseBatch, PoseKernels, PackedClip): W1 "
-                 "(64 and 128 joints, 256 instances) sequential (w1a), seeking (w1b), blending two clips (w1c), "
-                 "palettes and CPU skinning of 10k vertices (w1d), w1a on all threads (w1e), w1a with 10,000 "
-                 "instances on 1 and on all threads (w1f), the stages alone: sample, local->model, blend (w1s), "
-                 "and CesiumMan on 1000 instances (w2). Prints a table, or JSON with --json.");
-    benchCmd->add_option("--workload", bench.workloads,
-                         "comma-separated workloads: w1a, w1b, w1c, w1d, w1e, w1f, w1s, w2 or all (default all)")
+        "bench",
+        "Time the per-frame workloads on the SIMD path (PoseBatch, PoseKernels, PackedClip): W1 "
+        "(64 and 128 joints, 256 instances) sequential (w1a), seeking (w1b), blending two clips (w1c), "
+        "palettes and CPU skinning of 10k vertices (w1d), w1a on all threads (w1e), w1a with 10,000 "
+        "instances on 1 and on all threads (w1f), the stages alone: sample, local->model, blend (w1s), "
+        "and CesiumMan on 1000 instances (w2). Prints a table, or JSON with --json.");
+    benchCmd
+        ->add_option("--workload", bench.workloads,
+                     "comma-separated workloads: w1a, w1b, w1c, w1d, w1e, w1f, w1s, w2 or all (default all)")
         ->delimiter(',');
     benchCmd->add_option("--threads", bench.threads, "threads for w1e and w1f (default 0: as many as the hardware has)")
         ->check(CLI::Range(std::size_t{0}, std::size_t{1024}));
-    benchCmd->add_option("--instances", bench.instances,
-                         "instances of every workload (default 0: each its own, 256 for W1, 10,000 for w1f, 1000 "
-                         "for w2; 1 times one instance whose data stays in cache)")
+    benchCmd
+        ->add_option("--instances", bench.instances,
+                     "instances of every workload (default 0: each its own, 256 for W1, 10,000 for w1f, 1000 "
+                     "for w2; 1 times one instance whose data stays in cache)")
         ->check(CLI::Range(std::size_t{0}, std::size_t{1'000'000}));
-    benchCmd->add_option("--clip", bench.clip,
-                         "W1 clip definition: smooth (rotations turn at most 3.6 degrees per key) or wide (at "
-                         "most 21 degrees per key; docs/PERFORMANCE.md defines both) (default smooth)")
+    benchCmd
+        ->add_option("--clip", bench.clip,
+                     "W1 clip definition: smooth (rotations turn at most 3.6 degrees per key) or wide (at "
+                     "most 21 degrees per key; docs/PERFORMANCE.md defines both) (default smooth)")
         ->check(CLI::IsMember({"smooth", "wide"}));
     benchCmd->add_flag("--json", bench.json,
                        "print only a JSON array of rows (workload, joints, instances, threads, ns_per_joint, "
                        "instances_per_s, bytes_per_key, ...)");
-    benchCmd->add_option("--simd", bench.simd, "SIMD level: portable, sse4.2, avx2, avx512 (default: the best "
-                                               "this CPU runs)");
+    benchCmd->add_option("--simd", bench.simd,
+                         "SIMD level: portable, sse4.2, avx2, avx512 (default: the best "
+                         "this CPU runs)");
     benchCmd->add_flag("--uniform-kernels", bench.uniformKernels,
                        "run every pass with the --simd level's own kernels (default: per CPU; at avx512, AMD "
                        "Zen 4 takes the avx2 local->model and palette kernels and skins blending in 256-bit "

@@ -24,7 +24,7 @@ std::string_view toString(TrackPath path) noexcept;
 std::string_view toString(Interpolation interpolation) noexcept;
 
 struct Track {
-    std::uint32_t target = 0;        // joint index in the skeleton the clip plays on
+    std::uint32_t target = 0;  // joint index in the skeleton the clip plays on
     TrackPath path = TrackPath::Translation;
     Interpolation interpolation = Interpolation::Linear;
     // Floats per value: 3 for translation and scale, 4 for rotation (x, y, z, w),
@@ -33,7 +33,7 @@ struct Track {
     // Weights only: index of this joint's first morph weight in the flat weight
     // array of a pose (see Model::weightOffsetOfJoint).
     std::uint32_t weightOffset = 0;
-    std::vector<float> times;   // seconds; first >= 0; strictly increasing
+    std::vector<float> times;  // seconds; first >= 0; strictly increasing
     // keys * width floats, or for CUBICSPLINE keys * 3 * width laid out per key as
     // in-tangents, values, out-tangents (glTF's layout, also for weights).
     std::vector<float> values;

@@ -16,6 +16,7 @@
 namespace kinema {
 
 // X(enumerator, stable name)
+// clang-format off
 #define KINEMA_EASINGS(X)                                                                                     \
     X(Linear, "linear")                                                                                       \
     X(InQuad, "inQuad") X(OutQuad, "outQuad") X(InOutQuad, "inOutQuad")                                       \
@@ -28,6 +29,7 @@ namespace kinema {
     X(InBack, "inBack") X(OutBack, "outBack") X(InOutBack, "inOutBack")                                       \
     X(InElastic, "inElastic") X(OutElastic, "outElastic") X(InOutElastic, "inOutElastic")                     \
     X(InBounce, "inBounce") X(OutBounce, "outBounce") X(InOutBounce, "inOutBounce")
+// clang-format on
 
 enum class Easing : std::uint8_t {
 #define KINEMA_EASING_ENUM(e, name) e,

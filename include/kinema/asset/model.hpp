@@ -34,9 +34,9 @@ struct MorphTarget {
 
 struct MeshPrimitive {
     PrimitiveMode mode = PrimitiveMode::Triangles;
-    std::vector<Vec3> positions;                 // one per vertex, in the mesh's own space
-    std::vector<Vec3> normals;                   // empty, or one per vertex
-    std::vector<std::array<float, 2>> texcoords; // TEXCOORD_0: empty, or one per vertex
+    std::vector<Vec3> positions;                  // one per vertex, in the mesh's own space
+    std::vector<Vec3> normals;                    // empty, or one per vertex
+    std::vector<std::array<float, 2>> texcoords;  // TEXCOORD_0: empty, or one per vertex
     // Skinning influences, vertex-major: vertex v uses joints[v * n + i] with
     // weights[v * n + i] for i < n = influencesPerVertex (4 per JOINTS_n set).
     // Joint values index the skin's joint list. Weights of a vertex sum to 1
@@ -62,9 +62,9 @@ struct Mesh {
 
 struct Skin {
     std::string name;
-    std::vector<std::uint32_t> joints;       // skeleton joint indices, in the file's joint order
-    std::vector<Mat4> inverseBindMatrices;   // one per joint (identity when the file gives none)
-    std::int32_t root = -1;                  // skeleton joint under which all joints hang, or -1
+    std::vector<std::uint32_t> joints;      // skeleton joint indices, in the file's joint order
+    std::vector<Mat4> inverseBindMatrices;  // one per joint (identity when the file gives none)
+    std::int32_t root = -1;                 // skeleton joint under which all joints hang, or -1
     // Skeleton::fingerprint() of the skeleton `joints` index (0: unknown, checked by
     // range only). Evaluating the skin on another skeleton is refused.
     std::uint64_t skeleton = 0;
@@ -89,13 +89,13 @@ struct Material {
 struct ImageSource {
     std::string name;
     std::string mimeType;
-    std::string uri;              // as written in the file (a relative path or a data: URI); or empty
+    std::string uri;  // as written in the file (a relative path or a data: URI); or empty
     // An external file: `path` relative to `folder`, which opening it may not leave
     // (symbolic links included); with an empty folder, `path` is opened as it is (an
     // import that allowed any path). Both empty when the bytes are elsewhere.
     std::string folder;
     std::string path;
-    std::int32_t buffer = -1;     // index into Model::buffers when the bytes are embedded
+    std::int32_t buffer = -1;  // index into Model::buffers when the bytes are embedded
     std::size_t byteOffset = 0;
     std::size_t byteLength = 0;
 };
@@ -109,10 +109,10 @@ struct ImageRGBA8 {
 
 // A node that draws a mesh.
 struct MeshInstance {
-    std::uint32_t joint = 0;          // the node, as a skeleton joint
+    std::uint32_t joint = 0;  // the node, as a skeleton joint
     std::uint32_t mesh = 0;
     std::int32_t skin = -1;
-    std::uint32_t weightOffset = 0;   // first morph weight of this node in a pose's weight array
+    std::uint32_t weightOffset = 0;  // first morph weight of this node in a pose's weight array
 };
 
 struct Scene {
@@ -121,16 +121,16 @@ struct Scene {
 };
 
 struct Model {
-    std::string source;                         // file path or a name, for messages
+    std::string source;  // file path or a name, for messages
     Skeleton skeleton;
-    std::vector<std::uint32_t> nodeOfJoint;     // joint -> file node index
-    std::vector<std::uint32_t> jointOfNode;     // file node index -> joint
+    std::vector<std::uint32_t> nodeOfJoint;         // joint -> file node index
+    std::vector<std::uint32_t> jointOfNode;         // file node index -> joint
     std::vector<std::int32_t> weightOffsetOfJoint;  // joint -> first morph weight, or -1
-    std::vector<float> restWeights;             // all nodes' morph weights at rest (node over mesh defaults)
+    std::vector<float> restWeights;                 // all nodes' morph weights at rest (node over mesh defaults)
     std::vector<Skin> skins;
     std::vector<Clip> clips;
     std::vector<Mesh> meshes;
-    std::vector<MeshInstance> meshInstances;    // in file node order
+    std::vector<MeshInstance> meshInstances;  // in file node order
     std::vector<Material> materials;
     std::vector<Texture> textures;
     std::vector<ImageSource> images;

@@ -56,8 +56,8 @@ struct BatchOptions {
 class PoseBatch {
 public:
     // Faults as InstanceEvaluator::create.
-    static Result<PoseBatch> create(const Skeleton& skeleton, std::span<const float> restWeights,
-                                    std::size_t instances, BatchOptions options = {});
+    static Result<PoseBatch> create(const Skeleton& skeleton, std::span<const float> restWeights, std::size_t instances,
+                                    BatchOptions options = {});
     ~PoseBatch();
     PoseBatch(PoseBatch&&) noexcept;
     PoseBatch& operator=(PoseBatch&&) noexcept;
@@ -92,9 +92,7 @@ public:
     std::span<const BatchEvent> events() const noexcept { return events_; }
 
     // An empty pose (no joints) when the batch keeps no local poses (BatchOptions::localPoses).
-    const SoaPose& local(std::size_t instance) const noexcept {
-        return localPoses_ ? poses_[instance].pose : noPose_;
-    }
+    const SoaPose& local(std::size_t instance) const noexcept { return localPoses_ ? poses_[instance].pose : noPose_; }
     std::span<const Mat4> model(std::size_t instance) const noexcept;
     // Skin `skin`'s palette of `instance` (empty without skins).
     std::span<const Mat4> palette(std::size_t instance, std::size_t skin = 0) const noexcept;
@@ -107,7 +105,7 @@ private:
 
     InstanceEvaluator evaluator_;
     std::vector<InstanceState> states_;
-    std::vector<WorkPoses> poses_;        // one per instance, or one per worker when !localPoses_
+    std::vector<WorkPoses> poses_;  // one per instance, or one per worker when !localPoses_
     SoaPose noPose_;
     std::vector<Mat4> model_;    // instance after instance, joints each
     std::vector<Mat4> palette_;  // instance after instance, every skin's palette each

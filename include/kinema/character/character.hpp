@@ -47,9 +47,9 @@ struct CharacterEvent {
         Finished,  // a one-shot (Clamp) head reached its end
     };
     Kind kind = Kind::Marker;
-    std::uint32_t layer = 0;       // 0: the base layer (during a fade, either clip of it)
-    std::uint32_t clip = 0;        // index into Model::clips
-    std::string_view marker{};     // Marker events: the marker's name
+    std::uint32_t layer = 0;    // 0: the base layer (during a fade, either clip of it)
+    std::uint32_t clip = 0;     // index into Model::clips
+    std::string_view marker{};  // Marker events: the marker's name
     friend bool operator==(const CharacterEvent&, const CharacterEvent&) = default;
 };
 
@@ -149,7 +149,7 @@ private:
     std::size_t eventCount_ = 0;
     std::vector<std::uint32_t> crossed_;
     std::vector<std::vector<Skinned>> skinned_;  // per mesh instance, per primitive
-    std::uint64_t frame_ = 1;                     // counts update(), so skinning is redone once per frame
+    std::uint64_t frame_ = 1;                    // counts update(), so skinning is redone once per frame
 };
 
 }  // namespace kinema

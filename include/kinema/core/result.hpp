@@ -39,16 +39,23 @@ class [[nodiscard]] Result {
 public:
     Result(T value) : state_(std::move(value)) {}
     Result(Fault fault) : state_(std::vector<Fault>{std::move(fault)}) {}
-    Result(std::vector<Fault> faults) : state_(std::move(faults)) {
-        assert(!std::get<1>(state_).empty());
-    }
+    Result(std::vector<Fault> faults) : state_(std::move(faults)) { assert(!std::get<1>(state_).empty()); }
 
     bool ok() const noexcept { return state_.index() == 0; }
     explicit operator bool() const noexcept { return ok(); }
 
-    T& value() & { assert(ok()); return std::get<0>(state_); }
-    const T& value() const& { assert(ok()); return std::get<0>(state_); }
-    T&& value() && { assert(ok()); return std::get<0>(std::move(state_)); }
+    T& value() & {
+        assert(ok());
+        return std::get<0>(state_);
+    }
+    const T& value() const& {
+        assert(ok());
+        return std::get<0>(state_);
+    }
+    T&& value() && {
+        assert(ok());
+        return std::get<0>(std::move(state_));
+    }
     T* operator->() { return &value(); }
     const T* operator->() const { return &value(); }
     T& operator*() & { return value(); }
@@ -63,7 +70,9 @@ public:
 
     // What was repaired or noticed on the way, whether or not a value came back.
     std::span<const Fault> warnings() const noexcept { return warnings_; }
-    void addWarnings(std::span<const Fault> warnings) { warnings_.insert(warnings_.end(), warnings.begin(), warnings.end()); }
+    void addWarnings(std::span<const Fault> warnings) {
+        warnings_.insert(warnings_.end(), warnings.begin(), warnings.end());
+    }
     void addWarning(Fault warning) { warnings_.push_back(std::move(warning)); }
 
 private:

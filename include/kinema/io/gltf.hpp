@@ -37,7 +37,7 @@ enum class Conformance : std::uint8_t {
 
 // A request for the bytes behind a buffer or image URI (any URI but a data: URI).
 struct ResourceRequest {
-    std::string_view uri;   // as written in the file
+    std::string_view uri;  // as written in the file
     // The URI as a path: percent-decoded, '.' segments dropped, '..' applied. Relative
     // and inside the file's folder unless ImportOptions allows otherwise.
     std::string_view path;

@@ -37,17 +37,14 @@ inline Mat4 mulAffine(const Mat4& a, const Mat4& b) noexcept {
     return r;
 }
 
-
 // The point p (w = 1) transformed by m.
 constexpr Vec3 transformPoint(const Mat4& a, Vec3 p) noexcept {
-    return {a.m[0] * p.x + a.m[4] * p.y + a.m[8] * p.z + a.m[12],
-            a.m[1] * p.x + a.m[5] * p.y + a.m[9] * p.z + a.m[13],
+    return {a.m[0] * p.x + a.m[4] * p.y + a.m[8] * p.z + a.m[12], a.m[1] * p.x + a.m[5] * p.y + a.m[9] * p.z + a.m[13],
             a.m[2] * p.x + a.m[6] * p.y + a.m[10] * p.z + a.m[14]};
 }
 // The direction d (w = 0) transformed by m's upper 3x3.
 constexpr Vec3 transformDirection(const Mat4& a, Vec3 d) noexcept {
-    return {a.m[0] * d.x + a.m[4] * d.y + a.m[8] * d.z,
-            a.m[1] * d.x + a.m[5] * d.y + a.m[9] * d.z,
+    return {a.m[0] * d.x + a.m[4] * d.y + a.m[8] * d.z, a.m[1] * d.x + a.m[5] * d.y + a.m[9] * d.z,
             a.m[2] * d.x + a.m[6] * d.y + a.m[10] * d.z};
 }
 

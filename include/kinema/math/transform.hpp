@@ -41,7 +41,6 @@ inline Mat4 toMatrix(const Transform& t) noexcept {
     return m;
 }
 
-
 // Splits an affine matrix into TRS. Never produces NaN:
 // - a mirrored basis (negative determinant) comes back with scale.x negative and a
 //   proper rotation, so toMatrix() reproduces the input;

@@ -28,8 +28,6 @@ inline float length(Vec3 a) noexcept { return std::sqrt(dot(a, a)); }
 constexpr Vec3 lerp(Vec3 a, Vec3 b, float t) noexcept {
     return {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t};
 }
-inline bool isFinite(Vec3 a) noexcept {
-    return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z);
-}
+inline bool isFinite(Vec3 a) noexcept { return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z); }
 
 }  // namespace kinema

@@ -21,11 +21,11 @@
 namespace kinema {
 
 struct LayerSettings {
-    float weight = 1.0f;                    // in [0, 1]
+    float weight = 1.0f;  // in [0, 1]
     LayerMode mode = LayerMode::Override;
-    const JointMask* mask = nullptr;        // optional, shared, must outlive the stack's use
-    const SoaPose* reference = nullptr;     // additive: the pose the delta is taken from (null: rest)
-    bool announceMarkers = true;            // sweep this layer's markers in the evaluation
+    const JointMask* mask = nullptr;     // optional, shared, must outlive the stack's use
+    const SoaPose* reference = nullptr;  // additive: the pose the delta is taken from (null: rest)
+    bool announceMarkers = true;         // sweep this layer's markers in the evaluation
 };
 
 class LayerStack {

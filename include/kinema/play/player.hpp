@@ -33,8 +33,14 @@ public:
     bool playOnStart = true;
 
     bool playing() const noexcept { return playing_; }
-    void play() noexcept { playing_ = true; started_ = true; }
-    void pause() noexcept { playing_ = false; started_ = true; }
+    void play() noexcept {
+        playing_ = true;
+        started_ = true;
+    }
+    void pause() noexcept {
+        playing_ = false;
+        started_ = true;
+    }
 
     double speed() const noexcept { return speed_; }
     // Any finite value; negative plays backwards. A non-finite one fails (NotFinite)

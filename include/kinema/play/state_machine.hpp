@@ -96,11 +96,11 @@ struct BlendSpaceDesc {
 
 struct StateDesc {
     std::string name;
-    std::string clip;                           // a clip, or ...
-    std::optional<BlendSpaceDesc> blendSpace;   // ... a blend space (exactly one of the two)
-    float speed = 1.0f;                         // finite; negative plays backwards
-    std::string speedParameter;                 // optional float parameter multiplying `speed`
-    LoopMode mode = LoopMode::Loop;     // blend spaces always loop
+    std::string clip;                          // a clip, or ...
+    std::optional<BlendSpaceDesc> blendSpace;  // ... a blend space (exactly one of the two)
+    float speed = 1.0f;                        // finite; negative plays backwards
+    std::string speedParameter;                // optional float parameter multiplying `speed`
+    LoopMode mode = LoopMode::Loop;            // blend spaces always loop
 
     bool operator==(const StateDesc&) const = default;
 };
@@ -116,14 +116,14 @@ enum class Interruption : std::uint8_t {
 struct TransitionDesc {
     std::string from;  // a state name, or "*" for any state
     std::string to;
-    float duration = 0.2f;              // fade length in unscaled seconds (0: a cut)
-    Easing easing = Easing::Linear;     // shape of the fade weight
+    float duration = 0.2f;                  // fade length in unscaled seconds (0: a cut)
+    Easing easing = Easing::Linear;         // shape of the fade weight
     std::vector<ConditionDesc> conditions;  // all must hold
-    std::optional<float> exitTime;      // normalised time of the source state the fade waits for (>= 0)
-    float offset = 0.0f;                // normalised start time of the destination, in [0, 1)
+    std::optional<float> exitTime;          // normalised time of the source state the fade waits for (>= 0)
+    float offset = 0.0f;                    // normalised start time of the destination, in [0, 1)
     Interruption interruption = Interruption::None;
-    bool canTransitionToSelf = false;   // "*" transitions only: may restart the state already playing
-    std::string predicate;              // optional name of a code predicate (StateMachine::setPredicate)
+    bool canTransitionToSelf = false;  // "*" transitions only: may restart the state already playing
+    std::string predicate;             // optional name of a code predicate (StateMachine::setPredicate)
 
     bool operator==(const TransitionDesc&) const = default;
 };
@@ -208,7 +208,7 @@ private:
         double speed = 1.0;
         LoopMode mode = LoopMode::Loop;
         std::uint32_t firstCandidate = 0, candidateCount = 0;  // into candidates_
-        std::uint32_t blendSlot = 0;  // which of an instance's blend players is this state's
+        std::uint32_t blendSlot = 0;                           // which of an instance's blend players is this state's
     };
 
     StateMachineDesc desc_;
@@ -233,9 +233,9 @@ struct MotionSample {
     const Clip* clip = nullptr;
     std::uint32_t clipSlot = 0;  // index into StateMachineDefinition::clips()
     std::uint32_t state = 0;
-    double time = 0.0;           // clip time in seconds
+    double time = 0.0;  // clip time in seconds
     float weight = 0.0f;
-    PlaybackStep step;           // this update's sweep of the clip
+    PlaybackStep step;  // this update's sweep of the clip
     LoopMode mode = LoopMode::Loop;
 };
 
@@ -264,7 +264,7 @@ public:
     // another type (WrongType) or a non-finite float (NotFinite).
     Status setFloat(std::uint32_t parameter, float value) noexcept;
     Status setBool(std::uint32_t parameter, bool value) noexcept;
-    Status setTrigger(std::uint32_t parameter) noexcept;    // stays set until a transition consumes it
+    Status setTrigger(std::uint32_t parameter) noexcept;  // stays set until a transition consumes it
     Status resetTrigger(std::uint32_t parameter) noexcept;
     // The same by name (a short linear search); an unknown name is UnknownName.
     Status setFloat(std::string_view parameter, float value) noexcept;
@@ -334,7 +334,7 @@ private:
     std::vector<float> values_;  // per parameter: float value, or 0/1
     std::vector<Predicate> predicates_;
     std::vector<BlendSpacePlayer> blendPlayers_;  // two per blend space state (both slots may hold it)
-    Slot slots_[2];  // [0] current (fading out while fading), [1] target
+    Slot slots_[2];                               // [0] current (fading out while fading), [1] target
     bool fading_ = false;
     std::uint32_t transition_ = 0;
     double fadeRemaining_ = 0.0;

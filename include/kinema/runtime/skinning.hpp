@@ -15,8 +15,8 @@ namespace kinema {
 // same for normals when both `outNormals` is non-empty and the primitive has normals
 // (the result is not renormalised here). `weights` holds the primitive's target
 // count. Output spans have vertexCount() entries or are empty.
-void applyMorphTargets(const MeshPrimitive& primitive, std::span<const float> weights,
-                       std::span<Vec3> outPositions, std::span<Vec3> outNormals) noexcept;
+void applyMorphTargets(const MeshPrimitive& primitive, std::span<const float> weights, std::span<Vec3> outPositions,
+                       std::span<Vec3> outNormals) noexcept;
 
 // How skinning transforms normals by a vertex's blended matrix M (its upper 3x3).
 // InverseTranspose keeps a normal perpendicular to the skinned surface for any M,

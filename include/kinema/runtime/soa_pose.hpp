@@ -33,8 +33,8 @@ struct AlignedAllocator {
     AlignedAllocator() = default;
     template <class U>
     constexpr AlignedAllocator(const AlignedAllocator<U, Align>&) noexcept {}
-    T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{Align})); }
-    void deallocate(T* p, std::size_t) noexcept { ::operator delete(p, std::align_val_t{Align}); }
+    T* allocate(std::size_t n) { return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{Align})); }
+    void deallocate(T* p, std::size_t) noexcept { ::operator delete (p, std::align_val_t{Align}); }
     template <class U>
     friend constexpr bool operator==(const AlignedAllocator&, const AlignedAllocator<U, Align>&) noexcept {
         return true;

@@ -47,8 +47,12 @@ struct S {
 // _mm512_undefined_ps; the all-lanes zero-masking forms are the same instructions.
 inline __m512 permute16(__m512i index, __m512 a) noexcept { return _mm512_maskz_permutexvar_ps(0xffff, index, a); }
 template <int Imm>
-inline __m512 blocks(__m512 a, __m512 b) noexcept { return _mm512_maskz_shuffle_f32x4(0xffff, a, b, Imm); }
+inline __m512 blocks(__m512 a, __m512 b) noexcept {
+    return _mm512_maskz_shuffle_f32x4(0xffff, a, b, Imm);
+}
 template <int Imm>
-inline __m512 withinBlocks(__m512 a) noexcept { return _mm512_maskz_permute_ps(0xffff, a, Imm); }
+inline __m512 withinBlocks(__m512 a) noexcept {
+    return _mm512_maskz_permute_ps(0xffff, a, Imm);
+}
 // [a | a | a | a] from four floats in memory: one load, no shuffle.
 inline __m512 quarters(const float* p) noexcept { return _mm512_maskz_broadcast_f32x4(0xffff, _mm_loadu_ps(p)); }

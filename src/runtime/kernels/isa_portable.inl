@@ -23,10 +23,18 @@ struct S {
         for (unsigned i = 0; i < 4; ++i) p[i] = a.v[i];
     }
     static void storeu(float* p, F a) noexcept { store(p, a); }
-    static F add(F a, F b) noexcept { return map(a, b, [](float x, float y) { return x + y; }); }
-    static F sub(F a, F b) noexcept { return map(a, b, [](float x, float y) { return x - y; }); }
-    static F mul(F a, F b) noexcept { return map(a, b, [](float x, float y) { return x * y; }); }
-    static F div(F a, F b) noexcept { return map(a, b, [](float x, float y) { return x / y; }); }
+    static F add(F a, F b) noexcept {
+        return map(a, b, [](float x, float y) { return x + y; });
+    }
+    static F sub(F a, F b) noexcept {
+        return map(a, b, [](float x, float y) { return x - y; });
+    }
+    static F mul(F a, F b) noexcept {
+        return map(a, b, [](float x, float y) { return x * y; });
+    }
+    static F div(F a, F b) noexcept {
+        return map(a, b, [](float x, float y) { return x / y; });
+    }
     static F fmadd(F a, F b, F c) noexcept { return add(mul(a, b), c); }
     static F fnmadd(F a, F b, F c) noexcept { return sub(c, mul(a, b)); }
     static F sqrt(F a) noexcept {
@@ -34,7 +42,9 @@ struct S {
         for (unsigned i = 0; i < 4; ++i) r.v[i] = __builtin_sqrtf(a.v[i]);
         return r;
     }
-    static F min(F a, F b) noexcept { return map(a, b, [](float x, float y) { return y < x ? y : x; }); }
+    static F min(F a, F b) noexcept {
+        return map(a, b, [](float x, float y) { return y < x ? y : x; });
+    }
     static M bits(bool b) noexcept { return set1(__builtin_bit_cast(float, b ? 0xffffffffu : 0u)); }
     static M cmplt(F a, F b) noexcept {
         F r;
@@ -82,7 +92,8 @@ struct S {
     static F xorSign(F a, F sign) noexcept {
         F r;
         for (unsigned i = 0; i < 4; ++i)
-            r.v[i] = __builtin_bit_cast(float, __builtin_bit_cast(unsigned, a.v[i]) ^ __builtin_bit_cast(unsigned, sign.v[i]));
+            r.v[i] = __builtin_bit_cast(float,
+                                        __builtin_bit_cast(unsigned, a.v[i]) ^ __builtin_bit_cast(unsigned, sign.v[i]));
         return r;
     }
 

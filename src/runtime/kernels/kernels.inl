@@ -14,4 +14,5 @@
 #include "palette.inl"
 #include "skin.inl"
 
-constexpr detail::KernelTable kTable{sampleKernel, blend2Kernel, addKernel, localToModelKernel, paletteKernel, skinKernel};
+constexpr detail::KernelTable kTable{sampleKernel,       blend2Kernel,  addKernel,
+                                     localToModelKernel, paletteKernel, skinKernel};

@@ -5,7 +5,6 @@
 #include <type_traits>
 #include <utility>
 
-
 #include "kinema/runtime/detail/kernel_abi.hpp"
 
 namespace kinema::detail {

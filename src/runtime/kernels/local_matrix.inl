@@ -17,8 +17,17 @@ inline LocalProducts localProducts(const float* at, std::size_t stride) noexcept
     const F x = S::load(at + 3 * stride), y = S::load(at + 4 * stride);
     const F z = S::load(at + 5 * stride), w = S::load(at + 6 * stride);
     const F x2 = S::add(x, x), y2 = S::add(y, y), z2 = S::add(z, z);
-    return {S::mul(x, x2), S::mul(y, y2), S::mul(z, z2), S::mul(x, y2), S::mul(x, z2), S::mul(y, z2),
-            S::mul(w, x2), S::mul(w, y2), S::mul(w, z2), S::load(at + 7 * stride), S::load(at + 8 * stride),
+    return {S::mul(x, x2),
+            S::mul(y, y2),
+            S::mul(z, z2),
+            S::mul(x, y2),
+            S::mul(x, z2),
+            S::mul(y, z2),
+            S::mul(w, x2),
+            S::mul(w, y2),
+            S::mul(w, z2),
+            S::load(at + 7 * stride),
+            S::load(at + 8 * stride),
             S::load(at + 9 * stride)};
 }
 

@@ -13,7 +13,7 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
                         float* model) noexcept {
     // half[k]: k < 3: elements (k, k + 3) (columns 0 and 1 of row k); k >= 3:
     // elements (k + 3, k + 6) (column 2 and the translation of row k - 3).
-    const auto halves = [](__m256 (&h)[2], __m256 x, __m256 y) __attribute__((always_inline)) {
+    const auto halves = [](__m256(&h)[2], __m256 x, __m256 y) __attribute__((always_inline)) {
         h[0] = _mm256_permute2f128_ps(x, y, 0x20);
         h[1] = _mm256_permute2f128_ps(x, y, 0x31);
     };
@@ -62,16 +62,17 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
         if (end == W) {
             // No bound checks and no offset arithmetic: every l is a constant.
             const auto block = [&]<bool MayBeRoot, int... L>(std::integer_sequence<int, L...>)
-                                   __attribute__((always_inline)) {
-                (joint.template operator()<MayBeRoot>(L, [&](std::size_t k) __attribute__((always_inline)) {
-                     return _mm256_permute_ps(half[k][L / 4], (L % 4) * 0x55);
-                 }),
+                __attribute__((always_inline)) {
+                (joint.template operator()<MayBeRoot>(
+                     L,
+                     [&](std::size_t k)
+                         __attribute__((always_inline)) { return _mm256_permute_ps(half[k][L / 4], (L % 4) * 0x55); }),
                  ...);
             };
             // Roots (parent -1) are rare past the first block: the sign bits of the
             // block's eight parents tell.
-            const bool anyRoot = _mm256_movemask_ps(_mm256_castsi256_ps(
-                                     _mm256_loadu_si256(reinterpret_cast<const __m256i*>(par)))) != 0;
+            const bool anyRoot =
+                _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(par)))) != 0;
             if (anyRoot) {
                 block.template operator()<true>(std::make_integer_sequence<int, static_cast<int>(W)>{});
             } else {
@@ -85,11 +86,13 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
             _mm256_store_ps(pairs[k] + W, half[k][1]);
         }
         // I = l % 4 picks the permute's immediate.
-        const auto partial = [&]<int I>(std::integral_constant<int, I>, std::uint32_t l) __attribute__((always_inline)) {
+        const auto partial = [&]<int I>(std::integral_constant<int, I>, std::uint32_t l)
+            __attribute__((always_inline)) {
             const float* h = &pairs[0][0] + (l & 4u) * 2;
-            joint(l, [&](std::size_t k) __attribute__((always_inline)) {
-                return _mm256_permute_ps(_mm256_load_ps(h + k * 2 * W), I * 0x55);
-            });
+            joint(
+                l, [&](std::size_t k) __attribute__((always_inline)) {
+                    return _mm256_permute_ps(_mm256_load_ps(h + k * 2 * W), I * 0x55);
+                });
         };
         for (std::uint32_t l = 0; l < end; l += 4) {
             partial(std::integral_constant<int, 0>{}, l);

@@ -18,8 +18,9 @@ void localToModelKernel(const std::int32_t* parents, detail::SoaPoseConstView lo
             const float* pm = p < 0 ? kIdentity : model + static_cast<std::size_t>(p) * 16;
             const V4 c0 = S::load4(pm), c1 = S::load4(pm + 4), c2 = S::load4(pm + 8), c3 = S::load4(pm + 12);
             for (int c = 0; c < 3; ++c) {
-                const V4 r = S::fmadd4(c2, S::bcastLoad4(&m[c * 3 + 2][j]),
-                                       S::fmadd4(c1, S::bcastLoad4(&m[c * 3 + 1][j]), S::mul4(c0, S::bcastLoad4(&m[c * 3][j]))));
+                const V4 r =
+                    S::fmadd4(c2, S::bcastLoad4(&m[c * 3 + 2][j]),
+                              S::fmadd4(c1, S::bcastLoad4(&m[c * 3 + 1][j]), S::mul4(c0, S::bcastLoad4(&m[c * 3][j]))));
                 S::store4(o + c * 4, r);
             }
             const V4 t = S::fmadd4(c2, S::bcastLoad4(&m[11][j]),

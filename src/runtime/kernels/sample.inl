@@ -55,7 +55,8 @@ inline void forEachChunk(const BlockOutput<C>& out, LanesOf&& lanesOf) noexcept 
             if constexpr (Over) {
                 F prev[C];
                 for (unsigned c = 0; c < C; ++c) prev[c] = S::loadu(d[c] + at);
-                const F t = out.mask != nullptr ? S::mul(out.weight, S::loadu(out.mask + out.targets[0] + at)) : out.weight;
+                const F t =
+                    out.mask != nullptr ? S::mul(out.weight, S::loadu(out.mask + out.targets[0] + at)) : out.weight;
                 blendOver<C>(prev, v, t);
             }
             for (unsigned c = 0; c < C; ++c) S::storeu(d[c] + at, v[c]);
@@ -178,28 +179,29 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
         HalfArcSlerp h;
         bool haveSeries = false;
         const NlerpFraction nf = nlerpFraction(u);
-        forEachChunk<4, 2, Over>(out, [&](unsigned ch, auto& v) __attribute__((always_inline)) {
-            constexpr unsigned kGroup = sizeof(v) / sizeof(v[0]);
-            F a[kGroup][4], b[kGroup][4], d[kGroup];
-            bool near = true;
-            for (unsigned k = 0; k < kGroup; ++k) {
-                for (unsigned c = 0; c < 4; ++c) {
-                    a[k][c] = S::load(r0[c] + ch + k * W);
-                    b[k][c] = S::load(r1[c] + ch + k * W);
+        forEachChunk<4, 2, Over>(
+            out, [&](unsigned ch, auto& v) __attribute__((always_inline)) {
+                constexpr unsigned kGroup = sizeof(v) / sizeof(v[0]);
+                F a[kGroup][4], b[kGroup][4], d[kGroup];
+                bool near = true;
+                for (unsigned k = 0; k < kGroup; ++k) {
+                    for (unsigned c = 0; c < 4; ++c) {
+                        a[k][c] = S::load(r0[c] + ch + k * W);
+                        b[k][c] = S::load(r1[c] + ch + k * W);
+                    }
+                    d[k] = dot4(a[k], b[k]);
+                    near = near && S::allLanes(S::cmplt(S::set1(kNlerpMinCos), S::abs(d[k])));
                 }
-                d[k] = dot4(a[k], b[k]);
-                near = near && S::allLanes(S::cmplt(S::set1(kNlerpMinCos), S::abs(d[k])));
-            }
-            if (near) {
-                for (unsigned k = 0; k < kGroup; ++k) correctedNlerp(a[k], b[k], d[k], nf, v[k]);
-            } else {
-                if (!haveSeries) {
-                    h = halfArcSlerp(u);
-                    haveSeries = true;
+                if (near) {
+                    for (unsigned k = 0; k < kGroup; ++k) correctedNlerp(a[k], b[k], d[k], nf, v[k]);
+                } else {
+                    if (!haveSeries) {
+                        h = halfArcSlerp(u);
+                        haveSeries = true;
+                    }
+                    slerp(a, b, h, v);
                 }
-                slerp(a, b, h, v);
-            }
-        });
+            });
         return;
     }
     const F fu = S::set1(u);

@@ -27,7 +27,8 @@ inline Blended2 blendedMatrix2(const float* palette, const std::uint16_t* jv, co
         const float* pb = palette + static_cast<std::size_t>(jv[i + 1]) * 16;
         const __m256 wa = _mm256_broadcast_ss(wv + i), wb = _mm256_broadcast_ss(wv + i + 1);
         m01 = _mm256_add_ps(m01, _mm256_fmadd_ps(_mm256_loadu_ps(pb), wb, _mm256_mul_ps(_mm256_loadu_ps(pa), wa)));
-        m23 = _mm256_add_ps(m23, _mm256_fmadd_ps(_mm256_loadu_ps(pb + 8), wb, _mm256_mul_ps(_mm256_loadu_ps(pa + 8), wa)));
+        m23 = _mm256_add_ps(m23,
+                            _mm256_fmadd_ps(_mm256_loadu_ps(pb + 8), wb, _mm256_mul_ps(_mm256_loadu_ps(pa + 8), wa)));
     }
     if (i < influences) {
         const float* pm = palette + static_cast<std::size_t>(jv[i]) * 16;

@@ -91,9 +91,9 @@ void skinKernelFor(const float* palette, const std::uint16_t* joints, const floa
         const __m512 c2 = blocks<0x88>(t1, t3), c3 = blocks<0xDD>(t1, t3);
 
         const __m512 p = _mm512_maskz_loadu_ps(lanes, positions + static_cast<std::size_t>(v) * 3);
-        const __m512 r = _mm512_fmadd_ps(
-            c2, permute16(spreadZ, p),
-            _mm512_fmadd_ps(c1, permute16(spreadY, p), _mm512_fmadd_ps(c0, permute16(spreadX, p), c3)));
+        const __m512 r =
+            _mm512_fmadd_ps(c2, permute16(spreadZ, p),
+                            _mm512_fmadd_ps(c1, permute16(spreadY, p), _mm512_fmadd_ps(c0, permute16(spreadX, p), c3)));
         _mm512_mask_storeu_ps(outPositions + static_cast<std::size_t>(v) * 3, lanes, permute16(pack, r));
         constexpr NormalsBy by = decltype(normalsTag)::value;
         if constexpr (by == NormalsBy::None) return;
@@ -102,8 +102,7 @@ void skinKernelFor(const float* palette, const std::uint16_t* joints, const floa
         const auto sum3 = [&](__m512 a) {
             return _mm512_add_ps(_mm512_add_ps(a, withinBlocks<kYzx>(a)), withinBlocks<kZxy>(a));
         };
-        const __m512 nv = _mm512_maskz_loadu_ps(lanes, normals + static_cast<std::size_t>(v) * 3);
-        __m512 o, sign;
+        __m512 nv, o, len2, sign;
         if constexpr (by == NormalsBy::Cofactor) {
             // Cofactor matrix (det * inverse-transpose) as three cross products of the
             // blended columns, as the scalar reference computes it element by element.
@@ -113,19 +112,22 @@ void skinKernelFor(const float* palette, const std::uint16_t* joints, const floa
                 return withinBlocks<kYzx>(_mm512_fmsub_ps(a, yb, _mm512_mul_ps(ya, bb)));
             };
             const __m512 r0 = cross(c1, y1, c2, y2), r1 = cross(c2, y2, c0, y0), r2 = cross(c0, y0, c1, y1);
+            nv = _mm512_maskz_loadu_ps(lanes, normals + static_cast<std::size_t>(v) * 3);
             o = _mm512_fmadd_ps(r2, permute16(spreadZ, nv),
                                 _mm512_fmadd_ps(r1, permute16(spreadY, nv), _mm512_mul_ps(r0, permute16(spreadX, nv))));
+            const __m512 det = sum3(_mm512_mul_ps(c0, r0));
+            len2 = sum3(_mm512_mul_ps(o, o));
             // -1 where det < 0, as the reference decides it (a sign bit alone would also
             // flip det == -0).
-            const __m512 det = sum3(_mm512_mul_ps(c0, r0));
-            sign = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(det, _mm512_setzero_ps(), _CMP_LT_OQ),
-                                        _mm512_set1_ps(1.0f), _mm512_set1_ps(-1.0f));
+            sign = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(det, _mm512_setzero_ps(), _CMP_LT_OQ), _mm512_set1_ps(1.0f),
+                                        _mm512_set1_ps(-1.0f));
         } else {
+            nv = _mm512_maskz_loadu_ps(lanes, normals + static_cast<std::size_t>(v) * 3);
             o = _mm512_fmadd_ps(c2, permute16(spreadZ, nv),
                                 _mm512_fmadd_ps(c1, permute16(spreadY, nv), _mm512_mul_ps(c0, permute16(spreadX, nv))));
+            len2 = sum3(_mm512_mul_ps(o, o));
             sign = _mm512_set1_ps(1.0f);
         }
-        const __m512 len2 = sum3(_mm512_mul_ps(o, o));
         const __m512 unit = _mm512_mul_ps(o, _mm512_div_ps(sign, S::sqrt(len2)));
         // A vertex whose normal collapses (len2 == 0, or NaN) keeps its input normal.
         const __mmask16 valid = _mm512_cmp_ps_mask(len2, _mm512_setzero_ps(), _CMP_GT_OQ);

@@ -24,7 +24,7 @@ inline bool outputsApart(const float* positions, const float* normals, std::uint
         return x + bytes <= y || y + bytes <= x;
     };
     return disjoint(outPositions, positions) && disjoint(outPositions, normals) &&
-           (!withNormals || (disjoint(outNormals, positions) && disjoint(outNormals, normals)));
+        (!withNormals || (disjoint(outNormals, positions) && disjoint(outNormals, normals)));
 }
 
 // The loop of `run` for `normalTransform`, or the positions-only one without normals.
@@ -80,9 +80,7 @@ inline Blended2 blendedHalves4(const float* palette, const std::uint16_t* jv, __
     const FourJoints j = fourJoints(jv);
     const char* rows = reinterpret_cast<const char*>(palette);
     const auto c01 = [&](int i) { return _mm256_loadu_ps(reinterpret_cast<const float*>(rows + j.rowOffset(i))); };
-    const auto c23 = [&](int i) {
-        return _mm256_loadu_ps(reinterpret_cast<const float*>(rows + j.rowOffset(i) + 32));
-    };
+    const auto c23 = [&](int i) { return _mm256_loadu_ps(reinterpret_cast<const float*>(rows + j.rowOffset(i) + 32)); };
     __m256 m01 = _mm256_mul_ps(c01(0), w0), m23 = _mm256_mul_ps(c23(0), w0);
     m01 = _mm256_fmadd_ps(c01(1), w1, m01);
     m23 = _mm256_fmadd_ps(c23(1), w1, m23);

@@ -87,8 +87,8 @@ inline Xyz4 loadXyz4(const float* p) noexcept {
 
 inline void storeXyz4(float* p, const Xyz4& v) noexcept {
     const __m128 xy01 = _mm_unpacklo_ps(v.x, v.y), xy23 = _mm_unpackhi_ps(v.x, v.y);  // x0 y0 x1 y1, x2 y2 x3 y3
-    const __m128 z0x1 = _mm_shuffle_ps(v.z, xy01, _MM_SHUFFLE(2, 0, 0, 0));         // z0 . . x1
-    const __m128 y1z1 = _mm_shuffle_ps(xy01, v.z, _MM_SHUFFLE(1, 0, 0, 3));         // y1 . . z1
+    const __m128 z0x1 = _mm_shuffle_ps(v.z, xy01, _MM_SHUFFLE(2, 0, 0, 0));           // z0 . . x1
+    const __m128 y1z1 = _mm_shuffle_ps(xy01, v.z, _MM_SHUFFLE(1, 0, 0, 3));           // y1 . . z1
     const __m128 z2z3x3y3 = _mm_shuffle_ps(v.z, xy23, _MM_SHUFFLE(3, 2, 3, 2));
     _mm_storeu_ps(p, _mm_shuffle_ps(xy01, z0x1, _MM_SHUFFLE(3, 0, 1, 0)));
     _mm_storeu_ps(p + 4, _mm_shuffle_ps(y1z1, xy23, _MM_SHUFFLE(1, 0, 3, 0)));
@@ -154,8 +154,9 @@ struct Normals4 {
     void store(float* out) const noexcept {
         // A vertex whose normal collapses (len2 == 0, or NaN) keeps its input normal.
         const __m128 valid = _mm_cmpgt_ps(len2, _mm_setzero_ps());
-        storeXyz4(out, {_mm_blendv_ps(n.x, _mm_mul_ps(o.x, s), valid), _mm_blendv_ps(n.y, _mm_mul_ps(o.y, s), valid),
-                        _mm_blendv_ps(n.z, _mm_mul_ps(o.z, s), valid)});
+        storeXyz4(out,
+                  {_mm_blendv_ps(n.x, _mm_mul_ps(o.x, s), valid), _mm_blendv_ps(n.y, _mm_mul_ps(o.y, s), valid),
+                   _mm_blendv_ps(n.z, _mm_mul_ps(o.z, s), valid)});
     }
 };
 
@@ -168,12 +169,12 @@ inline void normals4(const Columns* m, const float* in, float* out) noexcept {
     a.store(out);
 }
 
-// Groups of four vertices: each vertex's matrix is blended, its position
-// transformed and stored; with normals the group's four matrices then go to
-// Normals4. The last group, of one to four vertices, reads and writes its normals
-// through a copy, so nothing past the arrays is touched. Every vertex's inputs are
-// read before its outputs are written, and a group's normals all before any is
-// written, so skinning in place is correct.
+// Each vertex's matrix is blended and its position transformed and stored; with
+// normals, vertices go in groups of four whose matrices then go to Normals4. The
+// last group, of one to four vertices, reads and writes its normals through a copy,
+// so nothing past the arrays is touched. Every vertex's inputs are read before its
+// outputs are written, and a group's normals all before any is written, so skinning
+// in place is correct.
 template <bool Four, NormalsBy By>
 void skinGroups(const float* palette, const std::uint16_t* joints, const float* weights, std::uint32_t influences,
                 const float* positions, const float* normals, std::uint32_t count, float* outPositions,
@@ -183,7 +184,7 @@ void skinGroups(const float* palette, const std::uint16_t* joints, const float* 
     // floats, and where outputs and inputs are apart (`wide`) it is stored as four,
     // the fourth landing on the next vertex's x, which that vertex's store then
     // writes (one store instead of two).
-    const auto vertex = [&]<bool Inside>(std::uint32_t v, Columns& m) __attribute__((always_inline)) {
+    const auto vertex = [&]<bool Inside>(std::uint32_t v, Columns & m) __attribute__((always_inline)) {
         const std::size_t at = static_cast<std::size_t>(v) * k;
         m = blendedColumns<Four>(palette, joints + at, weights + at, influences);
         const std::size_t p = static_cast<std::size_t>(v) * 3;
@@ -196,12 +197,27 @@ void skinGroups(const float* palette, const std::uint16_t* joints, const float* 
     };
     std::uint32_t v = 0;
     if constexpr (By == NormalsBy::None) {
-        for (; v + 4 < count; v += 4) {
-            // No array of matrices: its stores would stay, though nothing reads them.
-            for (std::uint32_t i = 0; i < 4; ++i) {
-                Columns m;
-                vertex.template operator()<true>(v + i, m);
+        // Every vertex but the last, through pointers stepped once per vertex, with the
+        // store's width chosen once (fewer instructions: the loop is bound by how many
+        // it issues as much as by its arithmetic).
+        const auto positionsLoop = [&]<bool Wide>() __attribute__((always_inline)) {
+            const std::uint16_t* jv = joints;
+            const float* wv = weights;
+            const float* p = positions;
+            float* o = outPositions;
+            for (; v + 1 < count; ++v, jv += k, wv += k, p += 3, o += 3) {
+                const __m128 r = transformedPoint(blendedColumns<Four>(palette, jv, wv, influences), _mm_loadu_ps(p));
+                if constexpr (Wide) {
+                    _mm_storeu_ps(o, r);
+                } else {
+                    store3(o, r);
+                }
             }
+        };
+        if (wide) {
+            positionsLoop.template operator()<true>();
+        } else {
+            positionsLoop.template operator()<false>();
         }
     } else if (count > 4) {
         // Software-pipelined by one group: a group's normals are computed in four

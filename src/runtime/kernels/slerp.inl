@@ -14,7 +14,7 @@ struct SlerpSeries {
 
 // 1 / (i (2i + 1)) for i = 1..7: the series are set up per rotation block, on the
 // pose's critical path, where fourteen double divisions took about 60 cycles.
-constexpr double kSeriesDivisor[kSlerpTerms] = {0.0,       1.0 / 3.0,  1.0 / 10.0, 1.0 / 21.0,
+constexpr double kSeriesDivisor[kSlerpTerms] = {0.0,        1.0 / 3.0,  1.0 / 10.0, 1.0 / 21.0,
                                                 1.0 / 36.0, 1.0 / 55.0, 1.0 / 78.0, 1.0 / 105.0};
 
 inline SlerpSeries slerpSeries(float t) noexcept {
