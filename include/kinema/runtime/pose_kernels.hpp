@@ -81,7 +81,7 @@ public:
     // checks once per call (scanning them here cost a third of a small palette).
     bool skinPalette(const Skin& skin, std::span<const Mat4> model, std::span<Mat4> palette) const noexcept;
 
-    // Linear-blend skinning as skinVertices() does, normals transformed as
+    // Linear-blend skinning as reference::skinVertices() does, normals transformed as
     // `normalTransform` says; normals are skipped when `outNormals` is empty. Like
     // the reference it trusts the primitive's joint indices to be within `palette`
     // (findModelFaults checks them at load). An output may be its own input array
