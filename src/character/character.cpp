@@ -72,10 +72,7 @@ Status Character::playLayer(std::size_t layer, std::string_view clip, LoopMode l
     if (layer == 0 || layer > kUpperLayers) return kBadLayer;
     const auto i = findClip(clip);
     if (!i) return kUnknownClip;
-    if (!(weight >= 0.0f && weight <= 1.0f)) {
-        return Status::failure(std::isnan(weight) ? StatusCode::NotFinite : StatusCode::OutOfRange,
-                               "layer weight outside [0, 1]");
-    }
+    if (Status s = checkUnitWeight(weight, "layer weight outside [0, 1]"); !s) return s;
     if (mask != nullptr && !evaluator_.fits(*mask)) {
         return Status::failure(StatusCode::ForeignInput, "layer mask was made for another skeleton");
     }
@@ -93,10 +90,7 @@ Status Character::playLayer(std::size_t layer, std::string_view clip, LoopMode l
 
 Status Character::fadeLayer(std::size_t layer, float target, double seconds) noexcept {
     if (layer == 0 || layer > kUpperLayers) return kBadLayer;
-    if (!(target >= 0.0f && target <= 1.0f)) {
-        return Status::failure(std::isnan(target) ? StatusCode::NotFinite : StatusCode::OutOfRange,
-                               "layer weight outside [0, 1]");
-    }
+    if (Status s = checkUnitWeight(target, "layer weight outside [0, 1]"); !s) return s;
     if (!std::isfinite(seconds)) return Status::failure(StatusCode::NotFinite, "fade time is not finite");
     Upper& u = upper_[layer - 1];
     if (!u.active) return Status::failure(StatusCode::NotReady, "the layer plays no clip");

@@ -8,11 +8,7 @@ namespace kinema {
 
 namespace {
 
-Status checkLayerWeight(float w) noexcept {
-    if (!std::isfinite(w)) return Status::failure(StatusCode::NotFinite, "layer weight is not finite");
-    if (w < 0.0f || w > 1.0f) return Status::failure(StatusCode::OutOfRange, "layer weight outside [0, 1]");
-    return Status::success();
-}
+Status checkLayerWeight(float w) noexcept { return checkUnitWeight(w, "layer weight outside [0, 1]"); }
 
 }  // namespace
 

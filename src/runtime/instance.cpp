@@ -81,10 +81,7 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
             return bad(StatusCode::ForeignInput, "clip animates joints or morph weights the skeleton lacks");
         }
         if (!std::isfinite(layer.time)) return bad(StatusCode::NotFinite, "layer time is not finite");
-        if (!(layer.weight >= 0.0f && layer.weight <= 1.0f)) {
-            return bad(std::isnan(layer.weight) ? StatusCode::NotFinite : StatusCode::OutOfRange,
-                       "layer weight outside [0, 1]");
-        }
+        if (Status s = checkUnitWeight(layer.weight, "layer weight outside [0, 1]"); !s) return bad(s.code, s.what);
         if (layer.mask != nullptr && !fits(*layer.mask)) {
             return bad(StatusCode::ForeignInput, "layer mask was made for another skeleton");
         }
@@ -103,10 +100,7 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
         if (in.external->jointCount() != joints || in.external->weights().size() != weights) {
             return Status::failure(StatusCode::ForeignInput, "external pose does not fit the skeleton");
         }
-        if (!(in.externalWeight >= 0.0f && in.externalWeight <= 1.0f)) {
-            return Status::failure(std::isnan(in.externalWeight) ? StatusCode::NotFinite : StatusCode::OutOfRange,
-                                   "external pose weight outside [0, 1]");
-        }
+        if (Status s = checkUnitWeight(in.externalWeight, "external pose weight outside [0, 1]"); !s) return s;
         if (in.externalMask != nullptr && !fits(*in.externalMask)) {
             return Status::failure(StatusCode::ForeignInput, "external pose mask was made for another skeleton");
         }

@@ -9,11 +9,7 @@ namespace kinema {
 
 namespace {
 
-Status checkWeight(float w) noexcept {
-    if (!std::isfinite(w)) return Status::failure(StatusCode::NotFinite, "mask weight is not finite");
-    if (w < 0.0f || w > 1.0f) return Status::failure(StatusCode::OutOfRange, "mask weight outside [0, 1]");
-    return Status::success();
-}
+Status checkWeight(float w) noexcept { return checkUnitWeight(w, "mask weight outside [0, 1]"); }
 
 }  // namespace
 
