@@ -235,18 +235,21 @@ void Importer::checkUnitRotations(std::int64_t index, const Track& track) {
     acc.unitChecked = true;
     const bool cubic = track.interpolation == Interpolation::CubicSpline;
     const std::size_t stride = cubic ? 12 : 4, first = cubic ? 4 : 0;
+    // |length - 1| <= tolerance compared on the squared length: no square root per key.
+    constexpr double kLow = (1.0 - kRotationUnitTolerance) * (1.0 - kRotationUnitTolerance);
+    constexpr double kHigh = (1.0 + kRotationUnitTolerance) * (1.0 + kRotationUnitTolerance);
     std::size_t off = 0, firstKey = 0;
-    double firstLength = 0.0;
+    double firstLength2 = 0.0;
     for (std::size_t key = 0; key * stride + first + 4 <= track.values.size(); ++key) {
         const float* q = &track.values[key * stride + first];
-        const double len =
-            std::sqrt(double(q[0]) * q[0] + double(q[1]) * q[1] + double(q[2]) * q[2] + double(q[3]) * q[3]);
-        if (std::fabs(len - 1.0) <= kRotationUnitTolerance) continue;
+        const double len2 = double(q[0]) * q[0] + double(q[1]) * q[1] + double(q[2]) * q[2] + double(q[3]) * q[3];
+        if (len2 >= kLow && len2 <= kHigh) continue;
         if (off++ == 0) {
             firstKey = key;
-            firstLength = len;
+            firstLength2 = len2;
         }
     }
+    const double firstLength = std::sqrt(firstLength2);
     if (off == 0) return;
     recoverable(Pointer{} / "accessors" / static_cast<std::size_t>(index),
                 std::to_string(off) + " rotation key" + (off == 1 ? " is" : "s are") +

@@ -62,7 +62,7 @@ TEST(Workloads, ClipDefinitionsTurnAtMostTheirStatedAnglePerKey) {
     EXPECT_LE(smooth, 3.60);
     EXPECT_GT(smooth, 3.50);
     EXPECT_LE(wide, 21.0);
-    EXPECT_GT(wide, 20.5);  // some key pairs turn beyond the sampler's cheaper form
+    EXPECT_GT(wide, 20.5);  // beyond what a first-order corrected nlerp holds to 4.1e-7
     const kinema::bench::ClipWorkload& second = kinema::bench::w1SecondClip(128, W1Clip::Wide);
     ASSERT_TRUE(second.error.empty()) << second.error;
     EXPECT_LE(largestTurnPerKeyDegrees(second.clip), 21.0);
