@@ -114,7 +114,7 @@ Workload buildW1(std::size_t jointCount, W1Clip definition) {
     }
     skin.root = 0;
     m.skins.push_back(std::move(skin));
-    m.scenes.push_back(Scene{"W1", {0u}});
+    m.scenes.push_back(SceneRoots{"W1", {0u}});
     m.defaultScene = 0;
     return w;
 }

@@ -10,8 +10,8 @@
 // exactly, so the clip loops without a seam. Two definitions differ only in the
 // rotation amplitude (W1Clip): the angle about the joint's axis is A sin(2 pi f / 60
 // + phase), A = 0.6 rad (a key turns at most 2 A sin(pi / 60) = 3.6 degrees from the
-// last) or A = 3.5 rad (at most 20.99 degrees: fast turns, near the limit at which
-// the sampler's cheaper interpolation form stops being exact enough).
+// last) or A = 3.5 rad (at most 20.99 degrees: fast turns, beyond what a first-order
+// corrected nlerp holds to 1e-6; the sampler's second-order form covers them).
 #pragma once
 
 #include <cmath>

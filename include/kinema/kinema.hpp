@@ -6,6 +6,7 @@
 // core: Result and Fault, how every module reports errors
 #include "kinema/core/result.hpp"
 #include "kinema/core/status.hpp"
+#include "kinema/core/typed_id.hpp"
 #include "kinema/core/version.hpp"
 
 // math: vectors, quaternions, matrices, transforms
@@ -20,6 +21,13 @@
 #include "kinema/asset/easing.hpp"
 #include "kinema/asset/model.hpp"
 #include "kinema/asset/skeleton.hpp"
+
+// render: what is drawn as plain data (no graphics API), its validation and preparation plan
+#include "kinema/render/catalogue.hpp"
+#include "kinema/render/descriptions.hpp"
+#include "kinema/render/ids.hpp"
+#include "kinema/render/preparation.hpp"
+#include "kinema/render/validation.hpp"
 
 // runtime: sampling, blending, composition, palettes, skinning (one instance; SIMD kernels)
 #include "kinema/runtime/bone_adjust.hpp"
@@ -42,18 +50,26 @@
 #include "kinema/io/image.hpp"
 #include "kinema/io/marker_json.hpp"
 #include "kinema/io/state_machine_json.hpp"
+#include "kinema/io/tween_json.hpp"
 
-// play: players, crossfades, blend spaces, state machines
+// play: players, crossfades, blend spaces, state machines, layer stacks
 #include "kinema/play/blend_space.hpp"
 #include "kinema/play/cross_fade.hpp"
 #include "kinema/play/external_pose.hpp"
 #include "kinema/play/fixed_tick.hpp"
-#include "kinema/play/root_motion.hpp"
-#include "kinema/play/state_machine.hpp"
-
-// batch: many instances in parallel, layer stacks
 #include "kinema/play/layer_stack.hpp"
 #include "kinema/play/motion_layers.hpp"
 #include "kinema/play/player.hpp"
+#include "kinema/play/root_motion.hpp"
+#include "kinema/play/state_machine.hpp"
+
+// batch: many instances in parallel
 #include "kinema/batch/pose_batch.hpp"
+
+// character: one character in a few lines
 #include "kinema/character/character.hpp"
+
+// scene: nodes with one role, animator bindings, tweens, world transforms, draw list
+#include "kinema/scene/model_scene.hpp"
+#include "kinema/scene/scene.hpp"
+#include "kinema/scene/tween.hpp"

@@ -239,9 +239,9 @@ void Importer::bindNodes() {
 }
 
 void Importer::readScenes() {
-    model_.scenes.resize(table("scenes", sizeof(Scene)));
+    model_.scenes.resize(table("scenes", sizeof(SceneRoots)));
     forEachObject("scenes", [&](std::size_t si, const dom::object& o, const Pointer& at) {
-        Scene& scene = model_.scenes[si];
+        SceneRoots& scene = model_.scenes[si];
         readName(o, at, scene.name);
         dom::array roots;
         if (!getArray(o, "nodes", at, roots, false)) return;

@@ -57,19 +57,18 @@ inline const float* keyValue(const Track& t, std::size_t key) noexcept {
     return &t.values[key * t.width];
 }
 
-void store(const Track& t, const float* v, std::span<Transform> local, std::span<float> weights) noexcept {
-    Transform& out = local[t.target];
+// `out` is the transform the track drives and `weights` its first morph weight.
+void store(const Track& t, const float* v, Transform& out, float* weights) noexcept {
     switch (t.path) {
         case TrackPath::Translation: out.translation = {v[0], v[1], v[2]}; break;
         case TrackPath::Scale: out.scale = {v[0], v[1], v[2]}; break;
         case TrackPath::Rotation: out.rotation = {v[0], v[1], v[2], v[3]}; break;
-        case TrackPath::Weights: std::copy(v, v + t.width, weights.begin() + t.weightOffset); break;
+        case TrackPath::Weights: std::copy(v, v + t.width, weights); break;
     }
 }
 
 // Interpolates within key interval k at fraction u in (0, 1).
-void storeInterpolated(const Track& t, std::size_t k, float u, std::span<Transform> local,
-                       std::span<float> weights) noexcept {
+void storeInterpolated(const Track& t, std::size_t k, float u, Transform& local, float* weights) noexcept {
     const std::size_t w = t.width;
     switch (t.interpolation) {
         case Interpolation::Step: store(t, keyValue(t, k), local, weights); return;
@@ -77,11 +76,11 @@ void storeInterpolated(const Track& t, std::size_t k, float u, std::span<Transfo
             const float* a = keyValue(t, k);
             const float* b = keyValue(t, k + 1);
             if (t.path == TrackPath::Rotation) {
-                local[t.target].rotation = slerp({a[0], a[1], a[2], a[3]}, {b[0], b[1], b[2], b[3]}, u);
+                local.rotation = slerp({a[0], a[1], a[2], a[3]}, {b[0], b[1], b[2], b[3]}, u);
                 return;
             }
             float tmp[4];
-            float* out = t.path == TrackPath::Weights ? &weights[t.weightOffset] : tmp;
+            float* out = t.path == TrackPath::Weights ? weights : tmp;
             for (std::size_t i = 0; i < w; ++i) out[i] = a[i] + (b[i] - a[i]) * u;
             if (t.path != TrackPath::Weights) store(t, tmp, local, weights);
             return;
@@ -98,19 +97,47 @@ void storeInterpolated(const Track& t, std::size_t k, float u, std::span<Transfo
             const float* a1 = &t.values[(k * 3 + 3) * w];  // in-tangent of key k + 1
             const float* v1 = &t.values[(k * 3 + 4) * w];
             float tmp[4];
-            float* out = t.path == TrackPath::Weights ? &weights[t.weightOffset] : tmp;
+            float* out = t.path == TrackPath::Weights ? weights : tmp;
             for (std::size_t i = 0; i < w; ++i) out[i] = h00 * v0[i] + h10 * b0[i] + h01 * v1[i] + h11 * a1[i];
             if (t.path == TrackPath::Rotation) {
                 const auto q = tryNormalize({tmp[0], tmp[1], tmp[2], tmp[3]});
                 // A spline through unit keys can pass through zero only with absurd
                 // tangents; hold the interval's start key rather than emit NaN.
-                local[t.target].rotation = q ? *q : Quat{v0[0], v0[1], v0[2], v0[3]};
+                local.rotation = q ? *q : Quat{v0[0], v0[1], v0[2], v0[3]};
                 return;
             }
             if (t.path != TrackPath::Weights) store(t, tmp, local, weights);
             return;
         }
     }
+}
+
+// One track at `time` into `out` / `weights`; `find` gives the key interval of a
+// time strictly inside the keys.
+template <class FindInterval>
+void sampleOneTrack(const Track& t, double time, const FloatBracket& at, Transform& out, float* weights,
+                    FindInterval&& find) noexcept {
+    const std::size_t n = t.times.size();
+    if (n == 1 || !(t.times.front() < at.above)) {  // time <= first key (or NaN)
+        store(t, keyValue(t, 0), out, weights);
+    } else if (t.times.back() <= at.below) {  // time >= last key
+        store(t, keyValue(t, n - 1), out, weights);
+    } else {
+        const std::size_t k = find(t.times, at.below);
+        const float t0 = t.times[k];
+        if (time == t0) {
+            store(t, keyValue(t, k), out, weights);
+        } else {
+            // In double, as the search: float key times widen exactly.
+            const double u = (time - t0) / (static_cast<double>(t.times[k + 1]) - t0);
+            storeInterpolated(t, k, static_cast<float>(std::min(u, 1.0)), out, weights);
+        }
+    }
+}
+
+std::size_t searchInterval(std::span<const float> times, float below) noexcept {
+    const auto it = std::upper_bound(times.begin(), times.end(), below);
+    return static_cast<std::size_t>(it - times.begin()) - 1;
 }
 
 template <class FindInterval>
@@ -121,22 +148,8 @@ bool sampleTracks(const Clip& clip, double time, std::span<Transform> local, std
     const FloatBracket at(time);
     for (std::size_t i = 0; i < tracks.size(); ++i) {
         const Track& t = tracks[i];
-        const std::size_t n = t.times.size();
-        if (n == 1 || !(t.times.front() < at.above)) {  // time <= first key (or NaN)
-            store(t, keyValue(t, 0), local, weights);
-        } else if (t.times.back() <= at.below) {  // time >= last key
-            store(t, keyValue(t, n - 1), local, weights);
-        } else {
-            const std::size_t k = find(i, t.times, at.below);
-            const float t0 = t.times[k];
-            if (time == t0) {
-                store(t, keyValue(t, k), local, weights);
-            } else {
-                // In double, as the search: float key times widen exactly.
-                const double u = (time - t0) / (static_cast<double>(t.times[k + 1]) - t0);
-                storeInterpolated(t, k, static_cast<float>(std::min(u, 1.0)), local, weights);
-            }
-        }
+        sampleOneTrack(t, time, at, local[t.target], weights.data() + t.weightOffset,
+                       [&](std::span<const float> times, float below) { return find(i, times, below); });
     }
     return true;
 }
@@ -154,9 +167,24 @@ bool reference::sample(const Clip& clip, double time, SamplingCursor& cursor, st
 
 bool reference::sample(const Clip& clip, double time, std::span<Transform> local, std::span<float> weights) noexcept {
     return sampleTracks(clip, time, local, weights, [](std::size_t, std::span<const float> times, float below) {
-        const auto it = std::upper_bound(times.begin(), times.end(), below);
-        return static_cast<std::size_t>(it - times.begin()) - 1;
+        return searchInterval(times, below);
     });
+}
+
+bool reference::sampleTrack(const Track& track, double time, Transform& local, std::span<float> weights) noexcept {
+    if (track.times.empty()) return false;
+    if (track.path == TrackPath::Weights && weights.size() < track.width) return false;
+    sampleOneTrack(track, time, FloatBracket(time), local, weights.data(), searchInterval);
+    return true;
+}
+
+bool reference::sampleTrack(const Track& track, double time, std::uint32_t& keyHint, Transform& local,
+                            std::span<float> weights) noexcept {
+    if (track.times.empty()) return false;
+    if (track.path == TrackPath::Weights && weights.size() < track.width) return false;
+    sampleOneTrack(track, time, FloatBracket(time), local, weights.data(),
+                   [&](std::span<const float> times, float below) { return findInterval(times, below, keyHint); });
+    return true;
 }
 
 }  // namespace kinema

@@ -437,6 +437,28 @@ TEST(Cli, BenchInstancesClipAndTheScalingAndStageWorkloads) {
     EXPECT_EQ(seen, expected) << r.out;
 }
 
+// The render workload: one row for rigid nodes (per node) and one for skinned
+// characters (per character joint), each with the instance count it was given.
+TEST(Cli, BenchRenderWorkloadTimesBothScenes) {
+    const CliRun r = runKinema("bench --workload render --instances 3 --repetitions 1 --min-time 0 --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.parse(r.out).get(doc)) << r.out;
+    std::vector<std::string> seen;
+    for (simdjson::dom::element e : doc.get_array()) {
+        std::string_view workload, pass;
+        ASSERT_FALSE(e["workload"].get_string().get(workload)) << r.out;
+        ASSERT_FALSE(e["pass"].get_string().get(pass)) << r.out;
+        EXPECT_GT(double(e["ns_per_joint"]), 0.0) << r.out;
+        seen.push_back(std::string(workload) + "/" + std::string(pass) + "/" +
+                       std::to_string(uint64_t(e["instances"])) + "/" + std::to_string(uint64_t(e["joints"])));
+    }
+    const std::vector<std::string> expected{"render/scene frame, rigid nodes/3/1",
+                                            "render/scene frame, skinned characters/3/64"};
+    EXPECT_EQ(seen, expected) << r.out;
+}
+
 TEST(Cli, BenchRejectsUnknownWorkload) {
     const CliRun r = runKinema("bench --workload w1a,nosuch --repetitions 1 --min-time 0");
     EXPECT_NE(r.exitCode, 0);
@@ -454,7 +476,7 @@ TEST(Cli, BenchHelpNamesTheWorkloads) {
     const CliRun r = runKinema("bench --help");
     EXPECT_EQ(r.exitCode, 0);
     for (const char* text : {"--workload", "--threads", "--json", "--simd", "--uniform-kernels", "--repetitions",
-                             "--min-time", "--assets", "--instances", "--clip", "w1a", "w1f", "w1s", "w2"}) {
+                             "--min-time", "--assets", "--instances", "--clip", "w1a", "w1f", "w1s", "w2", "render"}) {
         EXPECT_NE(r.out.find(text), std::string::npos) << text;
     }
 }
@@ -632,7 +654,7 @@ TEST(Cli, TextOutputCountsAgreeWithTheirNouns) {
 }
 
 // The tool includes only kinema's public headers, its own, and the shared workloads
-// library's header; nothing from bench/.
+// library's headers; nothing from bench/.
 TEST(Cli, ToolIncludesNothingFromBench) {
     const std::filesystem::path tool = std::filesystem::path(KINEMA_SOURCE_DIR) / "tools" / "kinema";
     ASSERT_TRUE(std::filesystem::is_directory(tool)) << tool;
@@ -649,8 +671,8 @@ TEST(Cli, ToolIncludesNothingFromBench) {
         while (std::getline(in, line)) {
             if (!line.starts_with("#include \"")) continue;
             const std::string header = line.substr(10, line.find('"', 10) - 10);
-            const bool ok =
-                header.starts_with("kinema/") || header == "workloads.hpp" || std::filesystem::exists(tool / header);
+            const bool ok = header.starts_with("kinema/") || header == "workloads.hpp" ||
+                header == "scene_workloads.hpp" || std::filesystem::exists(tool / header);
             EXPECT_TRUE(ok) << name << ": " << line;
         }
     }

@@ -16,6 +16,9 @@
 //        local->model only (of poses sampled beforehand), blend only (of two sampled
 //        poses)
 //   w2   CesiumMan's clip, 1000 instances, 1 thread, sample + local->model + palette
+//   render  one frame of scene work on the CPU (advance every binding, world
+//        transforms, draw list) for 10,000 rigid animated nodes and for 1000 skinned
+//        W1 characters of 64 joints
 //
 // Every W1 workload runs for 64 and 128 joints (kinema_workloads builds them), on
 // the clip definition --clip names; --instances replaces every instance count
@@ -50,7 +53,9 @@
 #include "kinema/runtime/pose_kernels.hpp"
 #include "kinema/runtime/simd.hpp"
 #include "kinema/runtime/soa_pose.hpp"
-#include "workloads.hpp"  // kinema_workloads: the W1 builders shared with kinema_bench
+#include "kinema/scene/scene.hpp"
+#include "workloads.hpp"        // kinema_workloads: the W1 builders shared with kinema_bench
+#include "scene_workloads.hpp"  // the render workload's scenes
 
 namespace kinema::cli {
 
@@ -62,7 +67,10 @@ constexpr std::size_t kW2Instances = 1000;
 constexpr std::size_t kVertices = 10'000;
 constexpr double kFrameStep = 1.0 / 60.0;
 constexpr std::array<std::size_t, 2> kW1Joints{64, 128};
-constexpr std::array<std::string_view, 8> kWorkloads{"w1a", "w1b", "w1c", "w1d", "w1e", "w1f", "w1s", "w2"};
+constexpr std::size_t kRigidNodes = 10'000;
+constexpr std::size_t kSkinnedCharacters = 1000;
+constexpr std::size_t kCharacterJoints = 64;
+constexpr std::array<std::string_view, 9> kWorkloads{"w1a", "w1b", "w1c", "w1d", "w1e", "w1f", "w1s", "w2", "render"};
 
 // Every evaluation adds one output value here, so no evaluation can be optimised away.
 volatile double gChecksum = 0.0;
@@ -396,6 +404,36 @@ Row playCesiumMan(const Settings& s, const Model& model) {
     return row;
 }
 
+// The render workload's CPU side: one frame of a scene is advance (every binding
+// +1/60 s), world transforms and the draw list. ns_per_joint is per animated node
+// (rigid) or per character joint (skinned).
+std::vector<Row> renderScenes(const Settings& s) {
+    std::vector<Row> rows;
+    const auto frame = [&](bench::SceneWorkload& w, Row& row) {
+        if (!w.error.empty()) throw std::runtime_error("the render workload's scene was refused: " + w.error);
+        DrawList list;
+        row.repetitionNs = measure(s, [&] {
+            check(w.scene.advance(kFrameStep));
+            w.scene.updateWorldTransforms();
+            w.scene.fillDrawList(list);
+            consume(list.items.back().world.m[12] + (list.palettes.empty() ? 0.0f : list.palettes.back().m[12]));
+        });
+    };
+    {
+        bench::SceneWorkload w = bench::rigidNodes(s.instancesOr(kRigidNodes));
+        Row row{"render", "scene frame, rigid nodes", 1, w.nodes, 1};
+        frame(w, row);
+        rows.push_back(std::move(row));
+    }
+    {
+        bench::SceneWorkload w = bench::skinnedCharacters(s.instancesOr(kSkinnedCharacters), kCharacterJoints);
+        Row row{"render", "scene frame, skinned characters", kCharacterJoints, w.nodes, 1};
+        frame(w, row);
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
 void finish(Row& row) {
     row.nsPerEvaluation = median(row.repetitionNs);
     if (!row.nsPerJoint && !row.nsPerVertex) {
@@ -490,7 +528,7 @@ int runBench(const BenchOptions& options) {
             selected.fill(true);
         } else if (it == kWorkloads.end()) {
             std::cerr << "kinema bench: unknown workload '" << name
-                      << "' (known: w1a, w1b, w1c, w1d, w1e, w1f, w1s, w2, all)\n";
+                      << "' (known: w1a, w1b, w1c, w1d, w1e, w1f, w1s, w2, render, all)\n";
             return 2;
         } else {
             selected[static_cast<std::size_t>(it - kWorkloads.begin())] = true;
@@ -597,6 +635,9 @@ int runBench(const BenchOptions& options) {
         }
     }
     if (cesiumMan) add(playCesiumMan(s, *cesiumMan));
+    if (wants("render")) {
+        for (Row& r : renderScenes(s)) add(std::move(r));
+    }
 
     if (options.json) printJson(rows, s);
     return exitCode;

@@ -41,7 +41,7 @@ struct DemoOptions {
 int runDemo(const DemoOptions& options);
 
 struct BenchOptions {
-    std::vector<std::string> workloads;  // empty: all (w1a, w1b, w1c, w1d, w1e, w1f, w1s, w2)
+    std::vector<std::string> workloads;  // empty: all (w1a, w1b, w1c, w1d, w1e, w1f, w1s, w2, render)
     std::size_t threads = 0;             // threads of w1e and w1f; 0: the hardware's
     std::size_t instances = 0;           // 0: each workload's own count (256, w1f 10,000, w2 1000)
     std::string clip = "smooth";         // the W1 clip definition: smooth or wide

@@ -115,7 +115,8 @@ struct MeshInstance {
     std::uint32_t weightOffset = 0;  // first morph weight of this node in a pose's weight array
 };
 
-struct Scene {
+// One of the file's scenes: a name and the joints at its roots.
+struct SceneRoots {
     std::string name;
     std::vector<std::uint32_t> roots;  // skeleton joints
 };
@@ -134,7 +135,7 @@ struct Model {
     std::vector<Material> materials;
     std::vector<Texture> textures;
     std::vector<ImageSource> images;
-    std::vector<Scene> scenes;
+    std::vector<SceneRoots> scenes;
     std::int32_t defaultScene = -1;
     // Every image decoded, in `images` order, when import was asked to (empty otherwise).
     std::vector<ImageRGBA8> decodedImages;

@@ -56,6 +56,17 @@ bool sample(const Clip& clip, double time, SamplingCursor& cursor, std::span<Tra
 // The same without a cursor: every track binary-searches its interval.
 bool sample(const Clip& clip, double time, std::span<Transform> local, std::span<float> weights) noexcept;
 
+// One track at `time`, whatever joint it targets: translation, rotation or scale
+// into `local` (its other properties untouched), weights into the first
+// `track.width` floats of `weights`. Returns false and writes nothing for a track
+// without keys or a weights span shorter than the track's width.
+bool sampleTrack(const Track& track, double time, Transform& local, std::span<float> weights) noexcept;
+// The same, trying the key interval `keyHint` (and the one after it) before a binary
+// search, and leaving the interval used in it: sequential playback finds its keys in
+// O(1). Any hint value gives the same result.
+bool sampleTrack(const Track& track, double time, std::uint32_t& keyHint, Transform& local,
+                 std::span<float> weights) noexcept;
+
 }  // namespace reference
 
 // Index k of the key interval [times[k], times[k+1]) holding `time`, for
