@@ -50,7 +50,8 @@ std::vector<Fault> findModelFaults(const Model& model) {
                 }
             }
             if ((!prim.normals.empty() && prim.normals.size() != n) ||
-                (!prim.texcoords.empty() && prim.texcoords.size() != n)) {
+                (!prim.texcoords.empty() && prim.texcoords.size() != n) ||
+                (!prim.colors.empty() && prim.colors.size() != n)) {
                 fault(pat, "attribute counts do not match the vertex count");
             }
             for (std::size_t i = 0; i < prim.indices.size(); ++i) {
@@ -117,6 +118,12 @@ std::vector<Fault> findModelFaults(const Model& model) {
                 }
             }
         }
+    }
+    for (std::size_t i = 0; i < model.cameraInstances.size(); ++i) {
+        const CameraInstance& ci = model.cameraInstances[i];
+        const std::string at = "cameraInstances/" + std::to_string(i);
+        if (ci.joint >= joints) fault(at + "/joint", "not a skeleton joint");
+        if (ci.camera >= model.cameras.size()) fault(at + "/camera", "no such camera");
     }
     return faults;
 }

@@ -1,7 +1,7 @@
 // glTF 2.0 import. One pass per top-level array in dependency order (buffers,
-// views, accessors, nodes, meshes, skins, animations); each pass records every
-// fault it finds and carries on where that is safe, so `kinema validate` can list
-// them all; a model is returned only when no fault was found. The passes live in
+// views, accessors, nodes, materials, cameras, meshes, skins, animations); each
+// pass records every fault it finds and carries on where that is safe, so
+// `kinema validate` can list them all; a model is returned only when no fault was found. The passes live in
 // one source file per job (gltf_importer.hpp lists them); this one runs them and
 // holds the public API.
 #include "gltf_importer.hpp"
@@ -41,7 +41,8 @@ Result<Model> Importer::runChecked() {
         if (stopped_) return finish();
     }
     if (nodesOk_) buildSkeleton();
-    for (void (Importer::*pass)() : {&Importer::readImagesTexturesMaterials, &Importer::readMeshes}) {
+    for (void (Importer::*pass)() :
+         {&Importer::readImagesTexturesMaterials, &Importer::readCameras, &Importer::readMeshes}) {
         (this->*pass)();
         if (stopped_) return finish();
     }

@@ -5,7 +5,8 @@
 //   gltf_buffers.cpp    external resources, buffers, buffer views
 //   gltf_accessors.cpp  accessors, their bounds, decoding them for a role
 //   gltf_nodes.cpp      nodes, the skeleton, scenes, binding nodes to meshes and skins
-//   gltf_materials.cpp  images, textures, materials, image decoding
+//   gltf_materials.cpp  images, samplers, textures, materials, image decoding
+//   gltf_cameras.cpp    cameras
 //   gltf_meshes.cpp     meshes, primitives, morph targets and their names
 //   gltf_influences.cpp skinning sets: joints and weights per vertex
 //   gltf_skins.cpp      skins
@@ -235,6 +236,7 @@ struct Node {
     std::int32_t parent = -1;
     std::int32_t mesh = -1;
     std::int32_t skin = -1;
+    std::int32_t camera = -1;
     Transform local;
     std::vector<std::uint32_t> children;
     std::vector<float> weights;
@@ -258,10 +260,10 @@ public:
     const dom::object& object() const noexcept { return attrs_; }
 
 private:
-    static constexpr std::array<std::string_view, 7> kKeys{"POSITION",  "NORMAL",   "TEXCOORD_0", "JOINTS_0",
-                                                           "WEIGHTS_0", "JOINTS_1", "WEIGHTS_1"};
+    static constexpr std::array<std::string_view, 8> kKeys{"POSITION", "NORMAL",    "TEXCOORD_0", "COLOR_0",
+                                                           "JOINTS_0", "WEIGHTS_0", "JOINTS_1",   "WEIGHTS_1"};
     const dom::object& attrs_;
-    Members<7> m_;
+    Members<8> m_;
 };
 
 class Importer {
@@ -404,6 +406,22 @@ private:
         std::string_view name;
         if (getString(o, "name", at, name, false)) out = name;
     }
+    // One number, finite as a float.
+    bool getFloat(const std::optional<dom::element>& e, std::string_view key, const Pointer& at, float& out,
+                  bool required) {
+        if (!present(e, key, at, required)) return false;
+        double d;
+        if (e->get_double().get(d)) {
+            fault(at / key, "must be a number");
+            return false;
+        }
+        if (!std::isfinite(static_cast<float>(d))) {
+            fault(at / key, "must be a finite number");
+            return false;
+        }
+        out = static_cast<float>(d);
+        return true;
+    }
     // Exactly n finite numbers.
     bool getFloats(const dom::object& o, std::string_view key, const Pointer& at, float* out, std::size_t n) {
         return getFloats(member(o, key), key, at, out, n);
@@ -506,13 +524,19 @@ private:
     // ---- images, textures, materials (gltf_materials.cpp) ---------------------
     void locateImage(std::size_t index, std::string_view uri, const Pointer& at, ImageSource& img);
     void readImagesTexturesMaterials();
+    void readMaterial(const dom::object& o, const Pointer& at, Material& m);
     void decodeImages();
+
+    // ---- cameras (gltf_cameras.cpp) -------------------------------------------
+    void readCameras();
 
     // ---- meshes (gltf_meshes.cpp, gltf_influences.cpp) ------------------------
     void readMeshes();
     void readTargetNames(const dom::object& o, const Pointer& at, Mesh& mesh);
     void readPrimitive(const dom::object& o, const Pointer& at, MeshPrimitive& prim, std::size_t& targetCount);
     void checkUnitNormals(std::int64_t index, std::vector<Vec3>& normals);
+    void readColors(std::int64_t index, const Pointer& at, std::size_t vertexCount, bool decode, MeshPrimitive& prim);
+    void checkColorRange(std::int64_t index, std::vector<std::array<float, 4>>& colors);
     void readInfluences(const Attributes& attrs, const Pointer& aat, std::size_t sets, std::size_t vertexCount,
                         MeshPrimitive& prim);
     bool checkInfluences(const MeshPrimitive& prim, std::size_t vertexCount, std::size_t sets,

@@ -1,5 +1,5 @@
-// Meshes: primitives and their vertex attributes, indices, morph targets and the
-// targets' names. Skinning sets are read in gltf_influences.cpp.
+// Meshes: primitives and their vertex attributes (vertex colours included), indices,
+// morph targets and the targets' names. Skinning sets are read in gltf_influences.cpp.
 #include "gltf_importer.hpp"
 
 #include <algorithm>
@@ -152,6 +152,7 @@ void Importer::readPrimitive(const dom::object& o, const Pointer& at, MeshPrimit
             useAccessor(a, aat / "TEXCOORD_0", {{2, 1}}, uvAllow, "TEXCOORD_0");
         }
     }
+    if (attributeIndex("COLOR_0", a)) readColors(a, aat / "COLOR_0", vertexCount, decodeDrawData, prim);
     // Skinning sets JOINTS_n / WEIGHTS_n come in pairs, numbered from 0 without gaps.
     std::size_t sets = 0;
     bool unpairedSet = false;
@@ -284,6 +285,73 @@ void Importer::checkUnitNormals(std::int64_t index, std::vector<Vec3>& normals) 
                     std::to_string(first) + ", length " + exactNumber(static_cast<float>(firstLength)) +
                     "; tolerance " + exactNumber(kNormalUnitTolerance) + ")",
                 "renormalised (zero vectors left as they are)");
+}
+
+// COLOR_0: RGB or RGBA, float or normalised unsigned byte / short (the only encodings
+// glTF allows), as linear RGBA floats. `vertexCount` is 0 when the primitive has no
+// POSITION; the accessor is then only checked.
+void Importer::readColors(std::int64_t index, const Pointer& at, std::size_t vertexCount, bool decode,
+                          MeshPrimitive& prim) {
+    const unsigned allow = kFloat | kInt8Norm | kInt16Norm;
+    const AccessorDesc* d = useAccessor(index, at, {{3, 1}, {4, 1}}, allow, "COLOR_0");
+    if (!d) return;
+    if (d->componentType == ComponentType::Byte || d->componentType == ComponentType::Short) {
+        fault(at,
+              "COLOR_0 cannot use accessor " + std::to_string(index) + " with componentType " +
+                  std::to_string(static_cast<unsigned>(d->componentType)) + " (normalized integers must be unsigned)");
+        return;
+    }
+    if (vertexCount == 0) return;
+    if (d->count != vertexCount) {
+        fault(at,
+              "COLOR_0 accessor " + std::to_string(index) + " has " + std::to_string(d->count) + " elements, " +
+                  std::to_string(vertexCount) + " expected");
+        return;
+    }
+    if (!decode) return;
+    const bool isFloat = d->componentType == ComponentType::Float;
+    std::span<const float> raw;  // the accessor's values, for the checks below
+    std::vector<std::array<float, 3>> rgb;
+    if (d->shape.rows == 4) {
+        if (!decodeInto(index, at, {{4, 1}}, allow, "COLOR_0", prim.colors, vertexCount)) return;
+        raw = std::span<const float>(prim.colors.data()->data(), vertexCount * 4);
+    } else {
+        if (!decodeInto(index, at, {{3, 1}}, allow, "COLOR_0", rgb, vertexCount)) return;
+        if (!reserveDecoded(vertexCount * sizeof(std::array<float, 4>), at)) return;
+        prim.colors.resize(vertexCount);
+        for (std::size_t v = 0; v < vertexCount; ++v) prim.colors[v] = {rgb[v][0], rgb[v][1], rgb[v][2], 1.0f};
+        raw = std::span<const float>(rgb.data()->data(), vertexCount * 3);
+    }
+    // Normalised integers decode into 0..1; only float data can be outside it.
+    if (checkFinite(index, raw) && isFloat) {
+        checkBounds(index, raw, false, "a COLOR_0");
+        checkColorRange(index, prim.colors);
+    }
+    if (!rgb.empty()) refund(rgb.size() * sizeof(rgb[0]));
+}
+
+// Colour components within 0..1, as the validator requires (ACCESSOR_NON_CLAMPED);
+// lenient import clamps the others.
+void Importer::checkColorRange(std::int64_t index, std::vector<std::array<float, 4>>& colors) {
+    std::size_t off = 0, first = 0;
+    float firstValue = 0.0f;
+    for (std::size_t v = 0; v < colors.size(); ++v) {
+        for (std::size_t c = 0; c < 4; ++c) {
+            float& value = colors[v][c];
+            if (value >= 0.0f && value <= 1.0f) continue;
+            if (off++ == 0) {
+                first = v * 4 + c;
+                firstValue = value;
+            }
+            if (lenient()) value = std::clamp(value, 0.0f, 1.0f);
+        }
+    }
+    if (off == 0) return;
+    recoverable(Pointer{} / "accessors" / static_cast<std::size_t>(index),
+                std::to_string(off) + " colour component" + (off == 1 ? " is" : "s are") +
+                    " outside 0..1 (first: vertex " + std::to_string(first / 4) + " component " +
+                    std::to_string(first % 4) + ", value " + exactNumber(firstValue) + ")",
+                "clamped to 0..1");
 }
 
 }  // namespace kinema::gltf_import

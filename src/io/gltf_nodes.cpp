@@ -14,6 +14,7 @@ void Importer::readNodes() {
     const std::size_t count = arraySize("nodes");
     const std::size_t meshCount = arraySize("meshes");
     const std::size_t skinCount = arraySize("skins");
+    const std::size_t cameraCount = arraySize("cameras");
     // A node is also a joint of the skeleton, with its maps and rest pose.
     if (!charged(count, sizeof(Node) + sizeof(JointDesc) + 2 * sizeof(Transform) + 8 * sizeof(std::uint32_t),
                  Pointer{} / "nodes", "the nodes table")) {
@@ -23,14 +24,15 @@ void Importer::readNodes() {
     const std::size_t faultsBefore = faults_.size() - valueFaults_;
     forEachObject("nodes", [&](std::size_t i, const dom::object& o, const Pointer& at) {
         Node& n = nodes_[i];
-        enum { kName, kMesh, kSkin, kMatrix, kTranslation, kRotation, kScale, kChildren, kWeights };
-        static constexpr std::array<std::string_view, 9> kKeys{"name",     "mesh",  "skin",     "matrix", "translation",
-                                                               "rotation", "scale", "children", "weights"};
-        const Members<9> f(o, kKeys);
+        enum { kName, kMesh, kSkin, kMatrix, kTranslation, kRotation, kScale, kChildren, kWeights, kCamera };
+        static constexpr std::array<std::string_view, 10> kKeys{
+            "name", "mesh", "skin", "matrix", "translation", "rotation", "scale", "children", "weights", "camera"};
+        const Members<10> f(o, kKeys);
         std::string_view name;
         if (getString(f[kName], "name", at, name, false)) n.name = name;
         n.mesh = getIndex(f[kMesh], "mesh", at, meshCount, "mesh", false);
         n.skin = getIndex(f[kSkin], "skin", at, skinCount, "skin", false);
+        n.camera = getIndex(f[kCamera], "camera", at, cameraCount, "camera", false);
         float m[16];
         const bool hasMatrix = getFloats(f[kMatrix], "matrix", at, m, 16);
         float t[3], r[4], s[3];
@@ -176,7 +178,8 @@ std::uint16_t Importer::largestJoint(std::size_t mesh, std::size_t primitive, co
     return largest;
 }
 
-// Mesh instances, morph weight layout, and the rules that tie nodes to meshes and skins.
+// Mesh and camera instances, morph weight layout, and the rules that tie nodes to
+// meshes and skins.
 void Importer::bindNodes() {
     const std::size_t count = nodes_.size();
     model_.weightOffsetOfJoint.assign(count, -1);
@@ -184,6 +187,7 @@ void Importer::bindNodes() {
         const Node& n = nodes_[i];
         const Pointer at = Pointer{} / "nodes" / i;
         const std::uint32_t joint = model_.jointOfNode[i];
+        if (n.camera >= 0) model_.cameraInstances.push_back({joint, static_cast<std::uint32_t>(n.camera)});
         if (n.skin >= 0 && n.mesh < 0) fault(at / "skin", "a node with a skin must have a mesh");
         if (n.mesh < 0) {
             if (n.hasWeights) fault(at / "weights", "a node without a mesh cannot have morph weights");

@@ -39,11 +39,36 @@ std::optional<std::vector<std::uint32_t>> triangleList(const MeshPrimitive& p) {
     return std::nullopt;
 }
 
+// glTF's sampling as the render descriptions name it; mipmapping is the renderer's
+// choice there, so a mipmapped minFilter contributes its base filter.
+TextureFilter textureFilter(SamplerFilter f) {
+    return f == SamplerFilter::Nearest ? TextureFilter::Nearest : TextureFilter::Linear;
+}
+
+TextureWrap textureWrap(SamplerWrap w) {
+    switch (w) {
+        case SamplerWrap::Repeat: return TextureWrap::Repeat;
+        case SamplerWrap::MirroredRepeat: return TextureWrap::MirroredRepeat;
+        case SamplerWrap::ClampToEdge: return TextureWrap::ClampToEdge;
+    }
+    return TextureWrap::Repeat;
+}
+
+AlphaMode alphaMode(MaterialAlpha a) {
+    switch (a) {
+        case MaterialAlpha::Opaque: return AlphaMode::Opaque;
+        case MaterialAlpha::Mask: return AlphaMode::Mask;
+        case MaterialAlpha::Blend: return AlphaMode::Blend;
+    }
+    return AlphaMode::Opaque;
+}
+
 RenderMesh renderMesh(const MeshPrimitive& p, std::vector<std::uint32_t> indices) {
     RenderMesh m;
     m.positions = p.positions;
     m.normals = p.normals;
     m.texcoords = p.texcoords;
+    m.colors = p.colors;
     m.influencesPerVertex = p.influencesPerVertex;
     m.joints = p.joints;
     m.weights = p.weights;
@@ -111,7 +136,12 @@ Result<ModelScene> buildModelScene(const Model& model, const ModelSceneOptions& 
     bool undecodedTexture = false;
     for (const Texture& t : model.textures) {
         if (t.image >= 0 && static_cast<std::size_t>(t.image) < imageIds.size()) {
-            textureIds.push_back(catalogue.addTexture({imageIds[static_cast<std::size_t>(t.image)]}));
+            TextureDesc desc{imageIds[static_cast<std::size_t>(t.image)]};
+            desc.minFilter = textureFilter(t.minFilter);
+            desc.magFilter = textureFilter(t.magFilter);
+            desc.wrapU = textureWrap(t.wrapS);
+            desc.wrapV = textureWrap(t.wrapT);
+            textureIds.push_back(catalogue.addTexture(desc));
         } else {
             textureIds.push_back(std::nullopt);
             undecodedTexture = undecodedTexture || t.image >= 0;
@@ -125,6 +155,9 @@ Result<ModelScene> buildModelScene(const Model& model, const ModelSceneOptions& 
     for (const Material& m : model.materials) {
         MaterialDesc desc;
         desc.baseColorFactor = m.baseColorFactor;
+        desc.alphaMode = alphaMode(m.alphaMode);
+        desc.alphaCutoff = m.alphaCutoff;
+        desc.doubleSided = m.doubleSided;
         if (m.baseColorTexture && m.baseColorTexture->texture < textureIds.size()) {
             desc.baseColorTexture = textureIds[m.baseColorTexture->texture];
         }
@@ -241,6 +274,11 @@ Result<ModelScene> buildModelScene(const Model& model, const ModelSceneOptions& 
                 }
             }
         }
+    }
+    for (const CameraInstance& ci : model.cameraInstances) {
+        if (ci.joint >= jointCount || ci.camera >= model.cameras.size()) continue;  // findModelFaults names these
+        const NodeId node = out.nodeOfJoint[ci.joint];
+        if (node.valid()) out.cameras.push_back({node, model.cameras[ci.camera], ci.camera});
     }
     if (skippedLines) {
         warnings.push_back({model.source + "#/meshes", "point, line and empty primitives are not drawn"});

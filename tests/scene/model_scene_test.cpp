@@ -14,6 +14,8 @@
 #include "kinema/runtime/pose.hpp"
 #include "kinema/runtime/sample.hpp"
 #include "support/assets.hpp"
+#include "support/gltf_writer.hpp"
+#include "support/png_writer.hpp"
 
 namespace kinema {
 namespace {
@@ -260,6 +262,92 @@ TEST(ModelScene, StripsAndFansBecomeTriangleListsAndLinesAreLeftOut) {
     EXPECT_EQ(built->catalogue.meshes()[1].indices, fanList);
     ASSERT_EQ(built.warnings().size(), 1u);
     EXPECT_NE(built.warnings()[0].what.find("line"), std::string::npos);
+}
+
+// The catalogue carries what the import read for rendering: the texture's sampler
+// (LINEAR_MIPMAP_NEAREST draws with its base filter, LINEAR), the material's alpha mode,
+// cutoff and sidedness, and the primitive's vertex colours; the camera node is listed.
+TEST(ModelScene, TheCatalogueCarriesTheImportedSamplerAlphaColoursAndCameras) {
+    test::GltfWriter w;
+    const std::uint32_t positions = w.addFloats("VEC3", {0, 0, 0, 1, 0, 0, 0, 1, 0});
+    const std::uint32_t uvs = w.addFloats("VEC2", {0, 0, 1, 0, 0, 1});
+    const std::uint32_t colors = w.addAccessor({.componentType = test::kUnsignedByte,
+                                                .type = "VEC4",
+                                                .values = {255, 0, 0, 255, 0, 255, 0, 51, 0, 0, 255, 0},
+                                                .normalized = true});
+    w.addMesh({{.attributes = {{"POSITION", positions}, {"TEXCOORD_0", uvs}, {"COLOR_0", colors}}}});
+    const std::uint32_t body = w.addNode({.name = "body", .mesh = 0});
+    const std::uint32_t eye = w.addNode({.name = "eye", .translation = std::array<double, 3>{0, 0, 5}});
+    w.addScene({body, eye});
+    // A 1x1 RGBA PNG: one scanline, filter byte 0, then the pixel.
+    const test::Bytes pngFile = test::png(1, 1, 6, test::zlibStored({0, 255, 255, 255, 255}));
+    std::vector<std::byte> pngBytes(pngFile.size());
+    std::transform(pngFile.begin(), pngFile.end(), pngBytes.begin(), [](std::uint8_t b) { return std::byte{b}; });
+    test::Json& doc = w.json();
+    test::Json image = test::Json::object();
+    image["bufferView"] = w.addBufferView(pngBytes);
+    image["mimeType"] = "image/png";
+    doc["images"].push(std::move(image));
+    test::Json sampler = test::Json::object();
+    sampler["magFilter"] = 9728u;
+    sampler["minFilter"] = 9985u;
+    sampler["wrapS"] = 33071u;
+    sampler["wrapT"] = 33648u;
+    doc["samplers"].push(std::move(sampler));
+    test::Json texture = test::Json::object();
+    texture["sampler"] = 0u;
+    texture["source"] = 0u;
+    doc["textures"].push(std::move(texture));
+    test::Json material = test::Json::object();
+    material["alphaMode"] = "MASK";
+    material["alphaCutoff"] = 0.25;
+    material["doubleSided"] = true;
+    material["pbrMetallicRoughness"]["baseColorTexture"]["index"] = 0u;
+    doc["materials"].push(std::move(material));
+    doc["meshes"][0]["primitives"][0]["material"] = 0u;
+    test::Json camera = test::Json::object();
+    camera["type"] = "perspective";
+    camera["perspective"]["yfov"] = 0.75;
+    camera["perspective"]["znear"] = 0.5;
+    doc["cameras"].push(std::move(camera));
+    doc["nodes"][eye]["camera"] = 0u;
+
+    ImportOptions options;
+    options.decodeImages = true;
+    auto model = importGltf(w.glbSource("render.glb"), options);
+    ASSERT_TRUE(model.ok()) << model.message();
+    auto built = buildModelScene(*model);
+    ASSERT_TRUE(built.ok()) << built.message();
+    const RenderCatalogue& catalogue = built->catalogue;
+
+    ASSERT_EQ(catalogue.textures().size(), 1u);
+    const TextureDesc& t = catalogue.textures()[0];
+    EXPECT_EQ(t.magFilter, TextureFilter::Nearest);
+    EXPECT_EQ(t.minFilter, TextureFilter::Linear);
+    EXPECT_EQ(t.wrapU, TextureWrap::ClampToEdge);
+    EXPECT_EQ(t.wrapV, TextureWrap::MirroredRepeat);
+
+    ASSERT_EQ(catalogue.materials().size(), 1u);
+    const MaterialDesc& m = catalogue.materials()[0];
+    EXPECT_EQ(m.alphaMode, AlphaMode::Mask);
+    EXPECT_EQ(m.alphaCutoff, 0.25f);
+    EXPECT_TRUE(m.doubleSided);
+    ASSERT_TRUE(m.baseColorTexture.has_value());
+
+    ASSERT_EQ(catalogue.meshes().size(), 1u);
+    const std::vector<std::array<float, 4>> expected{{1, 0, 0, 1}, {0, 1, 0, 0.2f}, {0, 0, 1, 0}};
+    EXPECT_EQ(catalogue.meshes()[0].colors, expected);
+
+    ASSERT_EQ(built->cameras.size(), 1u);
+    const SceneCamera& c = built->cameras[0];
+    EXPECT_EQ(c.node, built->nodeOfJoint[model->jointOfNode[eye]]);
+    EXPECT_EQ(built->scene.name(c.node), "eye");
+    EXPECT_EQ(c.modelCamera, 0u);
+    EXPECT_EQ(c.camera.projection, CameraProjection::Perspective);
+    EXPECT_EQ(c.camera.yfov, 0.75f);
+    EXPECT_EQ(c.camera.znear, 0.5f);
+    EXPECT_FALSE(c.camera.zfar.has_value());
+    EXPECT_EQ(built->scene.world(c.node).m[14], 5.0f);  // the node's translation
 }
 
 }  // namespace

@@ -86,6 +86,20 @@ TEST(SceneBindings, LoopWrapsIntoTheHalfOpenDurationAndAOneShotHoldsItsEnd) {
     }
 }
 
+// Three fixed steps of 0.8 s over the 2 s channel: the first interval, the second,
+// and the loop boundary back into the first (2.4 s is 0.4 s).
+TEST(SceneBindings, FixedStepsCrossBothIntervalsAndTheWrap) {
+    SpinScene s;
+    const NodeId node = s.animator(0.0, true);
+    const double expectedTime[] = {0.8, 1.6, 0.4};
+    const float expectedDegrees[] = {72.0f, 144.0f, 36.0f};  // 90 degrees per second
+    for (int frame = 0; frame < 3; ++frame) {
+        ASSERT_TRUE(s.scene.advance(0.8).ok());
+        EXPECT_NEAR(s.timeOf(node), expectedTime[frame], 1e-12) << "frame " << frame;
+        EXPECT_NEAR(angleAboutZ(s.scene.local(node).rotation), expectedDegrees[frame], 1e-4f) << "frame " << frame;
+    }
+}
+
 TEST(SceneBindings, SamplesTheIntervalAroundTheTimeAndExactKeysUnchanged) {
     SpinScene s;
     const NodeId node = s.animator(0.0, false);

@@ -37,6 +37,8 @@ struct MeshPrimitive {
     std::vector<Vec3> positions;                  // one per vertex, in the mesh's own space
     std::vector<Vec3> normals;                    // empty, or one per vertex
     std::vector<std::array<float, 2>> texcoords;  // TEXCOORD_0: empty, or one per vertex
+    // COLOR_0 as linear RGBA in 0..1 (alpha 1 when the file gives RGB): empty, or one per vertex.
+    std::vector<std::array<float, 4>> colors;
     // Skinning influences, vertex-major: vertex v uses joints[v * n + i] with
     // weights[v * n + i] for i < n = influencesPerVertex (4 per JOINTS_n set).
     // Joint values index the skin's joint list. Weights of a vertex sum to 1
@@ -75,14 +77,36 @@ struct TextureRef {
     std::uint32_t texCoord = 0;  // TEXCOORD_n set
 };
 
+// How a texture is sampled, from its glTF sampler. The values are resolved into each
+// Texture rather than kept as a table of samplers, so that a texture alone says how it
+// is drawn; glTF's defaults (linear filtering, repeat) fill what the file leaves out.
+enum class SamplerFilter : std::uint8_t { Nearest, Linear };
+// Minification between mipmap levels: None for the plain NEAREST / LINEAR minFilter
+// (and when the file gives no minFilter), else the *_MIPMAP_NEAREST / *_MIPMAP_LINEAR part.
+enum class SamplerMipmap : std::uint8_t { None, Nearest, Linear };
+enum class SamplerWrap : std::uint8_t { Repeat, MirroredRepeat, ClampToEdge };
+
 struct Texture {
     std::int32_t image = -1;  // index into Model::images, or -1
+    // The file's sampler index, or -1 (none: the defaults below).
+    std::int32_t sampler = -1;
+    SamplerFilter magFilter = SamplerFilter::Linear;
+    SamplerFilter minFilter = SamplerFilter::Linear;  // the base filter of a mipmapped minFilter too
+    SamplerMipmap mipmapFilter = SamplerMipmap::None;
+    SamplerWrap wrapS = SamplerWrap::Repeat;  // u
+    SamplerWrap wrapT = SamplerWrap::Repeat;  // v
 };
+
+// glTF's alphaMode: Opaque ignores alpha, Mask discards below alphaCutoff, Blend composites.
+enum class MaterialAlpha : std::uint8_t { Opaque, Mask, Blend };
 
 struct Material {
     std::string name;
     std::array<float, 4> baseColorFactor{1.0f, 1.0f, 1.0f, 1.0f};  // linear RGBA
     std::optional<TextureRef> baseColorTexture;
+    MaterialAlpha alphaMode = MaterialAlpha::Opaque;
+    float alphaCutoff = 0.5f;  // finite, >= 0; used by MaterialAlpha::Mask only
+    bool doubleSided = false;  // false: back faces are culled
 };
 
 // Where an image's encoded bytes are; decoding (to RGBA8) happens only on request.
@@ -115,6 +139,27 @@ struct MeshInstance {
     std::uint32_t weightOffset = 0;  // first morph weight of this node in a pose's weight array
 };
 
+enum class CameraProjection : std::uint8_t { Perspective, Orthographic };
+
+// A glTF camera. It looks down the -Z axis of the node that carries it, +Y up;
+// distances are in the scene's units. Import guarantees the values glTF requires.
+struct Camera {
+    std::string name;
+    CameraProjection projection = CameraProjection::Perspective;
+    float yfov = 0.0f;                 // perspective: vertical field of view in radians, > 0
+    std::optional<float> aspectRatio;  // perspective: width / height, > 0; absent: the viewport's
+    float xmag = 0.0f;                 // orthographic: half the view's width, non-zero
+    float ymag = 0.0f;                 // orthographic: half the view's height, non-zero
+    float znear = 0.0f;                // > 0 (perspective), >= 0 (orthographic)
+    std::optional<float> zfar;         // > znear; absent (perspective only): infinite
+};
+
+// A node that carries a camera.
+struct CameraInstance {
+    std::uint32_t joint = 0;   // the node, as a skeleton joint
+    std::uint32_t camera = 0;  // index into Model::cameras
+};
+
 // One of the file's scenes: a name and the joints at its roots.
 struct SceneRoots {
     std::string name;
@@ -137,6 +182,8 @@ struct Model {
     std::vector<ImageSource> images;
     std::vector<SceneRoots> scenes;
     std::int32_t defaultScene = -1;
+    std::vector<Camera> cameras;                  // in file order
+    std::vector<CameraInstance> cameraInstances;  // in file node order
     // Every image decoded, in `images` order, when import was asked to (empty otherwise).
     std::vector<ImageRGBA8> decodedImages;
     // Binary buffers kept alive for on-demand work (embedded images).
@@ -148,7 +195,7 @@ struct Model {
 
 // Every inconsistency between the parts of a model (clips that do not fit the
 // skeleton, skins naming missing joints, influences past a skin's joint list,
-// mesh instances out of range, morph weight layout): what a builder or importer
+// mesh and camera instances out of range, morph weight layout): what a builder or importer
 // must guarantee before the per-frame path trusts the model.
 std::vector<Fault> findModelFaults(const Model& model);
 

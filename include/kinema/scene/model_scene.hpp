@@ -7,6 +7,11 @@
 // skinned mesh's renderables share one scene skin per glTF skin, so several meshes
 // on one skeleton are posed by one palette. Every clip of the model is added as an
 // animation; the chosen one is bound.
+//
+// The render descriptions carry what the model imported: each texture's filters and
+// wrap modes (a mipmapped minification filter becomes its base filter), each
+// material's alpha mode, cutoff and sidedness, and each primitive's vertex colours.
+// Cameras of nodes in the chosen scene are listed with the node that carries them.
 #pragma once
 
 #include <cstdint>
@@ -30,11 +35,21 @@ struct ModelSceneOptions {
     bool loop = true;
 };
 
+// A camera of the model on a node of the scene. It looks down the node's -Z axis,
+// +Y up, and moves with the node: its view matrix is the inverse of Scene::world(node)
+// with the scale taken out (glTF ignores a camera node's scaling).
+struct SceneCamera {
+    NodeId node;
+    Camera camera;                  // the imported parameters (asset/model.hpp)
+    std::uint32_t modelCamera = 0;  // index into Model::cameras
+};
+
 struct ModelScene {
     Scene scene;
     RenderCatalogue catalogue;
-    std::vector<NodeId> nodeOfJoint;  // skeleton joint -> scene node (invalid outside the chosen scene)
-    AnimationId boundAnimation;       // invalid when none is bound
+    std::vector<NodeId> nodeOfJoint;   // skeleton joint -> scene node (invalid outside the chosen scene)
+    AnimationId boundAnimation;        // invalid when none is bound
+    std::vector<SceneCamera> cameras;  // in Model::cameraInstances order, those in the chosen scene
 };
 
 // Refused: a scene index or animation name the model does not have, a skin with a
