@@ -172,10 +172,8 @@ bool reference::sample(const Clip& clip, double time, std::span<Transform> local
 }
 
 bool reference::sampleTrack(const Track& track, double time, Transform& local, std::span<float> weights) noexcept {
-    if (track.times.empty()) return false;
-    if (track.path == TrackPath::Weights && weights.size() < track.width) return false;
-    sampleOneTrack(track, time, FloatBracket(time), local, weights.data(), searchInterval);
-    return true;
+    std::uint32_t keyHint = 0;  // any hint is correct; a wrong one costs one binary search
+    return sampleTrack(track, time, keyHint, local, weights);
 }
 
 bool reference::sampleTrack(const Track& track, double time, std::uint32_t& keyHint, Transform& local,

@@ -101,6 +101,40 @@ const Interpolation kAllInterpolations[] = {Interpolation::Step, Interpolation::
 
 // ---- glTF boundaries ---------------------------------------------------------------------
 
+// One track alone, whatever joint it targets, gives what sampling the whole clip
+// wrote for it, with or without a key hint, a stale hint included; a weights output
+// narrower than the track is refused.
+TEST(SampleTrack, OneTrackAloneMatchesTheWholeClipWithAnyHint) {
+    for (const Interpolation interp : kAllInterpolations) {
+        const Clip clip = oneOfEachPath(interp, 31);
+        for (const float time : {0.0f, 0.5f, 0.65f, 0.8f, 1.2f, 2.49f, 2.5f, 9.0f}) {
+            const Out whole = sampleAt(clip, time);
+            for (const Track& t : clip.tracks()) {
+                Transform local;
+                std::vector<float> weights(t.width, -7.0f);
+                ASSERT_TRUE(kinema::reference::sampleTrack(t, time, local, weights));
+                std::vector<Transform> at(4);
+                at[t.target] = local;
+                std::vector<float> shifted(5, -7.0f);
+                std::copy(weights.begin(), weights.end(), shifted.begin() + t.weightOffset);
+                EXPECT_TRUE(sameBits(written(t, at, shifted), written(t, whole.local, whole.weights)))
+                    << "time " << time;
+                std::uint32_t staleHint = 2;
+                ASSERT_TRUE(kinema::reference::sampleTrack(t, time, staleHint, local, weights));
+                at[t.target] = local;
+                std::copy(weights.begin(), weights.end(), shifted.begin() + t.weightOffset);
+                EXPECT_TRUE(sameBits(written(t, at, shifted), written(t, whole.local, whole.weights)))
+                    << "time " << time << " with a stale hint";
+            }
+        }
+        const Track& weightsTrack = clip.tracks().back();
+        Transform local;
+        std::vector<float> narrow(weightsTrack.width - 1, -7.0f);
+        EXPECT_FALSE(kinema::reference::sampleTrack(weightsTrack, 1.0, local, narrow));
+        EXPECT_EQ(narrow[0], -7.0f);
+    }
+}
+
 TEST(SampleBoundaries, BeforeFirstKeyHoldsTheFirstValue) {
     for (Interpolation interp : kAllInterpolations) {
         const Clip clip = oneOfEachPath(interp, 11);
