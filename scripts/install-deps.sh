@@ -5,10 +5,14 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ clang lld libclang-rt-14-dev pkg-config clang-format git
-  libsimdjson-dev libcli11-dev libtbb-dev libstb-dev
+  libsimdjson-dev libcli11-dev libtbb-dev libstb-dev libgif-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   qemu-user
+  libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslc libglfw3-dev xvfb xauth
 )
+# The renderer (src/gpu): the Vulkan loader and headers, Mesa's CPU driver (lavapipe)
+# so it runs without a GPU, the validation layers the tests run under, glslc for the
+# shaders, GLFW for `kinema view`'s window and Xvfb to test that window headless.
 # qemu-user runs the test programs on emulated x86-64-v2 and AVX2-only CPU models
 # (tests/emulated): the binaries must run there, picking the level the model has.
 

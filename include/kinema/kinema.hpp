@@ -1,6 +1,8 @@
 // kinema: every public header at once, for programs that would rather not pick.
 // Each module's own headers (kinema/<module>/...) stay the lighter choice: a translation
 // unit that only samples clips needs kinema/runtime/sample.hpp, not the whole library.
+// The Vulkan renderer is not here: it is the optional kinema::gpu target, whose headers
+// (kinema/gpu/...) are included on their own.
 #pragma once
 
 // core: Result and Fault, how every module reports errors
@@ -22,10 +24,12 @@
 #include "kinema/asset/model.hpp"
 #include "kinema/asset/skeleton.hpp"
 
-// render: what is drawn as plain data (no graphics API), its validation and preparation plan
+// render: what is drawn as plain data (no graphics API), its validation and preparation plan, cameras
+#include "kinema/render/camera.hpp"
 #include "kinema/render/catalogue.hpp"
 #include "kinema/render/descriptions.hpp"
 #include "kinema/render/ids.hpp"
+#include "kinema/render/overlay.hpp"
 #include "kinema/render/preparation.hpp"
 #include "kinema/render/validation.hpp"
 
@@ -47,6 +51,7 @@
 // io: glTF import, images, the asset cache
 #include "kinema/io/asset_cache.hpp"
 #include "kinema/io/gltf.hpp"
+#include "kinema/io/image_write.hpp"
 #include "kinema/io/image.hpp"
 #include "kinema/io/marker_json.hpp"
 #include "kinema/io/state_machine_json.hpp"
@@ -69,7 +74,9 @@
 // character: one character in a few lines
 #include "kinema/character/character.hpp"
 
-// scene: nodes with one role, animator bindings, tweens, world transforms, draw list
+// scene: nodes with one role, animator bindings, tweens, world transforms, draw list, posed vertices
 #include "kinema/scene/model_scene.hpp"
+#include "kinema/scene/posed_vertices.hpp"
 #include "kinema/scene/scene.hpp"
+#include "kinema/scene/skeleton_overlay.hpp"
 #include "kinema/scene/tween.hpp"

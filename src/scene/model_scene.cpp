@@ -105,7 +105,14 @@ Result<ModelScene> buildModelScene(const Model& model, const ModelSceneOptions& 
     std::int32_t clipIndex = -1;
     if (options.bindAnimation && !model.clips.empty()) {
         clipIndex = 0;
-        if (!options.animation.empty()) {
+        if (options.animationIndex >= 0) {
+            if (static_cast<std::size_t>(options.animationIndex) >= model.clips.size()) {
+                return Fault{model.source + "#/animations",
+                             "animation " + std::to_string(options.animationIndex) + " is not one of the file's " +
+                                 std::to_string(model.clips.size()) + " animations"};
+            }
+            clipIndex = options.animationIndex;
+        } else if (!options.animation.empty()) {
             clipIndex = -1;
             std::string names;
             for (std::size_t c = 0; c < model.clips.size(); ++c) {
@@ -117,6 +124,9 @@ Result<ModelScene> buildModelScene(const Model& model, const ModelSceneOptions& 
                              "no animation is named '" + options.animation + "'; the file has " + names};
             }
         }
+    } else if (options.bindAnimation && options.animationIndex >= 0) {
+        return Fault{model.source + "#/animations",
+                     "animation " + std::to_string(options.animationIndex) + " does not exist; the file has none"};
     } else if (options.bindAnimation && !options.animation.empty()) {
         return Fault{model.source + "#/animations",
                      "no animation is named '" + options.animation + "'; the file has none"};

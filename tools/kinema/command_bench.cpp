@@ -56,6 +56,11 @@
 #include "kinema/scene/scene.hpp"
 #include "workloads.hpp"        // kinema_workloads: the W1 builders shared with kinema_bench
 #include "scene_workloads.hpp"  // the render workload's scenes
+#include "crowd_frame.hpp"      // the render workload's GPU frame
+#ifdef KINEMA_WITH_GPU
+#include "kinema/gpu/gpu_context.hpp"
+#include "kinema/gpu/offscreen_renderer.hpp"
+#endif
 
 namespace kinema::cli {
 
@@ -70,6 +75,9 @@ constexpr std::array<std::size_t, 2> kW1Joints{64, 128};
 constexpr std::size_t kRigidNodes = 10'000;
 constexpr std::size_t kSkinnedCharacters = 1000;
 constexpr std::size_t kCharacterJoints = 64;
+constexpr std::size_t kGpuCrowd = 10'000;
+constexpr std::uint32_t kGpuWidth = 1920;
+constexpr std::uint32_t kGpuHeight = 1080;
 constexpr std::array<std::string_view, 9> kWorkloads{"w1a", "w1b", "w1c", "w1d", "w1e", "w1f", "w1s", "w2", "render"};
 
 // Every evaluation adds one output value here, so no evaluation can be optimised away.
@@ -434,6 +442,65 @@ std::vector<Row> renderScenes(const Settings& s) {
     return rows;
 }
 
+#ifdef KINEMA_WITH_GPU
+// The render workload's GPU side: frames of a crowd of skinned CesiumMan copies at
+// 1920x1080, GPU time from the queue's timestamps (first to last command of the
+// frame), and the wall time of the whole render call (upload, record, submit, wait).
+// ns_per_vertex is per drawn vertex. Nothing when `device` is "none" or, left empty,
+// when the only device is a CPU driver (name it, e.g. lavapipe, to time that).
+std::vector<Row> renderGpu(const Settings& s, const Model& model, const std::string& device) {
+    std::vector<Row> rows;
+    if (device == "none") return rows;
+    GpuOptions options;
+    options.device = device;
+    auto context = GpuContext::create(options);
+    if (!context) throw std::runtime_error("the render workload's GPU rows: " + context.message());
+    if (device.empty() && context->device().software) {
+        std::cerr << "kinema bench: skipping the GPU rows of render: the only Vulkan device is a CPU driver ("
+                  << context->device().name << "); give --gpu lavapipe to time it anyway\n";
+        return rows;
+    }
+    const std::size_t count = s.instancesOr(kGpuCrowd);
+    auto crowd = bench::crowdFrame(model, count, static_cast<float>(kGpuWidth) / static_cast<float>(kGpuHeight));
+    if (!crowd) throw std::runtime_error("the render workload's crowd: " + crowd.message());
+    auto renderer = OffscreenRenderer::create(*context, kGpuWidth, kGpuHeight);
+    if (!renderer) throw std::runtime_error("the render workload's renderer: " + renderer.message());
+    FrameDesc frame;
+    frame.catalogue = &crowd->built.catalogue;
+    frame.draws = &crowd->draws;
+    frame.viewProjection = crowd->camera.viewProjection;
+    frame.eye = crowd->camera.eye;
+    frame.background = {0.02f, 0.02f, 0.03f, 1.0f};
+    const std::string size = std::to_string(kGpuWidth) + "x" + std::to_string(kGpuHeight);
+    Row gpu{"render", "gpu frame " + size + ", CesiumMan", model.skeleton.jointCount(), count, 1};
+    Row wall{"render", "gpu frame wall " + size + ", CesiumMan", model.skeleton.jointCount(), count, 1};
+    auto once = [&]() {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto stats = renderer->render(frame);
+        const auto t1 = std::chrono::steady_clock::now();
+        if (!stats) throw std::runtime_error("the render workload's frame: " + stats.message());
+        if (!stats->gpuMilliseconds) throw std::runtime_error("the GPU's queue has no timestamps");
+        return std::pair{*stats->gpuMilliseconds * 1e6, std::chrono::duration<double, std::nano>(t1 - t0).count()};
+    };
+    once();  // builds the resources and the pipelines
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(s.minTime);
+    for (int r = 0; r < s.repetitions || std::chrono::steady_clock::now() < deadline; ++r) {
+        const auto [gpuNs, wallNs] = once();
+        gpu.repetitionNs.push_back(gpuNs);
+        wall.repetitionNs.push_back(wallNs);
+        if (r >= 1000) break;
+    }
+    for (Row* row : {&gpu, &wall}) {
+        row->nsPerVertex = median(row->repetitionNs) / static_cast<double>(crowd->vertices);
+        row->nsPerJoint = median(row->repetitionNs) / static_cast<double>(count * model.skeleton.jointCount());
+        rows.push_back(std::move(*row));
+    }
+    std::cerr << "kinema bench: GPU rows of render on " << context->device().name << ": " << crowd->draws.items.size()
+              << " draws, " << crowd->vertices << " vertices per frame\n";
+    return rows;
+}
+#endif
+
 void finish(Row& row) {
     row.nsPerEvaluation = median(row.repetitionNs);
     if (!row.nsPerJoint && !row.nsPerVertex) {
@@ -571,11 +638,12 @@ int runBench(const BenchOptions& options) {
     // W2's model first, so a missing file is reported before the long part.
     std::optional<Model> cesiumMan;
     int exitCode = 0;
-    if (wants("w2")) {
+    if (wants("w2") || wants("render")) {
         const auto assets = assetsFolder(options.assets);
         const auto file = findCesiumMan(assets);
         if (!file) {
-            std::cerr << "kinema bench: skipping w2: CesiumMan.glb not found under " << assets.string()
+            std::cerr << "kinema bench: skipping w2 and render's GPU rows: CesiumMan.glb not found under "
+                      << assets.string()
                       << " (give --assets DIR or set KINEMA_ASSETS to the glTF sample models folder)\n";
         } else if (auto model = importGltfFile(*file); !model) {
             std::cerr << "kinema bench: skipping w2: " << file->string() << " does not import:\n"
@@ -634,9 +702,14 @@ int runBench(const BenchOptions& options) {
             for (Row& r : stagesW1(s, joints)) add(std::move(r));
         }
     }
-    if (cesiumMan) add(playCesiumMan(s, *cesiumMan));
+    if (cesiumMan && wants("w2")) add(playCesiumMan(s, *cesiumMan));
     if (wants("render")) {
         for (Row& r : renderScenes(s)) add(std::move(r));
+#ifdef KINEMA_WITH_GPU
+        if (cesiumMan) {
+            for (Row& r : renderGpu(s, *cesiumMan, options.gpu)) add(std::move(r));
+        }
+#endif
     }
 
     if (options.json) printJson(rows, s);

@@ -2,12 +2,16 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "demo_runner.hpp"
+#ifdef KINEMA_WITH_GPU
+#include "demo_gif.hpp"
+#endif
 #include "kinema/play/motion_layers.hpp"
 #include "kinema/batch/pose_batch.hpp"
 #include "kinema/io/state_machine_json.hpp"
@@ -122,6 +126,22 @@ int runDemo(const DemoOptions& options) {
         return 1;
     }
     PoseBatch batch = std::move(made).value();
+#ifdef KINEMA_WITH_GPU
+    std::optional<DemoGifRecorder> recorder;
+    if (!options.gif.empty()) {
+        auto opened = DemoGifRecorder::create(model, 480, 360, options.gpu);
+        if (!opened) {
+            std::cerr << "kinema demo: --gif: " << opened.message() << '\n';
+            return 1;
+        }
+        recorder.emplace(std::move(*opened));
+    }
+#else
+    if (!options.gif.empty()) {
+        std::cerr << "kinema demo: --gif: this kinema was built without the Vulkan renderer (KINEMA_BUILD_GPU=OFF)\n";
+        return 1;
+    }
+#endif
     std::vector<InstanceRequest> inputs(1);
     std::vector<Vec3> skinned(mesh.vertexCount());
     StateMachine machine(definition);
@@ -189,6 +209,15 @@ int runDemo(const DemoOptions& options) {
             const Mat4& m = pose[j];
             worstSkinError = std::max(worstSkinError, length(skinned[j] - Vec3{m.m[12], m.m[13], m.m[14]}));
         }
+#ifdef KINEMA_WITH_GPU
+        // Every other tick: a 30 fps GIF.
+        if (recorder && n % 2 == 0) {
+            if (auto captured = recorder->capture(batch.palette(0)); !captured) {
+                std::cerr << "kinema demo: --gif: " << captured.message() << '\n';
+                return 1;
+            }
+        }
+#endif
         if (n % printEvery == 0) {
             std::string blend;
             for (const MotionSample& s : machine.samples()) {
@@ -210,6 +239,17 @@ int runDemo(const DemoOptions& options) {
     std::printf("  %s, %s\n", counted(static_cast<std::size_t>(fades), "fade").c_str(),
                 counted(static_cast<std::size_t>(footsteps), "footstep").c_str());
     std::printf("  check: rigidly bound vertices are within %.2g m of their joints\n", double(worstSkinError));
+#ifdef KINEMA_WITH_GPU
+    if (recorder) {
+        auto written = recorder->write(options.gif, 30.0);
+        if (!written) {
+            std::cerr << "kinema demo: --gif: " << written.message() << '\n';
+            return 1;
+        }
+        std::printf("  wrote %s: %s at 30 fps, 480x360, rendered on %s\n", options.gif.c_str(),
+                    counted(recorder->frames(), "frame").c_str(), recorder->deviceName().c_str());
+    }
+#endif
     return worstSkinError < 1e-4f ? 0 : 1;
 }
 

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,8 +39,38 @@ int runSample(const SampleOptions& options);
 struct DemoOptions {
     double seconds = 6.0;  // played in ticks of 1/60 s
     double step = 0.25;    // seconds between printed poses
+    std::string gif;       // also write an animated GIF of the runner here (needs the Vulkan renderer)
+    std::string gpu;       // the GIF's Vulkan device (GpuOptions::device)
 };
 int runDemo(const DemoOptions& options);
+
+struct RenderOptions {
+    std::string file;
+    std::string animation;               // index or name; empty: the first
+    std::optional<double> time;          // seconds of the first frame (default 0)
+    std::optional<std::int64_t> frames;  // default 1, or the whole clip for a GIF without --time
+    double fps = 30.0;
+    std::string size = "640x480";
+    bool skeleton = false;
+    std::string camera = "auto";        // auto, file, or "eye=... target=... up=... fov=..."
+    std::string background = "2b2f36";  // RRGGBB[AA] or transparent
+    std::string out;
+    std::string gpu;  // device choice (GpuOptions::device)
+    bool validation = false;
+    ImportFlags import;
+};
+int runRender(const RenderOptions& options);
+
+struct ViewOptions {
+    std::string file;
+    std::string animation;  // index or name; empty: the first
+    std::string size = "1280x720";
+    std::string gpu;
+    bool validation = false;
+    std::optional<std::int64_t> frames;  // quit after this many frames (scripts and tests)
+    ImportFlags import;
+};
+int runView(const ViewOptions& options);
 
 struct BenchOptions {
     std::vector<std::string> workloads;  // empty: all (w1a, w1b, w1c, w1d, w1e, w1f, w1s, w2, render)
@@ -51,6 +83,7 @@ struct BenchOptions {
     int repetitions = 5;
     double minTime = 0.2;  // seconds per repetition, at least
     std::string assets;    // empty: $KINEMA_ASSETS, else ../shared/assets/gltf
+    std::string gpu;       // render's GPU rows: device (GpuOptions::device), or "none"
 };
 int runBench(const BenchOptions& options);
 

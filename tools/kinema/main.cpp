@@ -85,6 +85,58 @@ int main(int argc, char** argv) {
         ->check(finiteIn(0.0, 3600.0));
     demoCmd->add_option("--step", demo.step, "seconds between printed poses (default 0.25)")
         ->check(finiteIn(0.001, 10.0));
+    demoCmd->add_option("--gif", demo.gif, "also draw the runner into this animated GIF (30 fps, 480x360)");
+    demoCmd->add_option("--gpu", demo.gpu, "Vulkan device for --gif: lavapipe, an index or part of a name");
+
+    RenderOptions render;
+    auto* renderCmd = app.add_subcommand(
+        "render",
+        "Draw frames of a glTF file's animation with the Vulkan renderer, headless (no window or display), "
+        "into a PNG or an animated GIF. Skinning and morphing run on the GPU; a GPU-less machine uses Mesa's "
+        "CPU driver (lavapipe).");
+    renderCmd->add_option("FILE", render.file, "a .gltf or .glb file")->required();
+    renderCmd->add_option("--animation", render.animation, "animation index or name (default: the first)");
+    renderCmd->add_option("--time", render.time, "seconds into the animation of the (first) frame (default 0)")
+        ->check(finiteIn(0.0, 1e6));
+    renderCmd->add_option("--frames", render.frames,
+                          "frames to draw, 1/fps apart (default 1; a GIF without --time plays the whole clip)");
+    renderCmd->add_option("--fps", render.fps, "frames per second of --frames and the GIF (default 30)")
+        ->check(finiteIn(0.1, 1000.0));
+    renderCmd->add_option("--size", render.size, "image size WIDTHxHEIGHT, 1..16384 a side (default 640x480)");
+    renderCmd->add_flag("--skeleton", render.skeleton,
+                        "draw the rig over the mesh: bones, joints and axis triads (X red, Y green, Z blue)");
+    renderCmd->add_option("--camera", render.camera,
+                          "auto (frames the animated bounds of the whole clip), file (the file's first camera) or "
+                          "\"eye=X,Y,Z target=X,Y,Z up=X,Y,Z fov=DEG\" (right-handed, glTF axes, vertical field "
+                          "of view; up and fov optional) (default auto)");
+    renderCmd->add_option("--background", render.background,
+                          "RRGGBB or RRGGBBAA (sRGB hex) or transparent: then a PNG's alpha is the coverage "
+                          "(default 2b2f36)");
+    renderCmd
+        ->add_option("--out", render.out, "output .png (several frames: NAME-0000.png, NAME-0001.png, ...) or .gif")
+        ->required();
+    renderCmd->add_option("--gpu", render.gpu,
+                          "Vulkan device: lavapipe (Mesa's CPU driver), an index or part of a name (default: the "
+                          "first GPU, else any device)");
+    renderCmd->add_flag("--validation", render.validation,
+                        "run with the Vulkan validation layers (synchronisation included); any message fails");
+    addImportFlags(*renderCmd, render.import);
+
+    ViewOptions view;
+    auto* viewCmd = app.add_subcommand(
+        "view",
+        "Play a glTF file's animations in a window: Space play/pause, Left/Right scrub, Up/Down speed, N/P "
+        "next/previous animation, S skeleton, drag to orbit, wheel to zoom, R reset the camera, H help, Esc quit. "
+        "Needs a display; `kinema render` draws images without one.");
+    viewCmd->add_option("FILE", view.file, "a .gltf or .glb file")->required();
+    viewCmd->add_option("--animation", view.animation, "animation index or name to start with (default: the first)");
+    viewCmd->add_option("--size", view.size, "window size WIDTHxHEIGHT (default 1280x720)");
+    viewCmd->add_option("--gpu", view.gpu,
+                        "Vulkan device: lavapipe, an index or part of a name (default: the first GPU)");
+    viewCmd->add_flag("--validation", view.validation,
+                      "run with the Vulkan validation layers (synchronisation included); any message fails");
+    viewCmd->add_option("--frames", view.frames, "close after this many frames (for scripts and tests)");
+    addImportFlags(*viewCmd, view.import);
 
     BenchOptions bench;
     auto* benchCmd = app.add_subcommand(
@@ -94,7 +146,8 @@ int main(int argc, char** argv) {
         "palettes and CPU skinning of 10k vertices (w1d), w1a on all threads (w1e), w1a with 10,000 "
         "instances on 1 and on all threads (w1f), the stages alone: sample, local->model, blend (w1s), "
         "CesiumMan on 1000 instances (w2), and one frame of scene work for 10,000 rigid animated nodes and 1000 "
-        "skinned characters (render). Prints a table, or JSON with --json.");
+        "skinned characters, with a GPU the GPU time of a frame of 10,000 GPU-skinned CesiumMan at 1920x1080 "
+        "(render). Prints a table, or JSON with --json.");
     benchCmd
         ->add_option("--workload", bench.workloads,
                      "comma-separated workloads: w1a, w1b, w1c, w1d, w1e, w1f, w1s, w2, render or all (default all)")
@@ -125,6 +178,9 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 1000));
     benchCmd->add_option("--min-time", bench.minTime, "seconds each repetition runs at least (default 0.2)")
         ->check(finiteIn(0.0, 600.0));
+    benchCmd->add_option("--gpu", bench.gpu,
+                         "Vulkan device of the render workload's GPU rows: lavapipe, an index or part of a name, "
+                         "or none (default: the first GPU; skipped when the only device is a CPU driver)");
     benchCmd->add_option("--assets", bench.assets,
                          "glTF sample models folder holding CesiumMan for w2 (default $KINEMA_ASSETS, else "
                          "../shared/assets/gltf); w2 is skipped with a message when it is missing");
@@ -150,6 +206,8 @@ int main(int argc, char** argv) {
             return runSample(sample);
         }
         if (demoCmd->parsed()) return runDemo(demo);
+        if (renderCmd->parsed()) return runRender(render);
+        if (viewCmd->parsed()) return runView(view);
         if (benchCmd->parsed()) return runBench(bench);
     } catch (const std::exception& e) {
         std::cerr << "kinema: " << e.what() << '\n';

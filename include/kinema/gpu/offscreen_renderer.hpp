@@ -1,0 +1,92 @@
+// kinema/gpu: draws a frame of a scene (a DrawList over a RenderCatalogue) into an
+// offscreen image and reads it back.
+//
+// Pipeline: depth-tested triangles, colour = base colour texture (a white one when
+// the material has none) x base colour factor x vertex colour, lit by one
+// directional light plus ambient; alpha mask discards below the cutoff, alpha blend
+// draws after the opaque objects, back to front, without writing depth; single-sided
+// materials cull back faces (the winding flips with a mirroring world matrix).
+// Skinned draws are deformed on the GPU: every palette of the frame in one storage
+// buffer, each draw reading its slice from a base offset; morph targets likewise
+// from the frame's weights. A frame with no skinned or morphed draw binds neither.
+//
+// The colour target is sRGB-encoded RGBA8 (what a PNG holds): shading happens in
+// linear space and the store encodes it. Alpha is coverage: 1 where an opaque
+// surface was drawn, the background's alpha elsewhere.
+//
+// GPU resources (meshes, textures) are built from the catalogue through a
+// RenderPreparation: frames that draw the same objects of an unchanged catalogue
+// reuse them; animation changes only the per-frame buffers.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "kinema/asset/model.hpp"
+#include "kinema/core/result.hpp"
+#include "kinema/gpu/gpu_context.hpp"
+#include "kinema/math/mat4.hpp"
+#include "kinema/render/catalogue.hpp"
+#include "kinema/render/overlay.hpp"
+#include "kinema/scene/scene.hpp"
+
+namespace kinema {
+
+// What one frame draws and from where.
+struct FrameDesc {
+    const RenderCatalogue* catalogue = nullptr;
+    const DrawList* draws = nullptr;
+    // World to Vulkan clip space (x right, y down, depth 0..1): render/camera.hpp makes it.
+    Mat4 viewProjection;
+    Vec3 eye;                                                 // camera position, world space
+    Vec3 toLight{0.35f, 0.8f, 0.5f};                          // towards the light (normalised here)
+    std::array<float, 3> lightColor{0.85f, 0.85f, 0.85f};     // linear RGB
+    std::array<float, 3> ambientColor{0.3f, 0.3f, 0.32f};     // linear RGB
+    std::array<float, 4> background{0.0f, 0.0f, 0.0f, 0.0f};  // linear RGBA clear colour
+    const Overlay* overlay = nullptr;                         // drawn over the meshes; may be null
+};
+
+struct FrameStats {
+    std::uint32_t draws = 0;
+    bool resourcesBuilt = false;    // the catalogue's GPU resources were (re)built for this frame
+    bool deformationBound = false;  // palettes and morph weights were uploaded and bound (a deformed draw)
+    // Device time from the first to the last command of the frame, when the queue
+    // has timestamps.
+    std::optional<double> gpuMilliseconds;
+};
+
+class OffscreenRenderer {
+public:
+    // A renderer with a width x height target (1..16384 each).
+    static Result<OffscreenRenderer> create(const GpuContext& context, std::uint32_t width, std::uint32_t height);
+
+    OffscreenRenderer(OffscreenRenderer&&) noexcept;
+    OffscreenRenderer& operator=(OffscreenRenderer&&) noexcept;
+    ~OffscreenRenderer();
+
+    std::uint32_t width() const noexcept;
+    std::uint32_t height() const noexcept;
+
+    // Renders the frame and waits for it; with `pixels`, reads the image back into
+    // it (width * height RGBA8, rows top to bottom). Faults: a null catalogue or draw
+    // list, a catalogue that fails validation, a draw whose palette or weight slice
+    // lies outside the draw list, a non-finite camera, a Vulkan error.
+    Result<FrameStats> render(const FrameDesc& frame, ImageRGBA8* pixels = nullptr);
+
+    // World-space positions of draw `item` of the frame as the GPU deforms them (a
+    // compute pass running the vertex stage's morphing and skinning), read back: the
+    // check of GPU skinning against the CPU reference.
+    Result<std::vector<Vec3>> deformedPositions(const FrameDesc& frame, std::size_t item);
+
+private:
+    friend class WindowView;  // renders the same frame into a window's swapchain
+    struct State;
+    explicit OffscreenRenderer(std::unique_ptr<State> state) noexcept;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace kinema

@@ -1,0 +1,78 @@
+// The inside of an OffscreenRenderer, shared with the window presenter, which
+// records the same frame and then copies the image to a swapchain.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "device_resources.hpp"
+#include "gpu_memory.hpp"
+#include "kinema/gpu/offscreen_renderer.hpp"
+#include "kinema/render/preparation.hpp"
+#include "pipelines.hpp"
+#include "vulkan_device.hpp"
+
+namespace kinema {
+
+struct OffscreenRenderer::State {
+    std::shared_ptr<detail::VulkanDevice> device;
+    std::uint32_t width = 0;
+    std::uint32_t height = 0;
+    VkFormat depth = VK_FORMAT_UNDEFINED;
+    detail::Pipelines pipelines;
+    detail::GpuImage color;
+    detail::GpuImage depthImage;
+    VkFramebuffer framebuffer = VK_NULL_HANDLE;
+    VkCommandPool commandPool = VK_NULL_HANDLE;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    VkQueryPool queries = VK_NULL_HANDLE;
+    VkDescriptorPool framePool = VK_NULL_HANDLE;
+    VkDescriptorSet frameSet = VK_NULL_HANDLE;
+    VkDescriptorSet deformSet = VK_NULL_HANDLE;
+    VkDescriptorSet computeSet = VK_NULL_HANDLE;
+    detail::GpuBuffer uniforms;
+    detail::GpuBuffer palettes;
+    detail::GpuBuffer weights;
+    detail::GpuBuffer overlayVertices;
+    detail::GpuBuffer readback;
+    detail::GpuBuffer computeOut;
+    bool deformSetCurrent = false;
+    RenderPreparation preparation;
+    std::uint64_t builtGeneration = 0;
+    detail::DeviceResources resources;
+    // Per frame, reused: draw order and overlay geometry.
+    std::vector<std::uint32_t> order;
+    std::vector<float> blendDistance;
+    std::vector<detail::OverlayVertex> overlay;
+
+    ~State() {
+        if (!device) return;
+        const VkDevice d = device->device;
+        vkDeviceWaitIdle(d);
+        resources.release();
+        if (framePool != VK_NULL_HANDLE) vkDestroyDescriptorPool(d, framePool, nullptr);
+        if (queries != VK_NULL_HANDLE) vkDestroyQueryPool(d, queries, nullptr);
+        if (fence != VK_NULL_HANDLE) vkDestroyFence(d, fence, nullptr);
+        if (commandPool != VK_NULL_HANDLE) vkDestroyCommandPool(d, commandPool, nullptr);
+        if (framebuffer != VK_NULL_HANDLE) vkDestroyFramebuffer(d, framebuffer, nullptr);
+    }
+
+    Result<bool> init();
+    Result<bool> prepare(const FrameDesc& frame, bool& built);
+    Result<bool> checkFrame(const FrameDesc& frame) const;
+    Result<bool> uploadFrameData(const FrameDesc& frame);
+    void writeDeformSet();
+    detail::DrawConstants constantsOf(const FrameDesc& frame, const DrawItem& item) const;
+    Result<bool> submit();
+
+    // Set by a presenter for the next frame: commands recorded after the render pass
+    // (the colour image is then in TRANSFER_SRC_OPTIMAL), and the semaphores the
+    // frame's submission waits on (at the transfer stage) and signals.
+    std::function<void(VkCommandBuffer, VkImage)> afterPass;
+    VkSemaphore waitSemaphore = VK_NULL_HANDLE;
+    VkSemaphore signalSemaphore = VK_NULL_HANDLE;
+};
+
+}  // namespace kinema

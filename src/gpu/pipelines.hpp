@@ -1,0 +1,111 @@
+// The renderer's fixed Vulkan objects: render pass, descriptor set layouts, pipeline
+// layouts and pipelines (made on first use per variant), from SPIR-V compiled at
+// build time.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <cstdint>
+
+#include "kinema/core/result.hpp"
+#include "vulkan_device.hpp"
+
+namespace kinema::detail {
+
+// The push constants of shaders/draw_constants.glsl, byte for byte.
+struct DrawConstants {
+    std::array<float, 16> world;
+    std::array<float, 4> baseColor;
+    std::uint32_t paletteBase = 0;
+    std::uint32_t skinBase = 0;
+    std::uint32_t influences = 0;
+    std::uint32_t morphBase = 0;
+    std::uint32_t morphTargets = 0;
+    std::uint32_t weightBase = 0;
+    std::uint32_t vertexCount = 0;
+    std::uint32_t flags = 0;
+    float alphaCutoff = 0.5f;
+};
+static_assert(sizeof(DrawConstants) == 116, "matches shaders/draw_constants.glsl");
+
+inline constexpr std::uint32_t kFlagSkinned = 1;
+inline constexpr std::uint32_t kFlagMorphNormals = 2;
+inline constexpr std::uint32_t kFlagAlphaMask = 4;
+inline constexpr std::uint32_t kFlagHasNormals = 8;
+inline constexpr std::uint32_t kFlagOpaque = 16;
+
+// The uniform block of shaders/frame_uniforms.glsl.
+struct FrameUniforms {
+    std::array<float, 16> viewProjection;
+    std::array<float, 4> eye;
+    std::array<float, 4> toLight;
+    std::array<float, 4> lightColor;
+    std::array<float, 4> ambientColor;
+};
+
+// One overlay vertex: clip-space position and linear colour.
+struct OverlayVertex {
+    std::array<float, 4> clip;
+    std::array<float, 4> color;
+};
+
+// What distinguishes the mesh pipelines.
+struct PipelineKey {
+    bool deform = false;     // reads palettes, weights and mesh data (set 2)
+    bool blend = false;      // alpha blending, no depth writes
+    bool cull = true;        // back faces culled
+    bool clockwise = false;  // front faces wind clockwise on screen (a mirroring world matrix)
+    std::uint32_t index() const noexcept {
+        return (deform ? 1u : 0u) | (blend ? 2u : 0u) | (cull ? 4u : 0u) | (clockwise ? 8u : 0u);
+    }
+};
+
+inline constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB;
+
+class Pipelines {
+public:
+    Pipelines() = default;
+    Pipelines(const Pipelines&) = delete;
+    Pipelines& operator=(const Pipelines&) = delete;
+    ~Pipelines();
+
+    Result<bool> create(const VulkanDevice& device, VkFormat depthFormat);
+
+    VkRenderPass renderPass() const noexcept { return renderPass_; }
+    VkDescriptorSetLayout frameLayout() const noexcept { return frameSetLayout_; }
+    VkDescriptorSetLayout materialLayout() const noexcept { return materialSetLayout_; }
+    VkDescriptorSetLayout deformLayout() const noexcept { return deformSetLayout_; }
+    VkDescriptorSetLayout computeLayout() const noexcept { return computeSetLayout_; }
+    VkPipelineLayout staticLayout() const noexcept { return staticLayout_; }
+    VkPipelineLayout deformPipelineLayout() const noexcept { return deformLayout_; }
+    VkPipelineLayout computePipelineLayout() const noexcept { return computeLayout_; }
+    VkPipeline overlay() const noexcept { return overlay_; }
+    VkPipeline compute() const noexcept { return compute_; }
+
+    // The mesh pipeline of `key`, made the first time it is asked for.
+    Result<VkPipeline> mesh(PipelineKey key);
+
+private:
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkRenderPass renderPass_ = VK_NULL_HANDLE;
+    VkDescriptorSetLayout frameSetLayout_ = VK_NULL_HANDLE;
+    VkDescriptorSetLayout materialSetLayout_ = VK_NULL_HANDLE;
+    VkDescriptorSetLayout deformSetLayout_ = VK_NULL_HANDLE;
+    VkDescriptorSetLayout computeSetLayout_ = VK_NULL_HANDLE;
+    VkPipelineLayout staticLayout_ = VK_NULL_HANDLE;
+    VkPipelineLayout deformLayout_ = VK_NULL_HANDLE;
+    VkPipelineLayout overlayLayout_ = VK_NULL_HANDLE;
+    VkPipelineLayout computeLayout_ = VK_NULL_HANDLE;
+    VkShaderModule staticVertex_ = VK_NULL_HANDLE;
+    VkShaderModule deformVertex_ = VK_NULL_HANDLE;
+    VkShaderModule meshFragment_ = VK_NULL_HANDLE;
+    VkShaderModule overlayVertex_ = VK_NULL_HANDLE;
+    VkShaderModule overlayFragment_ = VK_NULL_HANDLE;
+    VkShaderModule deformCompute_ = VK_NULL_HANDLE;
+    VkPipeline overlay_ = VK_NULL_HANDLE;
+    VkPipeline compute_ = VK_NULL_HANDLE;
+    std::array<VkPipeline, 16> meshes_{};
+};
+
+}  // namespace kinema::detail

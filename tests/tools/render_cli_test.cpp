@@ -1,0 +1,449 @@
+// `kinema render` as a user runs it: the files it writes, read back with decoders
+// of their own (kinema's PNG reader, giflib), and the refusals of bad arguments.
+// Headless on lavapipe, or on the device KINEMA_TEST_GPU names.
+#include <gif_lib.h>
+#include <gtest/gtest.h>
+#include <simdjson.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kinema/io/image.hpp"
+#include "support/assets.hpp"
+#include "support/gltf_writer.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+    int exitCode = -1;
+    std::string out;  // stdout
+    std::string err;  // stderr
+};
+
+CliRun runKinema(const std::string& args) {
+    // ctest runs test cases as parallel processes: each call needs its own file.
+    static int calls = 0;
+    const std::string errFile = testing::TempDir() + "kinema_render_stderr_" + std::to_string(::getpid()) + "_" +
+        std::to_string(calls++) + ".txt";
+    const std::string cmd = std::string(KINEMA_CLI_PATH) + " " + args + " 2>" + errFile;
+    CliRun r;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return r;
+    std::array<char, 4096> buf{};
+    std::size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+    const int status = pclose(p);
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream e(errFile);
+    r.err.assign(std::istreambuf_iterator<char>(e), {});
+    e.close();
+    std::remove(errFile.c_str());
+    return r;
+}
+
+std::string quoted(const fs::path& p) {
+    std::string q(1, '\'');
+    q.append(p.string());
+    q.push_back('\'');
+    return q;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The device every render runs on: the one the GPU tests use.
+std::string gpuArg() {
+    const char* wanted = std::getenv("KINEMA_TEST_GPU");
+    return std::string(" --gpu ") + (wanted != nullptr ? wanted : "lavapipe");
+}
+
+std::vector<std::byte> readBytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::vector<char> chars((std::istreambuf_iterator<char>(in)), {});
+    std::vector<std::byte> bytes(chars.size());
+    std::transform(chars.begin(), chars.end(), bytes.begin(), [](char c) { return static_cast<std::byte>(c); });
+    return bytes;
+}
+
+std::optional<kinema::ImageRGBA8> readPng(const fs::path& path) {
+    auto decoded = kinema::decodeImageBytes(readBytes(path), path.string());
+    if (!decoded) {
+        ADD_FAILURE() << path << ": " << decoded.message();
+        return std::nullopt;
+    }
+    return std::move(*decoded);
+}
+
+std::uint8_t alphaAt(const kinema::ImageRGBA8& image, std::uint32_t x, std::uint32_t y) {
+    return image.pixels[(std::size_t{y} * image.width + x) * 4 + 3];
+}
+
+// Pixels with any coverage.
+std::size_t coveredPixels(const kinema::ImageRGBA8& image) {
+    std::size_t covered = 0;
+    for (std::size_t p = 3; p < image.pixels.size(); p += 4)
+        if (image.pixels[p] > 0) ++covered;
+    return covered;
+}
+
+// An animated GIF as giflib reads it.
+struct GifFile {
+    int width = 0, height = 0;  // the logical screen
+    struct Frame {
+        int left = 0, top = 0, width = 0, height = 0;
+        int delay = -1;  // centiseconds; -1 without a graphics control block
+    };
+    std::vector<Frame> frames;
+};
+
+std::optional<GifFile> readGif(const fs::path& path) {
+    int error = 0;
+    GifFileType* gif = DGifOpenFileName(path.c_str(), &error);
+    if (gif == nullptr) {
+        ADD_FAILURE() << path << ": " << GifErrorString(error);
+        return std::nullopt;
+    }
+    std::optional<GifFile> out;
+    if (DGifSlurp(gif) != GIF_OK) {
+        ADD_FAILURE() << path << ": " << GifErrorString(gif->Error);
+    } else {
+        out.emplace();
+        out->width = gif->SWidth;
+        out->height = gif->SHeight;
+        for (int i = 0; i < gif->ImageCount; ++i) {
+            const GifImageDesc& d = gif->SavedImages[i].ImageDesc;
+            GifFile::Frame f{d.Left, d.Top, d.Width, d.Height, -1};
+            GraphicsControlBlock gcb{};
+            if (DGifSavedExtensionToGCB(gif, i, &gcb) == GIF_OK) f.delay = gcb.DelayTime;
+            out->frames.push_back(f);
+        }
+    }
+    DGifCloseFile(gif, &error);
+    return out;
+}
+
+// The JSON chunk of a .glb, parsed: the file's own account of its animations and cameras.
+simdjson::dom::element glbJson(const fs::path& path, simdjson::dom::parser& parser) {
+    const std::vector<std::byte> bytes = readBytes(path);
+    auto u32 = [&](std::size_t at) {
+        std::uint32_t v = 0;
+        for (std::size_t i = 0; i < 4; ++i) v |= std::to_integer<std::uint32_t>(bytes.at(at + i)) << (8 * i);
+        return v;
+    };
+    EXPECT_EQ(u32(0), 0x46546C67u) << "not a GLB: " << path;  // "glTF"
+    EXPECT_EQ(u32(16), 0x4E4F534Au) << "first chunk is not JSON: " << path;
+    const std::size_t length = u32(12);
+    const std::string text(reinterpret_cast<const char*>(bytes.data()) + 20, length);
+    simdjson::dom::element doc;
+    EXPECT_FALSE(parser.parse(text).get(doc)) << path;
+    return doc;
+}
+
+// A folder of its own for one test's outputs, emptied first.
+fs::path freshDir() {
+    const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+    const fs::path dir = fs::path(testing::TempDir()) /
+        ("kinema_render_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+class RenderCli : public testing::Test {
+protected:
+    void SetUp() override { dir_ = freshDir(); }
+    void TearDown() override {
+        if (!dir_.empty() && !HasFailure()) fs::remove_all(dir_);
+    }
+    fs::path dir_;
+};
+
+// Refusal of bad arguments: exit code, every expected part of the message on stderr,
+// and no output file.
+void expectRefusal(const std::string& args, int exitCode, const std::vector<std::string>& parts, const fs::path& out) {
+    const CliRun r = runKinema("render " + args + " --out " + quoted(out) + gpuArg());
+    EXPECT_EQ(r.exitCode, exitCode) << args << "\n" << r.err;
+    for (const std::string& part : parts)
+        EXPECT_TRUE(contains(r.err, part)) << args << ": no '" << part << "' in\n" << r.err;
+    EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
+    EXPECT_FALSE(fs::exists(out)) << args;
+}
+
+}  // namespace
+
+TEST_F(RenderCli, GifHasTheFramesAskedFor) {
+    KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
+    const fs::path out = dir_ / "box.gif";
+    const CliRun r =
+        runKinema("render " + quoted(file) + " --frames 5 --fps 10 --size 64x48 --out " + quoted(out) + gpuArg());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto gif = readGif(out);
+    ASSERT_TRUE(gif);
+    EXPECT_EQ(gif->width, 64);
+    EXPECT_EQ(gif->height, 48);
+    ASSERT_EQ(gif->frames.size(), 5u);
+    for (const GifFile::Frame& f : gif->frames) {
+        EXPECT_EQ(f.left, 0);
+        EXPECT_EQ(f.top, 0);
+        EXPECT_EQ(f.width, 64);
+        EXPECT_EQ(f.height, 48);
+        EXPECT_EQ(f.delay, 10);  // 1/10 s in centiseconds
+    }
+}
+
+// Without --frames a GIF plays the clip once at 30 fps: ceil(duration * 30) frames,
+// the duration being the latest key time the file's samplers declare.
+TEST_F(RenderCli, GifWithoutFramesPlaysTheWholeClip) {
+    KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
+    simdjson::dom::parser parser;
+    const simdjson::dom::element doc = glbJson(file, parser);
+    double duration = 0.0;
+    for (simdjson::dom::element sampler : doc["animations"].at(0)["samplers"].get_array()) {
+        const std::uint64_t input = sampler["input"].get_uint64();
+        duration = std::max(duration, double(doc["accessors"].at(input)["max"].at(0)));
+    }
+    ASSERT_NEAR(duration, 3.7083, 1e-3);  // the sample's documented length
+    const auto expected = static_cast<std::size_t>(std::ceil(duration * 30.0));
+
+    const fs::path out = dir_ / "box.gif";
+    const CliRun r = runKinema("render " + quoted(file) + " --size 64x48 --out " + quoted(out) + gpuArg());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto gif = readGif(out);
+    ASSERT_TRUE(gif);
+    EXPECT_EQ(gif->frames.size(), expected);
+    // Frame i starts at round(i * 100 / 30) cs: the whole GIF lasts N / 30 s to the centisecond.
+    int total = 0;
+    for (const GifFile::Frame& f : gif->frames) total += f.delay;
+    EXPECT_EQ(total, static_cast<int>(std::lround(static_cast<double>(expected) * 100.0 / 30.0)));
+}
+
+// --time picks one frame: a GIF with --time and without --frames has one image.
+TEST_F(RenderCli, GifAtATimeHasOneFrame) {
+    KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
+    const fs::path out = dir_ / "box.gif";
+    const CliRun r = runKinema("render " + quoted(file) + " --time 1 --size 64x48 --out " + quoted(out) + gpuArg());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto gif = readGif(out);
+    ASSERT_TRUE(gif);
+    EXPECT_EQ(gif->frames.size(), 1u);
+}
+
+TEST_F(RenderCli, TransparentBackgroundGivesCoverageInAlpha) {
+    KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
+    const fs::path out = dir_ / "man.png";
+    const CliRun r =
+        runKinema("render " + quoted(file) + " --background transparent --size 64x48 --out " + quoted(out) + gpuArg());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto image = readPng(out);
+    ASSERT_TRUE(image);
+    ASSERT_EQ(image->width, 64u);
+    ASSERT_EQ(image->height, 48u);
+    // The auto camera frames the figure: the corners are background, the centre is the figure.
+    EXPECT_EQ(alphaAt(*image, 0, 0), 0);
+    EXPECT_EQ(alphaAt(*image, 63, 0), 0);
+    EXPECT_EQ(alphaAt(*image, 0, 47), 0);
+    EXPECT_EQ(alphaAt(*image, 63, 47), 0);
+    bool opaqueInMiddle = false;
+    for (std::uint32_t y = 16; y < 32; ++y)
+        for (std::uint32_t x = 24; x < 40; ++x) opaqueInMiddle = opaqueInMiddle || alphaAt(*image, x, y) == 255;
+    EXPECT_TRUE(opaqueInMiddle);
+    const std::size_t covered = coveredPixels(*image);
+    EXPECT_GT(covered, 0u);
+    EXPECT_LT(covered, std::size_t{64} * 48);
+}
+
+TEST_F(RenderCli, SameFrameTwiceGivesTheSameBytes) {
+    KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
+    const fs::path a = dir_ / "a.png", b = dir_ / "b.png";
+    const std::string args = "render " + quoted(file) + " --time 0.75 --skeleton --size 64x48" + gpuArg() + " --out ";
+    const CliRun ra = runKinema(args + quoted(a));
+    ASSERT_EQ(ra.exitCode, 0) << ra.err;
+    const CliRun rb = runKinema(args + quoted(b));
+    ASSERT_EQ(rb.exitCode, 0) << rb.err;
+    const std::vector<std::byte> bytesA = readBytes(a), bytesB = readBytes(b);
+    EXPECT_FALSE(bytesA.empty());
+    EXPECT_TRUE(bytesA == bytesB);
+}
+
+TEST_F(RenderCli, SeveralPngFramesAreNumberedFiles) {
+    KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
+    const CliRun r =
+        runKinema("render " + quoted(file) + " --frames 3 --size 64x48 --out " + quoted(dir_ / "box.png") + gpuArg());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::vector<std::string> names;
+    for (const fs::directory_entry& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"box-0000.png", "box-0001.png", "box-0002.png"}));
+    for (const std::string& name : names) {
+        const auto image = readPng(dir_ / name);
+        ASSERT_TRUE(image) << name;
+        EXPECT_EQ(image->width, 64u) << name;
+        EXPECT_EQ(image->height, 48u) << name;
+    }
+}
+
+TEST_F(RenderCli, OnePngFrameKeepsTheName) {
+    KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
+    const CliRun r = runKinema("render " + quoted(file) + " --size 64x48 --out " + quoted(dir_ / "box.png") + gpuArg());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::vector<std::string> names;
+    for (const fs::directory_entry& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
+    EXPECT_EQ(names, std::vector<std::string>{"box.png"});
+}
+
+TEST_F(RenderCli, RefusesBadImageArguments) {
+    KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
+    const fs::path png = dir_ / "x.png";
+    const std::string f = quoted(file) + " ";
+    expectRefusal(f + "--size 0x10", 2, {"--size", "0x10"}, png);
+    expectRefusal(f + "--size 16385x10", 2, {"--size", "16385x10", "16384"}, png);
+    expectRefusal(f + "--size abc", 2, {"--size", "abc", "WIDTHxHEIGHT"}, png);
+    expectRefusal(f + "--background 12345", 2, {"--background", "12345"}, png);
+    expectRefusal(f, 2, {"--out", "x.jpg", ".png"}, dir_ / "x.jpg");
+    expectRefusal(f + "--frames 0", 2, {"--frames", "0 is outside"}, png);
+}
+
+TEST_F(RenderCli, RefusesBadCameras) {
+    KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
+    const fs::path png = dir_ / "x.png";
+    expectRefusal(quoted(file) + " --camera 'eye=0,0,0 target=0,0,0'", 2, {"--camera", "eye=0,0,0", "target"}, png);
+    expectRefusal(quoted(file) + " --camera 'fov=abc'", 2, {"--camera", "fov=abc"}, png);
+    // BoxAnimated declares no camera.
+    simdjson::dom::parser parser;
+    const simdjson::dom::element doc = glbJson(file, parser);
+    ASSERT_TRUE(doc["cameras"].error() == simdjson::NO_SUCH_FIELD);
+    expectRefusal(quoted(file) + " --camera file", 2, {"--camera file", "no camera"}, png);
+}
+
+// An unknown name is answered with the names the file has, read here from its JSON.
+TEST_F(RenderCli, RefusesUnknownAnimations) {
+    KINEMA_REQUIRE_ASSET(file, "InterpolationTest/InterpolationTest.glb");
+    simdjson::dom::parser parser;
+    const simdjson::dom::element doc = glbJson(file, parser);
+    std::vector<std::string> names;
+    for (simdjson::dom::element a : doc["animations"].get_array())
+        names.push_back("'" + std::string(std::string_view(a["name"])) + "'");
+    ASSERT_EQ(names.size(), 9u);
+    std::vector<std::string> parts = names;
+    parts.push_back("Nope");
+    const fs::path png = dir_ / "x.png";
+    expectRefusal(quoted(file) + " --animation Nope", 2, parts, png);
+    const std::string pastEnd = std::to_string(names.size());
+    expectRefusal(quoted(file) + " --animation " + pastEnd, 2, {"animation " + pastEnd, pastEnd + " animations"}, png);
+}
+
+TEST_F(RenderCli, RefusesAnUnknownDevice) {
+    KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
+    const fs::path out = dir_ / "x.png";
+    const CliRun r = runKinema("render " + quoted(file) + " --gpu no-such-device --out " + quoted(out));
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "no-such-device")) << r.err;
+    EXPECT_TRUE(contains(r.err, "devices present")) << r.err;
+    EXPECT_TRUE(contains(r.err, "lavapipe")) << r.err;
+    // Lavapipe's device is named after llvmpipe; it is present wherever these tests run on it.
+    if (std::getenv("KINEMA_TEST_GPU") == nullptr) {
+        EXPECT_TRUE(contains(r.err, "llvmpipe")) << r.err;
+    }
+    EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(RenderCli, RefusesAMissingFile) {
+    const fs::path missing = dir_ / "missing.glb";
+    const fs::path out = dir_ / "x.png";
+    const CliRun r = runKinema("render " + quoted(missing) + " --out " + quoted(out) + gpuArg());
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_TRUE(contains(r.err, missing.string())) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+
+    const CliRun none = runKinema("render --out " + quoted(out) + gpuArg());
+    EXPECT_NE(none.exitCode, 0);
+    EXPECT_TRUE(contains(none.err, "FILE")) << none.err;
+    EXPECT_FALSE(fs::exists(out));
+}
+
+// A rig without meshes: three nodes in a chain, the root turning about Y. The
+// render draws its skeleton instead of nothing.
+TEST_F(RenderCli, FileWithoutMeshesDrawsItsSkeleton) {
+    kinema::test::GltfWriter w;
+    const auto tip = w.addNode({.name = "tip", .translation = std::array<double, 3>{0.0, 1.0, 0.0}});
+    const auto mid = w.addNode({.name = "mid", .translation = std::array<double, 3>{0.0, 1.0, 0.0}, .children = {tip}});
+    const auto root = w.addNode({.name = "root", .children = {mid}});
+    const auto times = w.addFloats("SCALAR", {0.0f, 1.0f});
+    const float s = std::sqrt(0.5f);
+    const auto turns = w.addFloats("VEC4", {0.0f, 0.0f, 0.0f, 1.0f, 0.0f, s, 0.0f, s});
+    w.addAnimation({{.input = times, .output = turns}}, {{.sampler = 0, .node = root, .path = "rotation"}}, "turn");
+    w.addScene({root});
+    const fs::path file = dir_ / "rig.gltf";
+    std::ofstream(file, std::ios::binary) << w.gltf();
+
+    const fs::path out = dir_ / "rig.png";
+    const CliRun r =
+        runKinema("render " + quoted(file) + " --background transparent --size 64x48 --out " + quoted(out) + gpuArg());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, "no meshes")) << r.err;
+    EXPECT_TRUE(contains(r.err, "skeleton")) << r.err;
+    const auto image = readPng(out);
+    ASSERT_TRUE(image);
+    EXPECT_GT(coveredPixels(*image), 0u);
+}
+
+TEST_F(RenderCli, FileWithoutNodesHasNothingToDraw) {
+    const fs::path file = dir_ / "empty.gltf";
+    std::ofstream(file, std::ios::binary) << R"({"asset": {"version": "2.0"}})";
+    const fs::path out = dir_ / "empty.png";
+    const CliRun r = runKinema("render " + quoted(file) + " --size 64x48 --out " + quoted(out) + gpuArg());
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_TRUE(contains(r.err, "nothing to draw")) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+}
+
+TEST_F(RenderCli, SkeletonChangesThePicture) {
+    KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
+    const fs::path plain = dir_ / "plain.png", rig = dir_ / "rig.png";
+    const std::string args = "render " + quoted(file) + " --time 0.5 --size 64x48" + gpuArg();
+    const CliRun a = runKinema(args + " --out " + quoted(plain));
+    ASSERT_EQ(a.exitCode, 0) << a.err;
+    const CliRun b = runKinema(args + " --skeleton --out " + quoted(rig));
+    ASSERT_EQ(b.exitCode, 0) << b.err;
+    const auto imageA = readPng(plain), imageB = readPng(rig);
+    ASSERT_TRUE(imageA && imageB);
+    ASSERT_EQ(imageA->pixels.size(), imageB->pixels.size());
+    std::size_t changed = 0;
+    for (std::size_t p = 0; p < imageA->pixels.size(); p += 4) {
+        bool same = true;
+        for (std::size_t c = 0; c < 4; ++c) same = same && imageA->pixels[p + c] == imageB->pixels[p + c];
+        if (!same) ++changed;
+    }
+    EXPECT_GT(changed, 0u);
+}
+
+TEST_F(RenderCli, ValidationLayersReportNothing) {
+    KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
+    const fs::path out = dir_ / "man.png";
+    const CliRun r =
+        runKinema("render " + quoted(file) + " --validation --skeleton --size 64x48 --out " + quoted(out) + gpuArg());
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_FALSE(contains(r.err, "validation")) << r.err;
+    EXPECT_TRUE(fs::exists(out));
+}
+
+TEST_F(RenderCli, HelpNamesTheOptions) {
+    const CliRun r = runKinema("render --help");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    for (const char* option : {"--camera", "--background", "--out", "--size", "--frames", "--skeleton"})
+        EXPECT_TRUE(contains(r.out, option)) << option;
+}

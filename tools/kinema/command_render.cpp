@@ -1,0 +1,245 @@
+// `kinema render`: frames of a glTF file's animation drawn by the Vulkan renderer,
+// headless, into a PNG (one frame, or one file per frame) or an animated GIF.
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <variant>
+
+#include "arguments.hpp"
+#include "commands.hpp"
+#include "kinema/gpu/gpu_context.hpp"
+#include "kinema/gpu/offscreen_renderer.hpp"
+#include "kinema/io/gltf.hpp"
+#include "kinema/io/image_write.hpp"
+#include "kinema/scene/model_scene.hpp"
+#include "kinema/scene/skeleton_overlay.hpp"
+#include "model_view.hpp"
+#include "progress_bar.hpp"
+#include "render_arguments.hpp"
+
+namespace kinema::cli {
+namespace {
+
+constexpr std::size_t kMaxFrames = 100000;
+
+// The file name's last ".xyz", lower case; a name that is only ".png" counts too.
+std::string lowerExtension(const std::string& path) {
+    const std::string name = std::filesystem::path(path).filename().string();
+    const auto dot = name.rfind('.');
+    std::string ext = dot == std::string::npos ? std::string() : name.substr(dot);
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+// Where frame `index` of a PNG sequence goes: out.png -> out-0000.png, out-0001.png, ...
+std::string numberedPath(const std::string& out, std::size_t index) {
+    char suffix[32];
+    std::snprintf(suffix, sizeof suffix, "-%04zu", index);
+    const std::filesystem::path p(out);
+    const std::string name = p.filename().string();
+    const auto dot = name.rfind('.');
+    return (p.parent_path() / (name.substr(0, dot) + suffix + name.substr(dot))).string();
+}
+
+// stb's PNG writer keeps its row buffer size in an int: (4 W + 1) H bytes at most 2^29.
+constexpr std::uint64_t kPngRowBytesLimit = std::uint64_t{1} << 29;
+
+}  // namespace
+
+int runRender(const RenderOptions& options) {
+    std::string error;
+    const auto size = parseImageSize(options.size, error);
+    if (!size) {
+        std::cerr << "kinema render: --size: " << error << '\n';
+        return 2;
+    }
+    const auto background = parseBackground(options.background, error);
+    if (!background) {
+        std::cerr << "kinema render: --background: " << error << '\n';
+        return 2;
+    }
+    const auto cameraChoice = parseCameraChoice(options.camera, error);
+    if (!cameraChoice) {
+        std::cerr << "kinema render: --camera: " << error << '\n';
+        return 2;
+    }
+    const std::string ext = lowerExtension(options.out);
+    const bool gif = ext == ".gif";
+    if (!gif && ext != ".png") {
+        std::cerr << "kinema render: --out: '" << options.out << "' must end in .png or .gif\n";
+        return 2;
+    }
+    if (options.frames && (*options.frames < 1 || *options.frames > static_cast<std::int64_t>(kMaxFrames))) {
+        std::cerr << "kinema render: --frames: " << *options.frames << " is outside 1.." << kMaxFrames << '\n';
+        return 2;
+    }
+    if (!gif && (std::uint64_t{size->width} * 4 + 1) * size->height > kPngRowBytesLimit) {
+        std::cerr << "kinema render: --size: " << options.size
+                  << " is too large for a PNG (at most 2^29 bytes of rows: (4 x width + 1) x height)\n";
+        return 2;
+    }
+
+    ImportOptions importOptions = toImportOptions(options.import);
+    importOptions.decodeImages = true;
+    auto loaded = importGltfFile(options.file, importOptions);
+    printWarnings(std::cerr, loaded.warnings());
+    if (!loaded) {
+        std::cerr << "kinema render: " << loaded.message() << '\n';
+        return 1;
+    }
+    auto builtResult = modelSceneFor(*loaded, options.animation);
+    printWarnings(std::cerr, builtResult.warnings());
+    if (!builtResult) {
+        std::cerr << "kinema render: " << builtResult.message() << '\n';
+        return 2;
+    }
+    ModelScene& built = *builtResult;
+    if (built.scene.nodeCount() == 0) {
+        std::cerr << "kinema render: " << options.file << " has nothing to draw: no nodes in its scene\n";
+        return 1;
+    }
+    const double duration = boundDuration(built);
+
+    // The frames: at --time (default 0), --frames of them (a GIF without --frames
+    // plays the whole clip once) at --fps.
+    const double start = options.time.value_or(0.0);
+    std::size_t frameCount = 1;
+    if (options.frames) {
+        frameCount = static_cast<std::size_t>(*options.frames);
+    } else if (gif && !options.time && duration > 0.0) {
+        frameCount = static_cast<std::size_t>(std::max(1.0, std::ceil(duration * options.fps - 1e-9)));
+        frameCount = std::min(frameCount, kMaxFrames);
+    }
+    const double step = 1.0 / options.fps;
+
+    DrawList draws;
+    built.scene.updateWorldTransforms();
+    built.scene.fillDrawList(draws);
+    const bool noMeshes = draws.items.empty();
+    const std::vector<NodeId> rig = (options.skeleton || noMeshes) ? rigJoints(built.scene) : std::vector<NodeId>{};
+    if (noMeshes) {
+        if (rig.empty()) {
+            std::cerr << "kinema render: " << options.file << " has nothing to draw: no meshes and no nodes\n";
+            return 1;
+        }
+        std::cerr << "kinema render: " << options.file << " has no meshes; drawing its skeleton\n";
+    }
+    if (cameraChoice->kind == CameraChoice::Kind::File && built.cameras.empty()) {
+        std::cerr << "kinema render: --camera file: " << options.file
+                  << " has no camera in its scene; use --camera auto or an explicit camera\n";
+        return 2;
+    }
+
+    const float aspect = static_cast<float>(size->width) / static_cast<float>(size->height);
+    CameraMatrices fixedCamera;
+    if (cameraChoice->kind == CameraChoice::Kind::Auto) {
+        // Bounds over the whole clip and every frame drawn, from posed vertices.
+        std::vector<double> times;
+        for (std::size_t f = 0; f < frameCount; ++f) times.push_back(start + static_cast<double>(f) * step);
+        Vec3 lo, hi;
+        if (!animatedBounds(built, rig, times, lo, hi)) lo = hi = Vec3{0, 0, 0};
+        fixedCamera = cameraMatrices(frameBounds(lo, hi, aspect), aspect).value();
+    } else if (cameraChoice->kind == CameraChoice::Kind::Explicit) {
+        auto matrices = cameraMatrices(cameraChoice->explicitCamera, aspect);
+        if (!matrices) {
+            std::cerr << "kinema render: --camera: " << matrices.message() << '\n';
+            return 2;
+        }
+        fixedCamera = *matrices;
+    }
+
+    GpuOptions gpuOptions;
+    gpuOptions.device = options.gpu;
+    gpuOptions.validation = options.validation;
+    gpuOptions.synchronizationValidation = options.validation;
+    auto context = GpuContext::create(gpuOptions);
+    if (!context) {
+        std::cerr << "kinema render: " << context.message() << '\n';
+        return 1;
+    }
+    auto renderer = OffscreenRenderer::create(*context, size->width, size->height);
+    if (!renderer) {
+        std::cerr << "kinema render: " << renderer.message() << '\n';
+        return 1;
+    }
+
+    const SkeletonOverlayStyle style;
+    Overlay overlay;
+    std::vector<ImageRGBA8> frames;
+    ProgressBar progress("rendering", frameCount);
+    if (auto s = built.scene.advance(start); !s) {
+        std::cerr << "kinema render: --time: " << s.message() << '\n';
+        return 2;
+    }
+    for (std::size_t f = 0; f < frameCount; ++f) {
+        if (f > 0) (void)built.scene.advance(step);
+        built.scene.updateWorldTransforms();
+        built.scene.fillDrawList(draws);
+        overlay.clear();
+        if (!rig.empty()) appendSkeletonOverlay(built.scene, rig, style, overlay);
+        CameraMatrices camera = fixedCamera;
+        if (cameraChoice->kind == CameraChoice::Kind::File) {
+            const SceneCamera& c = built.cameras.front();
+            camera = cameraMatricesFromGltf(c.camera, built.scene.world(c.node), aspect);
+        }
+        FrameDesc frame;
+        frame.catalogue = &built.catalogue;
+        frame.draws = &draws;
+        frame.viewProjection = camera.viewProjection;
+        frame.eye = camera.eye;
+        frame.background = *background;
+        frame.overlay = overlay.empty() ? nullptr : &overlay;
+        ImageRGBA8 image;
+        auto stats = renderer->render(frame, &image);
+        if (!stats) {
+            std::cerr << "kinema render: frame " << f << ": " << stats.message() << '\n';
+            return 1;
+        }
+        if (gif) {
+            frames.push_back(std::move(image));
+        } else {
+            const std::string path = frameCount > 1 ? numberedPath(options.out, f) : options.out;
+            auto png = encodePng(image);
+            if (!png) {
+                std::cerr << "kinema render: " << png.message() << '\n';
+                return 1;
+            }
+            if (auto written = writeFileBytes(path, *png); !written) {
+                std::cerr << "kinema render: " << written.message() << '\n';
+                return 1;
+            }
+        }
+        progress.update(f + 1);
+    }
+    if (gif) {
+        GifOptions gifOptions;
+        gifOptions.fps = options.fps;
+        auto bytes = encodeGif(frames, gifOptions);
+        if (!bytes) {
+            std::cerr << "kinema render: " << bytes.message() << '\n';
+            return 1;
+        }
+        if (auto written = writeFileBytes(options.out, *bytes); !written) {
+            std::cerr << "kinema render: " << written.message() << '\n';
+            return 1;
+        }
+    }
+    if (options.validation && context->validationMessageCount() > 0) {
+        for (const std::string& m : context->validationMessages()) std::cerr << "validation: " << m << '\n';
+        std::cerr << "kinema render: " << context->validationMessageCount() << " validation message(s)\n";
+        return 1;
+    }
+    const std::string written = gif || frameCount == 1
+        ? options.out
+        : numberedPath(options.out, 0) + " .. " + numberedPath(options.out, frameCount - 1);
+    std::printf("wrote %s: %s, %ux%u, from t = %g s at %g fps on %s\n", written.c_str(),
+                counted(frameCount, "frame").c_str(), size->width, size->height, start, options.fps,
+                context->device().name.c_str());
+    return 0;
+}
+
+}  // namespace kinema::cli

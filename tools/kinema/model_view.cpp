@@ -1,0 +1,89 @@
+#include "model_view.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <variant>
+
+#include "kinema/scene/posed_vertices.hpp"
+
+namespace kinema::cli {
+namespace {
+
+constexpr int kBoundsSamples = 32;
+
+void grow(Vec3 p, Vec3& lo, Vec3& hi) {
+    lo = {std::min(lo.x, p.x), std::min(lo.y, p.y), std::min(lo.z, p.z)};
+    hi = {std::max(hi.x, p.x), std::max(hi.y, p.y), std::max(hi.z, p.z)};
+}
+
+}  // namespace
+
+std::optional<std::int32_t> animationIndex(const Model& model, const std::string& spec) {
+    if (spec.empty()) return std::nullopt;
+    std::int32_t i = 0;
+    const auto r = std::from_chars(spec.data(), spec.data() + spec.size(), i);
+    if (r.ec != std::errc{} || r.ptr != spec.data() + spec.size() || i < 0) return std::nullopt;
+    // A clip may be named "1": a name wins over an index.
+    for (const Clip& c : model.clips)
+        if (c.name() == spec) return std::nullopt;
+    return i;
+}
+
+Result<ModelScene> modelSceneFor(const Model& model, const std::string& spec) {
+    ModelSceneOptions options;
+    if (const auto index = animationIndex(model, spec))
+        options.animationIndex = *index;
+    else
+        options.animation = spec;
+    return buildModelScene(model, options);
+}
+
+std::vector<NodeId> rigJoints(const Scene& scene) {
+    std::vector<NodeId> joints;
+    for (const SceneSkin& skin : scene.skins()) joints.insert(joints.end(), skin.joints.begin(), skin.joints.end());
+    if (joints.empty()) {
+        for (std::uint32_t n = 0; n < scene.nodeCount(); ++n)
+            if (!std::holds_alternative<RenderableRole>(scene.role(NodeId{n}))) joints.push_back(NodeId{n});
+    }
+    std::sort(joints.begin(), joints.end(), [](NodeId a, NodeId b) { return a.value < b.value; });
+    joints.erase(std::unique(joints.begin(), joints.end()), joints.end());
+    return joints;
+}
+
+double boundDuration(const ModelScene& built) {
+    if (!built.boundAnimation.valid()) return 0.0;
+    return static_cast<double>(built.scene.animations()[built.boundAnimation.value].duration());
+}
+
+bool animatedBounds(const ModelScene& built, std::span<const NodeId> rig, std::span<const double> moreTimes, Vec3& lo,
+                    Vec3& hi) {
+    const double duration = boundDuration(built);
+    std::vector<double> times(moreTimes.begin(), moreTimes.end());
+    for (int i = 0; i <= kBoundsSamples; ++i) times.push_back(duration * i / kBoundsSamples);
+    std::sort(times.begin(), times.end());
+    Scene probe = built.scene;
+    for (std::uint32_t n = 0; n < probe.nodeCount(); ++n) (void)probe.setPlaybackTime(NodeId{n}, 0.0);
+    lo = {INFINITY, INFINITY, INFINITY};
+    hi = {-INFINITY, -INFINITY, -INFINITY};
+    DrawList draws;
+    double now = 0.0;
+    for (double t : times) {
+        (void)probe.advance(std::max(0.0, t - now));
+        now = std::max(now, t);
+        probe.updateWorldTransforms();
+        probe.fillDrawList(draws);
+        Vec3 a, b;
+        if (posedBounds(built.catalogue, draws, a, b)) {
+            grow(a, lo, hi);
+            grow(b, lo, hi);
+        }
+        for (NodeId j : rig) {
+            const Mat4& w = probe.world(j);
+            grow({w.m[12], w.m[13], w.m[14]}, lo, hi);
+        }
+    }
+    return lo.x <= hi.x;
+}
+
+}  // namespace kinema::cli

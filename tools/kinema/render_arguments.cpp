@@ -1,0 +1,83 @@
+#include "render_arguments.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace kinema::cli {
+namespace {
+
+// 'text', built in one buffer (GCC 12 misjudges "'" + std::string as overlapping copies).
+std::string quoted(std::string_view text) {
+    std::string out;
+    out.reserve(text.size() + 2);
+    out.push_back('\'');
+    out.append(text);
+    out.push_back('\'');
+    return out;
+}
+
+}  // namespace
+
+std::optional<ImageSize> parseImageSize(std::string_view text, std::string& error) {
+    const auto x = text.find('x');
+    auto side = [](std::string_view s, std::uint32_t& out) {
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+        return !s.empty() && r.ec == std::errc{} && r.ptr == s.data() + s.size();
+    };
+    ImageSize size;
+    if (x == std::string_view::npos || !side(text.substr(0, x), size.width) || !side(text.substr(x + 1), size.height)) {
+        error = quoted(text);
+        error.append(" is not WIDTHxHEIGHT (e.g. 640x480)");
+        return std::nullopt;
+    }
+    if (size.width == 0 || size.height == 0 || size.width > 16384 || size.height > 16384) {
+        error.assign(text).append(" is outside 1..16384 pixels per side");
+        return std::nullopt;
+    }
+    return size;
+}
+
+float srgbToLinear(std::uint8_t value) {
+    const double s = value / 255.0;
+    return static_cast<float>(s <= 0.04045 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4));
+}
+
+std::optional<std::array<float, 4>> parseBackground(std::string_view text, std::string& error) {
+    if (text == "transparent") return std::array<float, 4>{0.0f, 0.0f, 0.0f, 0.0f};
+    std::string_view hex = text;
+    if (hex.starts_with('#')) hex.remove_prefix(1);
+    std::array<std::uint8_t, 4> bytes{0, 0, 0, 255};
+    bool ok = hex.size() == 6 || hex.size() == 8;
+    for (std::size_t i = 0; ok && i < hex.size() / 2; ++i) {
+        const auto r = std::from_chars(hex.data() + 2 * i, hex.data() + 2 * i + 2, bytes[i], 16);
+        ok = r.ec == std::errc{} && r.ptr == hex.data() + 2 * i + 2;
+    }
+    if (!ok) {
+        error = quoted(text);
+        error.append(" is not RRGGBB, RRGGBBAA (hexadecimal) or 'transparent'");
+        return std::nullopt;
+    }
+    // Alpha is not a colour: it stays linear.
+    return std::array<float, 4>{srgbToLinear(bytes[0]), srgbToLinear(bytes[1]), srgbToLinear(bytes[2]),
+                                static_cast<float>(bytes[3]) / 255.0f};
+}
+
+std::optional<CameraChoice> parseCameraChoice(std::string_view text, std::string& error) {
+    CameraChoice choice;
+    if (text == "auto") return choice;
+    if (text == "file") {
+        choice.kind = CameraChoice::Kind::File;
+        return choice;
+    }
+    auto parsed = parsePerspectiveCamera(text);
+    if (!parsed) {
+        error = parsed.message();
+        error.append("\n(--camera takes auto, file, or \"eye=X,Y,Z target=X,Y,Z up=X,Y,Z fov=DEG\")");
+        return std::nullopt;
+    }
+    choice.kind = CameraChoice::Kind::Explicit;
+    choice.explicitCamera = *parsed;
+    return choice;
+}
+
+}  // namespace kinema::cli

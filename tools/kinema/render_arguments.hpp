@@ -1,0 +1,38 @@
+// The arguments of `kinema render` that are more than a number: image size,
+// background colour, camera.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "kinema/render/camera.hpp"
+
+namespace kinema::cli {
+
+struct ImageSize {
+    std::uint32_t width = 0;
+    std::uint32_t height = 0;
+};
+
+// "WxH", each side 1..16384. Nullopt with `error` set otherwise.
+std::optional<ImageSize> parseImageSize(std::string_view text, std::string& error);
+
+// "transparent", or RRGGBB / RRGGBBAA in hexadecimal (sRGB, as a colour picker
+// shows it), as linear RGBA for the renderer's clear colour.
+std::optional<std::array<float, 4>> parseBackground(std::string_view text, std::string& error);
+
+// How the camera is chosen: framing the animated bounds, the file's own camera, or
+// an explicit one.
+struct CameraChoice {
+    enum class Kind { Auto, File, Explicit } kind = Kind::Auto;
+    PerspectiveCamera explicitCamera;
+};
+std::optional<CameraChoice> parseCameraChoice(std::string_view text, std::string& error);
+
+// A linear colour channel from an sRGB-encoded byte (IEC 61966-2-1).
+float srgbToLinear(std::uint8_t value);
+
+}  // namespace kinema::cli
