@@ -97,7 +97,7 @@ Result<bool> OffscreenRenderer::State::init() {
     }
 
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8}};
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10}};
     VkDescriptorPoolCreateInfo framePoolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     framePoolInfo.maxSets = 3;
     framePoolInfo.poolSizeCount = 2;
@@ -120,14 +120,6 @@ Result<bool> OffscreenRenderer::State::init() {
     auto ubo = GpuBuffer::create(dev, sizeof(FrameUniforms), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true);
     if (!ubo) return faultsOf(ubo.faults());
     uniforms = std::move(*ubo);
-    VkDescriptorBufferInfo uboInfo{uniforms.handle(), 0, sizeof(FrameUniforms)};
-    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = frameSet;
-    write.descriptorCount = 1;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-    write.pBufferInfo = &uboInfo;
-    vkUpdateDescriptorSets(dev.device, 1, &write, 0, nullptr);
-
     auto pixels = GpuBuffer::create(dev, VkDeviceSize{width} * height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
     if (!pixels) return faultsOf(pixels.faults());
     readback = std::move(*pixels);
@@ -212,6 +204,15 @@ Result<bool> OffscreenRenderer::State::uploadFrameData(const FrameDesc& frame) {
         if (!deformSetCurrent) writeDeformSet();
     }
 
+    // One instance record per drawn item, in draw order, so a run of draws of one
+    // object is a contiguous range of instances.
+    records.clear();
+    for (std::uint32_t index : order) {
+        const DrawItem& item = list.items[index];
+        records.push_back({item.world.m, item.paletteOffset, item.weightOffset, {0, 0}});
+    }
+    if (auto r = writeInstances(); !r) return r;
+
     overlay.clear();
     if (frame.overlay != nullptr) appendOverlayGeometry(*frame.overlay, frame.viewProjection, width, height, overlay);
     if (!overlay.empty()) {
@@ -220,6 +221,30 @@ Result<bool> OffscreenRenderer::State::uploadFrameData(const FrameDesc& frame) {
         if (!o) return o;
         std::memcpy(overlayVertices.mapped(), overlay.data(), overlay.size() * sizeof(OverlayVertex));
     }
+    return true;
+}
+
+Result<bool> OffscreenRenderer::State::writeInstances() {
+    const VkDeviceSize bytes = std::max<std::size_t>(records.size(), 1) * sizeof(InstanceRecord);
+    auto grown = ensureCapacity(*device, instances, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    if (!grown) return grown;
+    if (!*grown || !frameSetCurrent) {
+        const VkDescriptorBufferInfo uboInfo{uniforms.handle(), 0, sizeof(FrameUniforms)};
+        const VkDescriptorBufferInfo instanceInfo{instances.handle(), 0, VK_WHOLE_SIZE};
+        VkWriteDescriptorSet writes[2]{};
+        writes[0].sType = writes[1].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+        writes[0].dstSet = writes[1].dstSet = frameSet;
+        writes[0].descriptorCount = writes[1].descriptorCount = 1;
+        writes[0].dstBinding = 0;
+        writes[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+        writes[0].pBufferInfo = &uboInfo;
+        writes[1].dstBinding = 1;
+        writes[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[1].pBufferInfo = &instanceInfo;
+        vkUpdateDescriptorSets(device->device, 2, writes, 0, nullptr);
+        frameSetCurrent = true;
+    }
+    if (!records.empty()) std::memcpy(instances.mapped(), records.data(), records.size() * sizeof(InstanceRecord));
     return true;
 }
 
@@ -236,25 +261,47 @@ void OffscreenRenderer::State::writeDeformSet() {
     deformSetCurrent = true;
 }
 
+void OffscreenRenderer::State::computeOrder(const FrameDesc& frame) {
+    const DrawList& list = *frame.draws;
+    const RenderCatalogue& catalogue = *frame.catalogue;
+    // Opaque and masked draws in list order, then blended ones back to front.
+    order.clear();
+    blendDistance.assign(list.items.size(), 0.0f);
+    std::size_t opaqueCount = 0;
+    for (std::uint32_t i = 0; i < list.items.size(); ++i) {
+        const MaterialDesc& m = catalogue.at(catalogue.at(list.items[i].object).material);
+        if (m.alphaMode != AlphaMode::Blend) order.push_back(i);
+    }
+    opaqueCount = order.size();
+    for (std::uint32_t i = 0; i < list.items.size(); ++i) {
+        const DrawItem& item = list.items[i];
+        const MaterialDesc& m = catalogue.at(catalogue.at(item.object).material);
+        if (m.alphaMode != AlphaMode::Blend) continue;
+        const Mat4& place = item.paletteCount > 0 ? list.palettes[item.paletteOffset] : item.world;
+        const Vec3 at{place.m[12] - frame.eye.x, place.m[13] - frame.eye.y, place.m[14] - frame.eye.z};
+        blendDistance[i] = at.x * at.x + at.y * at.y + at.z * at.z;
+        order.push_back(i);
+    }
+    std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(opaqueCount), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return blendDistance[a] > blendDistance[b]; });
+}
+
 DrawConstants OffscreenRenderer::State::constantsOf(const FrameDesc& frame, const DrawItem& item) const {
     const RenderObjectDesc& object = frame.catalogue->at(item.object);
     const MaterialDesc& material = frame.catalogue->at(object.material);
     const DeviceMesh& mesh = resources.mesh(object.mesh);
     DrawConstants c{};
-    c.world = item.world.m;
     c.baseColor = material.baseColorFactor;
     c.vertexCount = mesh.vertexCount;
     c.alphaCutoff = material.alphaCutoff;
     if (item.paletteCount > 0 && mesh.influences > 0) {
         c.flags |= kFlagSkinned;
-        c.paletteBase = item.paletteOffset;
         c.skinBase = mesh.skinBase;
         c.influences = mesh.influences;
     }
     if (item.weightCount > 0 && mesh.morphTargets > 0) {
         c.morphBase = mesh.morphBase;
         c.morphTargets = std::min(mesh.morphTargets, item.weightCount);
-        c.weightBase = item.weightOffset;
         if (mesh.morphNormals) c.flags |= kFlagMorphNormals;
     }
     if (mesh.hasNormals) c.flags |= kFlagHasNormals;
@@ -317,30 +364,10 @@ Result<FrameStats> OffscreenRenderer::render(const FrameDesc& frame, ImageRGBA8*
     if (auto ok = s.checkFrame(frame); !ok) return faultsOf(ok.faults());
     FrameStats stats;
     if (auto ok = s.prepare(frame, stats.resourcesBuilt); !ok) return faultsOf(ok.faults());
+    s.computeOrder(frame);
     if (auto ok = s.uploadFrameData(frame); !ok) return faultsOf(ok.faults());
     const DrawList& list = *frame.draws;
     const RenderCatalogue& catalogue = *frame.catalogue;
-
-    // Opaque and masked draws in list order, then blended ones back to front.
-    s.order.clear();
-    s.blendDistance.assign(list.items.size(), 0.0f);
-    std::size_t opaqueCount = 0;
-    for (std::uint32_t i = 0; i < list.items.size(); ++i) {
-        const MaterialDesc& m = catalogue.at(catalogue.at(list.items[i].object).material);
-        if (m.alphaMode != AlphaMode::Blend) s.order.push_back(i);
-    }
-    opaqueCount = s.order.size();
-    for (std::uint32_t i = 0; i < list.items.size(); ++i) {
-        const DrawItem& item = list.items[i];
-        const MaterialDesc& m = catalogue.at(catalogue.at(item.object).material);
-        if (m.alphaMode != AlphaMode::Blend) continue;
-        const Mat4& place = item.paletteCount > 0 ? list.palettes[item.paletteOffset] : item.world;
-        const Vec3 at{place.m[12] - frame.eye.x, place.m[13] - frame.eye.y, place.m[14] - frame.eye.z};
-        s.blendDistance[i] = at.x * at.x + at.y * at.y + at.z * at.z;
-        s.order.push_back(i);
-    }
-    std::stable_sort(s.order.begin() + static_cast<std::ptrdiff_t>(opaqueCount), s.order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return s.blendDistance[a] > s.blendDistance[b]; });
 
     VkCommandBuffer cmd = s.cmd;
     vkResetCommandBuffer(cmd, 0);
@@ -371,20 +398,34 @@ Result<FrameStats> OffscreenRenderer::render(const FrameDesc& frame, ImageRGBA8*
     MeshId boundMesh;
     bool frameSetBound = false;
     bool deformSetBound = false;
-    for (std::uint32_t index : s.order) {
-        const DrawItem& item = list.items[index];
+    // Runs of consecutive draws of one object with the same constants are one
+    // instanced draw; instance k reads record k, written in this order.
+    const auto drawCount = static_cast<std::uint32_t>(s.order.size());
+    for (std::uint32_t first = 0; first < drawCount;) {
+        const DrawItem& item = list.items[s.order[first]];
         const RenderObjectDesc& object = catalogue.at(item.object);
         const MaterialDesc& material = catalogue.at(object.material);
         const DeviceMesh& mesh = s.resources.mesh(object.mesh);
-        if (mesh.indexCount == 0) continue;
         const DrawConstants constants = s.constantsOf(frame, item);
         PipelineKey key;
         key.deform = (constants.flags & kFlagSkinned) != 0 || constants.morphTargets > 0;
         key.blend = material.alphaMode == AlphaMode::Blend;
         key.cull = !material.doubleSided;
         key.clockwise = !key.deform && determinant3(item.world) < 0.0f;
+        std::uint32_t count = 1;
+        while (first + count < drawCount) {
+            const DrawItem& next = list.items[s.order[first + count]];
+            if (!(next.object == item.object) || !(s.constantsOf(frame, next) == constants) ||
+                (!key.deform && (determinant3(next.world) < 0.0f) != key.clockwise))
+                break;
+            ++count;
+        }
+        const std::uint32_t firstInstance = first;
+        first += count;
+        if (mesh.indexCount == 0) continue;
         auto pipeline = s.pipelines.mesh(key);
         if (!pipeline) {
+            vkCmdEndRenderPass(cmd);
             vkEndCommandBuffer(cmd);
             return faultsOf(pipeline.faults());
         }
@@ -417,8 +458,9 @@ Result<FrameStats> OffscreenRenderer::render(const FrameDesc& frame, ImageRGBA8*
         }
         vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                            sizeof(DrawConstants), &constants);
-        vkCmdDrawIndexed(cmd, mesh.indexCount, 1, mesh.firstIndex, 0, 0);
-        ++stats.draws;
+        vkCmdDrawIndexed(cmd, mesh.indexCount, count, mesh.firstIndex, 0, firstInstance);
+        stats.draws += count;
+        ++stats.drawCalls;
     }
     if (!s.overlay.empty()) {
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, s.pipelines.overlay());
@@ -470,6 +512,7 @@ Result<std::vector<Vec3>> OffscreenRenderer::deformedPositions(const FrameDesc& 
         return Fault{"draws/items/" + std::to_string(item), "no such draw in the frame's list"};
     bool built = false;
     if (auto ok = s.prepare(frame, built); !ok) return faultsOf(ok.faults());
+    s.order.assign(1, static_cast<std::uint32_t>(item));  // its instance record is the first
     if (auto ok = s.uploadFrameData(frame); !ok) return faultsOf(ok.faults());
     const DrawItem& draw = frame.draws->items[item];
     const DeviceMesh& mesh = s.resources.mesh(frame.catalogue->at(draw.object).mesh);
@@ -489,15 +532,17 @@ Result<std::vector<Vec3>> OffscreenRenderer::deformedPositions(const FrameDesc& 
                                             {s.resources.meshData().handle(), 0, VK_WHOLE_SIZE},
                                             {s.resources.vertices().handle(), mesh.positions,
                                              std::max<VkDeviceSize>(16, VkDeviceSize{mesh.vertexCount} * 12)},
-                                            {s.computeOut.handle(), 0, outBytes}};
+                                            {s.computeOut.handle(), 0, outBytes},
+                                            {s.instances.handle(), 0, VK_WHOLE_SIZE}};
     VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     write.dstSet = s.computeSet;
-    write.descriptorCount = 5;
+    write.descriptorCount = 6;
     write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     write.pBufferInfo = infos;
     vkUpdateDescriptorSets(s.device->device, 1, &write, 0, nullptr);
 
-    const DrawConstants constants = s.constantsOf(frame, draw);
+    DrawConstants constants = s.constantsOf(frame, draw);
+    constants.instance = 0;
     VkCommandBuffer cmd = s.cmd;
     vkResetCommandBuffer(cmd, 0);
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};

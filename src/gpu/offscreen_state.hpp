@@ -39,6 +39,9 @@ struct OffscreenRenderer::State {
     detail::GpuBuffer readback;
     detail::GpuBuffer computeOut;
     bool deformSetCurrent = false;
+    bool frameSetCurrent = false;
+    detail::GpuBuffer instances;
+    std::vector<detail::InstanceRecord> records;
     RenderPreparation preparation;
     std::uint64_t builtGeneration = 0;
     detail::DeviceResources resources;
@@ -62,7 +65,9 @@ struct OffscreenRenderer::State {
     Result<bool> init();
     Result<bool> prepare(const FrameDesc& frame, bool& built);
     Result<bool> checkFrame(const FrameDesc& frame) const;
+    void computeOrder(const FrameDesc& frame);
     Result<bool> uploadFrameData(const FrameDesc& frame);
+    Result<bool> writeInstances();
     void writeDeformSet();
     detail::DrawConstants constantsOf(const FrameDesc& frame, const DrawItem& item) const;
     Result<bool> submit();

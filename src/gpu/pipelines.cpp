@@ -218,15 +218,17 @@ Result<bool> Pipelines::create(const VulkanDevice& device, VkFormat depthFormat)
 
     // --- descriptor set layouts
     const VkShaderStageFlags graphics = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-    const VkDescriptorSetLayoutBinding frameBindings[] = {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, graphics, nullptr}};
+    const VkDescriptorSetLayoutBinding frameBindings[] = {
+        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, graphics, nullptr},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr}};
     const VkDescriptorSetLayoutBinding materialBindings[] = {
         {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr}};
     const VkDescriptorSetLayoutBinding deformBindings[] = {
         {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr},
         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr},
         {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr}};
-    VkDescriptorSetLayoutBinding computeBindings[5];
-    for (std::uint32_t i = 0; i < 5; ++i)
+    VkDescriptorSetLayoutBinding computeBindings[6];
+    for (std::uint32_t i = 0; i < 6; ++i)
         computeBindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     auto frameSet = setLayout(device_, frameBindings);
     if (!frameSet) return faultsOf(frameSet.faults());

@@ -15,19 +15,27 @@ namespace kinema::detail {
 
 // The push constants of shaders/draw_constants.glsl, byte for byte.
 struct DrawConstants {
-    std::array<float, 16> world;
     std::array<float, 4> baseColor;
-    std::uint32_t paletteBase = 0;
     std::uint32_t skinBase = 0;
     std::uint32_t influences = 0;
     std::uint32_t morphBase = 0;
     std::uint32_t morphTargets = 0;
-    std::uint32_t weightBase = 0;
     std::uint32_t vertexCount = 0;
     std::uint32_t flags = 0;
     float alphaCutoff = 0.5f;
+    std::uint32_t instance = 0;  // the compute pass's instance record
+    friend bool operator==(const DrawConstants&, const DrawConstants&) = default;
 };
-static_assert(sizeof(DrawConstants) == 116, "matches shaders/draw_constants.glsl");
+static_assert(sizeof(DrawConstants) == 48, "matches shaders/draw_constants.glsl");
+
+// One record of the instance buffer (shaders/draw_constants.glsl's Instance, std430).
+struct InstanceRecord {
+    std::array<float, 16> world;
+    std::uint32_t paletteBase = 0;
+    std::uint32_t weightBase = 0;
+    std::uint32_t pad[2] = {0, 0};
+};
+static_assert(sizeof(InstanceRecord) == 80, "matches shaders/draw_constants.glsl");
 
 inline constexpr std::uint32_t kFlagSkinned = 1;
 inline constexpr std::uint32_t kFlagMorphNormals = 2;

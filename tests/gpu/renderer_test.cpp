@@ -258,6 +258,48 @@ TEST_F(Renderer, CoverageMatchesTheCpuRasteriserExactlyForASquare) {
     EXPECT_GE(test::intersectionOverUnion(gpu, target.coverage), 0.99);
 }
 
+TEST_F(Renderer, RunsOfOneObjectAreOneInstancedDrawEachPlacedByItsOwnMatrix) {
+    OffscreenRenderer renderer = makeRenderer();
+    OneObject o = oneObject(squareMesh(), MaterialDesc{});
+    // Three copies of the square scaled to a quarter, at x = -1.5, 0 and 1.5.
+    o.draws.items.resize(3, o.draws.items[0]);
+    for (int i = 0; i < 3; ++i) {
+        Mat4& w = o.draws.items[static_cast<std::size_t>(i)].world;
+        w.m[0] = w.m[5] = 0.25f;
+        w.m[12] = 1.5f * static_cast<float>(i - 1);
+    }
+    const CameraMatrices camera = frontCamera();
+    ImageRGBA8 image;
+    auto stats = renderer.render(frameOf(o, camera), &image);
+    ASSERT_TRUE(stats.ok()) << stats.message();
+    EXPECT_EQ(stats->draws, 3u);
+    EXPECT_EQ(stats->drawCalls, 1u);
+    std::vector<std::array<float, 4>> clip;
+    std::vector<std::uint32_t> indices;
+    for (const DrawItem& item : o.draws.items) {
+        const auto base = static_cast<std::uint32_t>(clip.size());
+        for (const Vec3& p : o.catalogue.meshes()[0].positions)
+            clip.push_back(toClip(camera.viewProjection, transformPoint(item.world, p)));
+        for (std::uint32_t i : o.catalogue.meshes()[0].indices) indices.push_back(base + i);
+    }
+    test::RasterTarget target = test::makeRasterTarget(kSize, kSize);
+    test::rasteriseTriangles(clip, indices, target);
+    std::vector<std::uint8_t> gpu(kSize * kSize);
+    for (std::size_t i = 0; i < gpu.size(); ++i) gpu[i] = image.pixels[i * 4 + 3] != 0 ? 1 : 0;
+    EXPECT_GE(test::intersectionOverUnion(gpu, target.coverage), 0.99);
+    EXPECT_GT(test::countSet(target.coverage), 3u * 30u);
+
+    // Another object between them splits the run.
+    const MeshId other = o.catalogue.addMesh(triangleMesh(true));
+    DrawItem between = o.draws.items[1];
+    between.object = o.catalogue.addRenderObject({other, MaterialId{0}});
+    o.draws.items.insert(o.draws.items.begin() + 1, between);
+    auto split = renderer.render(frameOf(o, camera));
+    ASSERT_TRUE(split.ok()) << split.message();
+    EXPECT_EQ(split->draws, 4u);
+    EXPECT_EQ(split->drawCalls, 3u);
+}
+
 TEST_F(Renderer, TheSameFrameTwiceIsByteIdentical) {
     OffscreenRenderer renderer = makeRenderer();
     OneObject o = oneObject(squareMesh(), MaterialDesc{});

@@ -51,7 +51,8 @@ struct FrameDesc {
 };
 
 struct FrameStats {
-    std::uint32_t draws = 0;
+    std::uint32_t draws = 0;        // draw items drawn
+    std::uint32_t drawCalls = 0;    // instanced draw calls: a run of draws of one object is one
     bool resourcesBuilt = false;    // the catalogue's GPU resources were (re)built for this frame
     bool deformationBound = false;  // palettes and morph weights were uploaded and bound (a deformed draw)
     // Device time from the first to the last command of the frame, when the queue

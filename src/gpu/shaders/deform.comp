@@ -12,6 +12,7 @@ layout(std430, set = 0, binding = 1) readonly buffer MorphWeights { float morphW
 layout(std430, set = 0, binding = 2) readonly buffer MeshData { uint meshData[]; };
 layout(std430, set = 0, binding = 3) readonly buffer Positions { float positions[]; };
 layout(std430, set = 0, binding = 4) writeonly buffer Deformed { float deformed[]; };
+layout(std430, set = 0, binding = 5) readonly buffer Instances { Instance instances[]; };
 
 #include "deform.glsl"
 
@@ -20,8 +21,9 @@ void main() {
     if (vertex >= draw.vertexCount) return;
     vec3 position = vec3(positions[3u * vertex], positions[3u * vertex + 1u], positions[3u * vertex + 2u]);
     vec3 normal = vec3(0.0, 0.0, 1.0);
-    morphVertex(vertex, position, normal);
-    vec4 world = vertexMatrix(vertex) * vec4(position, 1.0);
+    Instance copy = instances[draw.instance];
+    morphVertex(vertex, copy.weightBase, position, normal);
+    vec4 world = vertexMatrix(vertex, copy) * vec4(position, 1.0);
     deformed[3u * vertex] = world.x;
     deformed[3u * vertex + 1u] = world.y;
     deformed[3u * vertex + 2u] = world.z;

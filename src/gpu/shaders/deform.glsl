@@ -7,9 +7,9 @@ vec3 readVec3(uint word) {
                 uintBitsToFloat(meshData[word + 2u]));
 }
 
-void morphVertex(uint vertex, inout vec3 position, inout vec3 normal) {
+void morphVertex(uint vertex, uint weightBase, inout vec3 position, inout vec3 normal) {
     for (uint t = 0u; t < draw.morphTargets; ++t) {
-        float w = morphWeights[draw.weightBase + t];
+        float w = morphWeights[weightBase + t];
         if (w == 0.0) continue;
         position += w * readVec3(draw.morphBase + (t * draw.vertexCount + vertex) * 3u);
         if ((draw.flags & kFlagMorphNormals) != 0u) {
@@ -20,15 +20,15 @@ void morphVertex(uint vertex, inout vec3 position, inout vec3 normal) {
 }
 
 // The matrix that places the vertex: its blended palette matrix when skinned, the
-// draw's world matrix otherwise.
-mat4 vertexMatrix(uint vertex) {
-    if ((draw.flags & kFlagSkinned) == 0u) return draw.world;
+// instance's world matrix otherwise.
+mat4 vertexMatrix(uint vertex, Instance copy) {
+    if ((draw.flags & kFlagSkinned) == 0u) return copy.world;
     mat4 m = mat4(0.0);
     uint pair = draw.skinBase + vertex * draw.influences * 2u;
     for (uint i = 0u; i < draw.influences; ++i) {
         uint joint = meshData[pair + 2u * i];
         float w = uintBitsToFloat(meshData[pair + 2u * i + 1u]);
-        m += w * palette[draw.paletteBase + joint];
+        m += w * palette[copy.paletteBase + joint];
     }
     return m;
 }

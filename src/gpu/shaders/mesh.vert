@@ -15,6 +15,8 @@ layout(location = 1) out vec3 outNormal;
 layout(location = 2) out vec2 outTexcoord;
 layout(location = 3) out vec4 outColor;
 
+layout(std430, set = 0, binding = 1) readonly buffer Instances { Instance instances[]; };
+
 #ifdef DEFORM
 layout(std430, set = 2, binding = 0) readonly buffer Palettes { mat4 palette[]; };
 layout(std430, set = 2, binding = 1) readonly buffer MorphWeights { float morphWeights[]; };
@@ -23,14 +25,15 @@ layout(std430, set = 2, binding = 2) readonly buffer MeshData { uint meshData[];
 #endif
 
 void main() {
+    Instance copy = instances[gl_InstanceIndex];
     vec3 position = inPosition;
     vec3 normal = inNormal;
 #ifdef DEFORM
     uint vertex = uint(gl_VertexIndex);
-    morphVertex(vertex, position, normal);
-    mat4 m = vertexMatrix(vertex);
+    morphVertex(vertex, copy.weightBase, position, normal);
+    mat4 m = vertexMatrix(vertex, copy);
 #else
-    mat4 m = draw.world;
+    mat4 m = copy.world;
 #endif
     vec4 world = m * vec4(position, 1.0);
     outWorld = world.xyz;
