@@ -37,6 +37,7 @@
 #include "kinema/runtime/bone_adjust.hpp"
 #include "kinema/runtime/clip_time.hpp"
 #include "kinema/runtime/external_pose.hpp"
+#include "kinema/runtime/ik.hpp"
 #include "kinema/runtime/instance.hpp"
 #include "kinema/runtime/joint_mask.hpp"
 #include "kinema/runtime/marker_sweep.hpp"
@@ -46,6 +47,7 @@
 #include "kinema/runtime/sample.hpp"
 #include "kinema/runtime/simd.hpp"
 #include "kinema/runtime/skinning.hpp"
+#include "kinema/runtime/socket.hpp"
 #include "kinema/runtime/soa_pose.hpp"
 
 // io: glTF import, images, the asset cache

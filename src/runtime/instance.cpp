@@ -105,7 +105,8 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
             return Status::failure(StatusCode::ForeignInput, "external pose mask was made for another skeleton");
         }
     }
-    return checkBoneAdjustments(in.adjustments, joints);
+    if (Status s = checkBoneAdjustments(in.adjustments, joints); !s) return s;
+    return checkIkTasks(in.ik, parents_);
 }
 
 void InstanceEvaluator::evaluate(const InstanceRequest& input, InstanceState& state, WorkPoses& work,
@@ -150,8 +151,23 @@ void InstanceEvaluator::evaluate(const InstanceRequest& input, InstanceState& st
         std::swap(work.pose, work.layer);
     }
     if (!input.adjustments.empty()) (void)applyBoneAdjustments(parents_, work.pose, input.adjustments);
-    if (!modelMatrices_) return;
-    (void)kernels_.localToModel(parents_, work.pose, model);
+    if (!input.ik.empty()) {
+        // The solvers compose as they go; without model matrices of the caller's,
+        // they compose into the state's own.
+        if (state.ikOutcomes_.size() < input.ik.size()) state.ikOutcomes_.resize(input.ik.size());
+        std::span<Mat4> composed = model;
+        if (!modelMatrices_) {
+            if (state.ikModel_.size() < joints) state.ikModel_.resize(joints);
+            composed = state.ikModel_;
+        }
+        (void)applyIk(kernels_, parents_, work.pose, input.ik, composed, state.ikOutcomes_);
+        state.ikCount_ = input.ik.size();
+        if (!modelMatrices_) return;
+    } else {
+        state.ikCount_ = 0;
+        if (!modelMatrices_) return;
+        (void)kernels_.localToModel(parents_, work.pose, model);
+    }
     for (std::size_t k = 0; k < skins_.size(); ++k) {
         const std::size_t from = paletteOffsets_[k];
         (void)kernels_.skinPalette(skins_[k], model, palettes.subspan(from, paletteOffsets_[k + 1] - from));

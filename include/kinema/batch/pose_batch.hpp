@@ -91,6 +91,11 @@ public:
     // the steady state allocates nothing for them either.
     std::span<const BatchEvent> events() const noexcept { return events_; }
 
+    // The outcome of each IK task of `instance`'s last request, in its order.
+    std::span<const IkOutcome> ikOutcomes(std::size_t instance) const noexcept {
+        return states_[instance].ikOutcomes();
+    }
+
     // An empty pose (no joints) when the batch keeps no local poses (BatchOptions::localPoses).
     const SoaPose& local(std::size_t instance) const noexcept { return localPoses_ ? poses_[instance].pose : noPose_; }
     std::span<const Mat4> model(std::size_t instance) const noexcept;

@@ -6,7 +6,7 @@
 // turns it into a pose, model matrices and skin palettes:
 //
 //   sample layer 0 -> blend or add layers 1.. (weight x mask) -> blend the external
-//   pose -> bone adjustments -> local to model -> one palette per skin
+//   pose -> bone adjustments -> IK tasks -> local to model -> one palette per skin
 //
 // and sweeps each layer's markers over the step its head took (marker_sweep.hpp).
 // An InstanceEvaluator holds what every instance of one skeleton shares (parents,
@@ -29,6 +29,7 @@
 #include "kinema/math/mat4.hpp"
 #include "kinema/runtime/bone_adjust.hpp"
 #include "kinema/runtime/clip_time.hpp"
+#include "kinema/runtime/ik.hpp"
 #include "kinema/runtime/joint_mask.hpp"
 #include "kinema/runtime/marker_sweep.hpp"
 #include "kinema/runtime/packed_clip.hpp"
@@ -80,6 +81,9 @@ struct InstanceRequest {
     const JointMask* externalMask = nullptr;
     // Applied after the external pose and before composition (bone_adjust.hpp).
     std::span<const BoneAdjustment> adjustments{};
+    // Solved after the adjustments, in list order, before the final composition
+    // (ik.hpp); each task's outcome is in InstanceState::ikOutcomes().
+    std::span<const IkTask> ik{};
 };
 
 // One marker a layer's step crossed.
@@ -118,6 +122,8 @@ public:
     // Markers crossed in the last evaluation, by layer, then in the order the head
     // met them.
     std::span<const MarkerEvent> events() const noexcept { return {events_.data(), eventCount_}; }
+    // One outcome per IK task of the last evaluation's request, in its order.
+    std::span<const IkOutcome> ikOutcomes() const noexcept { return {ikOutcomes_.data(), ikCount_}; }
 
 private:
     friend class InstanceEvaluator;
@@ -125,6 +131,9 @@ private:
     std::vector<std::uint32_t> crossed_;  // markersCrossed() output, the largest clip's marker count
     std::vector<MarkerEvent> events_;
     std::size_t eventCount_ = 0;
+    std::vector<IkOutcome> ikOutcomes_;  // grows to the most tasks a request has had
+    std::size_t ikCount_ = 0;
+    std::vector<Mat4> ikModel_;  // the solvers' composition when the evaluator keeps no model matrices
 };
 
 class InstanceEvaluator {
@@ -155,14 +164,15 @@ public:
     // bindClip) that fits it, a finite time, a weight in [0, 1], a mask and a
     // reference of this skeleton, a finite step when it sweeps; an external pose
     // and mask that fit, its weight in [0, 1]; bone adjustments as
-    // checkBoneAdjustments(). The failure names the layer (Status::layer) or the
-    // entry (Status::index). Allocates nothing.
+    // checkBoneAdjustments(), IK tasks as checkIkTasks(). The failure names the layer
+    // (Status::layer) or the entry (Status::index). Allocates nothing.
     Status check(const InstanceRequest& request) const noexcept;
 
     // Evaluates a request check() accepted: `work.pose` ends up holding the local
-    // pose (after the external pose and adjustments), `model` (jointCount()
+    // pose (after the external pose, adjustments and IK), `model` (jointCount()
     // matrices, when modelMatrices()) the composed pose, `palettes` (paletteSize()
-    // matrices) every skin's palette, `state` the markers crossed. Allocates only
+    // matrices) every skin's palette, `state` the markers crossed and the IK
+    // outcomes. Allocates only when a request has more IK tasks than any before, or
     // when a clip with more timelines or markers than any before appears.
     void evaluate(const InstanceRequest& request, InstanceState& state, WorkPoses& work, std::span<Mat4> model,
                   std::span<Mat4> palettes) const;

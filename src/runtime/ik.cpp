@@ -1,0 +1,371 @@
+#include "kinema/runtime/ik.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include "kinema/math/finite.hpp"
+#include "kinema/math/transform.hpp"
+
+namespace kinema {
+namespace {
+
+// The longest chain an aim or chain task may name: its scratch lives on the stack.
+constexpr std::size_t kMaxChain = 64;
+constexpr float kTiny = 1e-12f;
+// Aim tasks re-aim this many times: turning a joint above the aimed one moves the
+// aimed joint's origin, so the direction to the target is measured again.
+constexpr int kAimPasses = 3;
+
+constexpr Quat kIdentity{0.0f, 0.0f, 0.0f, 1.0f};
+
+Vec3 positionOf(const Mat4& m) noexcept { return {m.m[12], m.m[13], m.m[14]}; }
+Quat rotationOf(const Mat4& m) noexcept { return decompose(m).rotation; }
+
+// `v` scaled to unit length, or `fallback` when `v` is too short to have a direction.
+Vec3 directionOr(Vec3 v, Vec3 fallback) noexcept {
+    const float len = length(v);
+    return len > kTiny && std::isfinite(len) ? v * (1.0f / len) : fallback;
+}
+
+// Any unit vector perpendicular to unit `v`.
+Vec3 perpendicularTo(Vec3 v) noexcept {
+    const Vec3 other = std::abs(v.x) < 0.9f ? Vec3{1.0f, 0.0f, 0.0f} : Vec3{0.0f, 1.0f, 0.0f};
+    return directionOr(cross(v, other), Vec3{0.0f, 0.0f, 1.0f});
+}
+
+// The shorter-arc slerp from identity toward `q` by `t`.
+Quat partOf(Quat q, float t) noexcept { return slerp(kIdentity, q, t); }
+
+bool isAncestor(std::span<const std::int32_t> parents, std::uint32_t ancestor, std::uint32_t joint) noexcept {
+    std::int32_t p = parents[joint];
+    while (p >= 0) {
+        if (static_cast<std::uint32_t>(p) == ancestor) return true;
+        p = parents[static_cast<std::size_t>(p)];
+    }
+    return false;
+}
+
+bool unitWeight(float w) noexcept { return std::isfinite(w) && w >= 0.0f && w <= 1.0f; }
+bool nonZero(Vec3 v) noexcept { return isFinite(v) && dot(v, v) > 0.0f; }
+
+Status failure(StatusCode code, const char* what, std::size_t task) noexcept {
+    return Status::failure(code, what).withIndex(static_cast<std::int64_t>(task));
+}
+
+Status checkChainOrder(std::span<const std::int32_t> parents, std::span<const std::uint32_t> joints, bool direct,
+                       std::size_t task) noexcept {
+    const std::size_t n = parents.size();
+    for (std::size_t k = 0; k < joints.size(); ++k) {
+        if (joints[k] >= n) return failure(StatusCode::OutOfRange, "IK joint index past the skeleton", task);
+        if (k == 0) continue;
+        const bool ordered = direct ? parents[joints[k]] == static_cast<std::int32_t>(joints[k - 1])
+                                    : isAncestor(parents, joints[k - 1], joints[k]);
+        if (!ordered)
+            return failure(StatusCode::OutOfRange,
+                           direct ? "IK chain joint is not the child of the one before it"
+                                  : "IK chain joint is not a descendant of the one before it",
+                           task);
+    }
+    return Status::success();
+}
+
+// Turns the chain's joints, root first, each by its model-space delta about its own
+// origin, blended by `weight` in local space. Every joint of the chain must be a
+// descendant of the one before it, so the earlier turns are the only change of a
+// later joint's parent orientation: that parent's model rotation is the accumulated
+// turn times the one `model` holds. `model` is left as it was (stale for the chain).
+void applyTurns(std::span<const std::int32_t> parents, SoaPose& local, std::span<const Mat4> model,
+                std::span<const std::uint32_t> chain, std::span<const Quat> deltas, float weight) noexcept {
+    Quat turned = kIdentity;  // what the joints turned so far did to everything below them
+    for (std::size_t k = 0; k < deltas.size(); ++k) {
+        const std::uint32_t j = chain[k];
+        const std::int32_t p = parents[j];
+        const Quat parentRotation =
+            normalize(turned * (p >= 0 ? rotationOf(model[static_cast<std::size_t>(p)]) : kIdentity));
+        Transform t = local.joint(j);
+        const Quat solved = normalize(conjugate(parentRotation) * deltas[k] * parentRotation * t.rotation);
+        const Quat blended = weight >= 1.0f ? solved : slerp(t.rotation, solved, weight);
+        // What this joint's turn, as blended, does in model space.
+        const Quat applied = normalize(parentRotation * blended * conjugate(t.rotation) * conjugate(parentRotation));
+        t.rotation = blended;
+        local.setJoint(j, t);
+        turned = normalize(applied * turned);
+    }
+}
+
+// Turns bone k of the chain (joint k toward joint k + 1) so the chain's joints land on
+// `solved`, root first, by the shortest arcs; `original` are the joints' positions now.
+void turnBonesOnto(std::span<const std::int32_t> parents, SoaPose& local, std::span<const Mat4> model,
+                   std::span<const std::uint32_t> chain, std::span<const Vec3> original, std::span<const Vec3> solved,
+                   float weight) noexcept {
+    const std::size_t n = chain.size();
+    std::array<Vec3, kMaxChain> current{};
+    std::array<Quat, kMaxChain> deltas{};
+    std::copy(original.begin(), original.end(), current.begin());
+    for (std::size_t k = 0; k + 1 < n; ++k) {
+        const Vec3 from = current[k + 1] - current[k];
+        const Vec3 to = solved[k + 1] - solved[k];
+        const Vec3 fromDir = directionOr(from, Vec3{});
+        const Vec3 toDir = directionOr(to, fromDir);
+        deltas[k] = dot(fromDir, fromDir) > 0.0f ? rotationBetween(fromDir, toDir) : kIdentity;
+        for (std::size_t m = k + 1; m < n; ++m) current[m] = current[k] + rotate(deltas[k], current[m] - current[k]);
+    }
+    applyTurns(parents, local, model, chain, std::span<const Quat>(deltas.data(), n - 1), weight);
+}
+
+void solveTwoBone(const TwoBoneIk& task, std::span<const std::int32_t> parents, SoaPose& local,
+                  std::span<const Mat4> model) noexcept {
+    const Vec3 a = positionOf(model[task.root]);
+    const Vec3 b = positionOf(model[task.middle]);
+    const Vec3 c = positionOf(model[task.end]);
+    const float upper = length(b - a), lower = length(c - b);
+    if (!(upper > kTiny) || !(lower > kTiny)) return;  // a zero-length bone has no direction to turn
+    const float chain = upper + lower;
+
+    const Vec3 toTarget = task.target - a;
+    const float reachWanted = length(toTarget);
+    const Vec3 u = directionOr(toTarget, directionOr(c - a, (b - a) * (1.0f / upper)));
+    float reach = reachWanted;
+    if (task.soften > 0.0f) {
+        // Past (1 - soften) of the chain, the reach approaches full extension
+        // exponentially instead of reaching it: no snap as the knee straightens.
+        const float soft = chain * (1.0f - task.soften);
+        const float span = chain * task.soften;
+        if (reach > soft) reach = soft + span * (1.0f - std::exp(-(reach - soft) / span));
+    }
+    reach = std::clamp(reach, std::abs(upper - lower), chain);
+
+    // The bend direction: toward the pole, else the pose's own bend, else any.
+    const Vec3 toPole = task.pole - a;
+    Vec3 bend = directionOr(toPole - u * dot(toPole, u), Vec3{});
+    if (dot(bend, bend) == 0.0f) {
+        const Vec3 current = b - a;
+        bend = directionOr(current - u * dot(current, u), perpendicularTo(u));
+    }
+    if (task.twist != 0.0f) bend = rotate(fromAxisAngle(u, task.twist), bend);
+
+    const float cosRoot =
+        std::clamp((upper * upper + reach * reach - lower * lower) / (2.0f * upper * reach), -1.0f, 1.0f);
+    const float sinRoot = std::sqrt(std::max(0.0f, 1.0f - cosRoot * cosRoot));
+    const Vec3 middle = a + (u * cosRoot + bend * sinRoot) * upper;
+    const Vec3 end = a + u * reach;
+
+    const Quat rootTurn = rotationBetween((b - a) * (1.0f / upper), directionOr(middle - a, u));
+    const Vec3 endAfterRoot = a + rotate(rootTurn, c - a);
+    const Quat middleTurn = rotationBetween(directionOr(endAfterRoot - middle, u),
+                                            directionOr(end - middle, directionOr(endAfterRoot - middle, u)));
+    const std::uint32_t chainJoints[] = {task.root, task.middle};
+    const Quat deltas[] = {rootTurn, middleTurn};
+    applyTurns(parents, local, model, chainJoints, deltas, task.weight);
+}
+
+// One aim pass: turns the joints so that the aimed joint's forward axis turns toward
+// the target (clamped to `maxAngle` from `poseForward`), the turn shared out by decay.
+void aimPass(const AimIk& task, std::span<const std::int32_t> parents, SoaPose& local, std::span<const Mat4> model,
+             Vec3 poseForward) noexcept {
+    const std::size_t n = task.joints.size();
+    const Mat4& aimed = model[task.joints[n - 1]];
+    const Vec3 forward = directionOr(rotate(rotationOf(aimed), task.forward), Vec3{});
+    if (dot(forward, forward) == 0.0f) return;
+    Vec3 wanted = directionOr(task.target - positionOf(aimed), forward);
+    if (task.maxAngle > 0.0f) {
+        const float angle = std::acos(std::clamp(dot(poseForward, wanted), -1.0f, 1.0f));
+        if (angle > task.maxAngle)
+            wanted = rotate(partOf(rotationBetween(poseForward, wanted), task.maxAngle / angle), poseForward);
+    }
+    const Quat total = rotationBetween(forward, wanted);
+    // Shares: the aimed joint 1, each joint above it `decay` times the one below; the
+    // turns are about one axis, so their parts compose to the whole.
+    std::array<Quat, kMaxChain> deltas{};
+    float share = 1.0f, sum = 0.0f;
+    for (std::size_t k = n; k-- > 0;) {
+        sum += share;
+        share *= task.decay;
+    }
+    share = 1.0f;
+    for (std::size_t k = n; k-- > 0;) {
+        deltas[k] = partOf(total, share / sum);
+        share *= task.decay;
+    }
+    applyTurns(parents, local, model, task.joints, std::span<const Quat>(deltas.data(), n), 1.0f);
+}
+
+void solveAim(const AimIk& task, const PoseKernels& kernels, std::span<const std::int32_t> parents, SoaPose& local,
+              std::span<Mat4> model) noexcept {
+    const std::size_t n = task.joints.size();
+    const std::uint32_t aimedJoint = task.joints[n - 1];
+    const Vec3 poseForward = directionOr(rotate(rotationOf(model[aimedJoint]), task.forward), Vec3{0, 0, 1});
+    // Solved at full weight on a copy of the chain's rotations, then blended.
+    std::array<Quat, kMaxChain> before{};
+    for (std::size_t k = 0; k < n; ++k) before[k] = local.joint(task.joints[k]).rotation;
+    for (int pass = 0; pass < kAimPasses; ++pass) {
+        aimPass(task, parents, local, model, poseForward);
+        (void)kernels.localToModel(parents, local, model);
+    }
+    if (task.upVector) {
+        const Quat aimedRotation = rotationOf(model[aimedJoint]);
+        const Vec3 forward = directionOr(rotate(aimedRotation, task.forward), Vec3{});
+        const Vec3 up = rotate(aimedRotation, task.up);
+        const Vec3 upNow = directionOr(up - forward * dot(up, forward), Vec3{});
+        const Vec3 upWanted = directionOr(*task.upVector - forward * dot(*task.upVector, forward), Vec3{});
+        if (dot(upNow, upNow) > 0.0f && dot(upWanted, upWanted) > 0.0f && dot(forward, forward) > 0.0f) {
+            // A roll about the forward axis (a half turn when the two are opposite).
+            const Quat roll = dot(upNow, upWanted) < -0.9999f ? fromAxisAngle(forward, 3.14159265358979f)
+                                                              : rotationBetween(upNow, upWanted);
+            const std::uint32_t aimedOnly[] = {aimedJoint};
+            const Quat deltas[] = {roll};
+            applyTurns(parents, local, model, aimedOnly, deltas, 1.0f);
+        }
+    }
+    if (task.weight < 1.0f) {
+        for (std::size_t k = 0; k < n; ++k) {
+            Transform t = local.joint(task.joints[k]);
+            t.rotation = slerp(before[k], t.rotation, task.weight);
+            local.setJoint(task.joints[k], t);
+        }
+    }
+}
+
+void solveChain(const ChainIk& task, std::span<const std::int32_t> parents, SoaPose& local,
+                std::span<const Mat4> model) noexcept {
+    const std::size_t n = task.joints.size();
+    std::array<Vec3, kMaxChain> original{}, p{};
+    std::array<float, kMaxChain> lengths{};
+    float total = 0.0f;
+    for (std::size_t k = 0; k < n; ++k) original[k] = positionOf(model[task.joints[k]]);
+    for (std::size_t k = 0; k + 1 < n; ++k) {
+        lengths[k] = length(original[k + 1] - original[k]);
+        total += lengths[k];
+    }
+    if (!(total > kTiny)) return;
+    p = original;
+    const Vec3 root = original[0];
+    if (length(task.target - root) >= total) {
+        // Out of reach: the chain straight, pointing at the target.
+        const Vec3 dir = directionOr(task.target - root, directionOr(original[n - 1] - root, Vec3{0, 1, 0}));
+        for (std::size_t k = 0; k + 1 < n; ++k) p[k + 1] = p[k] + dir * lengths[k];
+    } else if (task.solver == ChainSolver::Fabrik) {
+        for (std::uint32_t it = 0; it < task.iterations && length(p[n - 1] - task.target) > task.tolerance; ++it) {
+            p[n - 1] = task.target;
+            for (std::size_t k = n - 1; k-- > 0;)
+                p[k] = p[k + 1] +
+                    directionOr(p[k] - p[k + 1], directionOr(original[k] - original[k + 1], Vec3{0, -1, 0})) *
+                        lengths[k];
+            p[0] = root;
+            for (std::size_t k = 0; k + 1 < n; ++k)
+                p[k + 1] = p[k] +
+                    directionOr(p[k + 1] - p[k], directionOr(original[k + 1] - original[k], Vec3{0, 1, 0})) *
+                        lengths[k];
+        }
+    } else {
+        for (std::uint32_t it = 0; it < task.iterations && length(p[n - 1] - task.target) > task.tolerance; ++it) {
+            for (std::size_t k = n - 1; k-- > 0;) {
+                const Vec3 from = directionOr(p[n - 1] - p[k], Vec3{});
+                const Vec3 to = directionOr(task.target - p[k], Vec3{});
+                if (dot(from, from) == 0.0f || dot(to, to) == 0.0f) continue;
+                const Quat turn = rotationBetween(from, to);
+                for (std::size_t m = k + 1; m < n; ++m) p[m] = p[k] + rotate(turn, p[m] - p[k]);
+            }
+        }
+    }
+    turnBonesOnto(parents, local, model, task.joints, std::span<const Vec3>(original.data(), n),
+                  std::span<const Vec3>(p.data(), n), task.weight);
+}
+
+// The distance left and whether it counts as reached, from the composed pose.
+IkOutcome outcomeOf(const IkTask& task, std::span<const Mat4> model) noexcept {
+    IkOutcome out;
+    if (const auto* t = std::get_if<TwoBoneIk>(&task)) {
+        const float chain = length(positionOf(model[t->middle]) - positionOf(model[t->root])) +
+            length(positionOf(model[t->end]) - positionOf(model[t->middle]));
+        out.distance = length(positionOf(model[t->end]) - t->target);
+        out.reached = out.distance <= 1e-4f * chain;
+    } else if (const auto* aim = std::get_if<AimIk>(&task)) {
+        const Mat4& m = model[aim->joints.back()];
+        const Vec3 forward = directionOr(rotate(rotationOf(m), aim->forward), Vec3{});
+        const Vec3 toTarget = aim->target - positionOf(m);
+        const float along = dot(toTarget, forward);
+        out.distance = along >= 0.0f ? length(toTarget - forward * along) : length(toTarget);
+        out.reached = out.distance <= 1e-4f * length(toTarget);
+    } else if (const auto* chain = std::get_if<ChainIk>(&task)) {
+        out.distance = length(positionOf(model[chain->joints.back()]) - chain->target);
+        out.reached = out.distance <= chain->tolerance;
+    }
+    return out;
+}
+
+}  // namespace
+
+Quat rotationBetween(Vec3 from, Vec3 to) noexcept {
+    const float c = dot(from, to);
+    if (c < -0.999999f) return fromAxisAngle(perpendicularTo(from), 3.14159265358979f);
+    // q = (from x to, 1 + from . to), normalised: half the angle between them.
+    const Vec3 axis = cross(from, to);
+    return normalize(Quat{axis.x, axis.y, axis.z, 1.0f + c});
+}
+
+Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t> parents) noexcept {
+    const std::size_t n = parents.size();
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+        if (const auto* t = std::get_if<TwoBoneIk>(&tasks[i])) {
+            if (t->root >= n || t->middle >= n || t->end >= n)
+                return failure(StatusCode::OutOfRange, "IK joint index past the skeleton", i);
+            if (!isAncestor(parents, t->root, t->middle) || !isAncestor(parents, t->middle, t->end))
+                return failure(StatusCode::OutOfRange, "two-bone IK joints are not root, middle, end of one chain", i);
+            if (!isFinite(t->target) || !isFinite(t->pole) || !std::isfinite(t->twist))
+                return failure(StatusCode::NotFinite, "IK target, pole or twist not finite", i);
+            if (!unitWeight(t->weight)) return failure(StatusCode::OutOfRange, "IK weight outside [0, 1]", i);
+            if (!(t->soften >= 0.0f && t->soften < 1.0f))
+                return failure(StatusCode::OutOfRange, "two-bone IK soften outside [0, 1)", i);
+        } else if (const auto* aim = std::get_if<AimIk>(&tasks[i])) {
+            if (aim->joints.empty() || aim->joints.size() > kMaxChain)
+                return failure(StatusCode::WrongCount, "aim IK names no joint or more than 64", i);
+            if (Status s = checkChainOrder(parents, aim->joints, false, i); !s) return s;
+            if (!isFinite(aim->target)) return failure(StatusCode::NotFinite, "IK target not finite", i);
+            if (!nonZero(aim->forward) || !nonZero(aim->up))
+                return failure(StatusCode::OutOfRange, "aim IK forward or up axis zero or not finite", i);
+            if (aim->upVector && !nonZero(*aim->upVector))
+                return failure(StatusCode::OutOfRange, "aim IK up vector zero or not finite", i);
+            if (!unitWeight(aim->weight)) return failure(StatusCode::OutOfRange, "IK weight outside [0, 1]", i);
+            if (!(std::isfinite(aim->maxAngle) && aim->maxAngle >= 0.0f) ||
+                !(std::isfinite(aim->decay) && aim->decay >= 0.0f))
+                return failure(StatusCode::OutOfRange, "aim IK angle limit or decay negative or not finite", i);
+        } else if (const auto* chain = std::get_if<ChainIk>(&tasks[i])) {
+            if (chain->joints.size() < 2 || chain->joints.size() > kMaxChain)
+                return failure(StatusCode::WrongCount, "chain IK needs 2 to 64 joints", i);
+            if (Status s = checkChainOrder(parents, chain->joints, true, i); !s) return s;
+            if (!isFinite(chain->target)) return failure(StatusCode::NotFinite, "IK target not finite", i);
+            if (!unitWeight(chain->weight)) return failure(StatusCode::OutOfRange, "IK weight outside [0, 1]", i);
+            if (chain->iterations == 0 || !(std::isfinite(chain->tolerance) && chain->tolerance >= 0.0f))
+                return failure(StatusCode::OutOfRange, "chain IK needs an iteration and a tolerance >= 0", i);
+        }
+    }
+    return Status::success();
+}
+
+Status applyIk(const PoseKernels& kernels, std::span<const std::int32_t> parents, SoaPose& local,
+               std::span<const IkTask> tasks, std::span<Mat4> model, std::span<IkOutcome> outcomes) noexcept {
+    if (local.jointCount() != parents.size() || model.size() < parents.size())
+        return Status::failure(StatusCode::WrongCount, "IK pose, parents and model matrices differ in size");
+    if (Status s = checkIkTasks(tasks, parents); !s) return s;
+    (void)kernels.localToModel(parents, local, model);
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+        const IkTask& task = tasks[i];
+        const float weight = std::visit([](const auto& t) { return t.weight; }, task);
+        if (weight > 0.0f) {
+            if (const auto* t = std::get_if<TwoBoneIk>(&task)) {
+                solveTwoBone(*t, parents, local, model);
+            } else if (const auto* aim = std::get_if<AimIk>(&task)) {
+                solveAim(*aim, kernels, parents, local, model);
+            } else if (const auto* chain = std::get_if<ChainIk>(&task)) {
+                solveChain(*chain, parents, local, model);
+            }
+            (void)kernels.localToModel(parents, local, model);
+        }
+        if (i < outcomes.size()) outcomes[i] = outcomeOf(task, model);
+    }
+    return Status::success();
+}
+
+}  // namespace kinema

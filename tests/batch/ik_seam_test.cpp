@@ -1,0 +1,140 @@
+// IK on the evaluation seam: tasks in an InstanceRequest are solved after blending
+// and adjustments, before composition, the same whether one instance is evaluated
+// alone or many in a batch (with or without local poses), and their outcomes come
+// back per instance. The reference is applyIk on the pose the request's clip-free
+// evaluation gives (the rest pose), composed by the scalar path.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "kinema/asset/skeleton.hpp"
+#include "kinema/batch/pose_batch.hpp"
+#include "kinema/math/transform.hpp"
+#include "kinema/runtime/ik.hpp"
+#include "kinema/runtime/instance.hpp"
+
+namespace kinema {
+namespace {
+
+// A leg: hip (root) at height 1, knee 0.5 below, ankle 0.5 below that, slightly bent.
+Skeleton leg() {
+    std::vector<JointDesc> joints(4);
+    joints[0].name = "pelvis";
+    joints[0].rest.translation = {0, 1, 0};
+    joints[1] = {"hip", 0, {}};
+    joints[1].rest.translation = {0.1f, 0, 0};
+    joints[2] = {"knee", 1, {}};
+    joints[2].rest.translation = {0, -0.5f, 0.02f};
+    joints[3] = {"ankle", 2, {}};
+    joints[3].rest.translation = {0, -0.5f, -0.02f};
+    return Skeleton::create(std::move(joints)).value();
+}
+
+Vec3 at(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
+
+TEST(IkSeam, AnInstanceSolvesItsTasksAndReportsThem) {
+    const Skeleton skeleton = leg();
+    auto evaluator = InstanceEvaluator::create(skeleton, {});
+    ASSERT_TRUE(evaluator.ok()) << evaluator.message();
+    const Vec3 foot{0.15f, 0.25f, 0.2f};
+    const IkTask tasks[] = {TwoBoneIk{1, 2, 3, foot, {0.1f, 0.5f, 5.0f}}};
+    InstanceRequest request;
+    request.ik = tasks;
+    ASSERT_TRUE(evaluator->check(request).ok());
+    InstanceState state;
+    WorkPoses work = evaluator->makeWorkPoses();
+    std::vector<Mat4> model(skeleton.jointCount());
+    evaluator->evaluate(request, state, work, model, {});
+    ASSERT_EQ(state.ikOutcomes().size(), 1u);
+    EXPECT_TRUE(state.ikOutcomes()[0].reached);
+    EXPECT_LT(length(at(model[3]) - foot), 1e-4f);
+
+    // The same tasks by applyIk on the rest pose give the same local pose, bit for bit.
+    SoaPose reference = evaluator->restPose();
+    std::vector<Mat4> referenceModel(skeleton.jointCount());
+    std::vector<IkOutcome> outcomes(1);
+    ASSERT_TRUE(applyIk(evaluator->kernels(), evaluator->parents(), reference, tasks, referenceModel, outcomes).ok());
+    for (std::size_t j = 0; j < skeleton.jointCount(); ++j) EXPECT_EQ(work.pose.joint(j), reference.joint(j)) << j;
+    EXPECT_EQ(outcomes[0], state.ikOutcomes()[0]);
+
+    // A request without tasks reports none.
+    request.ik = {};
+    evaluator->evaluate(request, state, work, model, {});
+    EXPECT_TRUE(state.ikOutcomes().empty());
+}
+
+TEST(IkSeam, CheckRefusesABadTaskByItsIndex) {
+    const Skeleton skeleton = leg();
+    auto evaluator = InstanceEvaluator::create(skeleton, {});
+    ASSERT_TRUE(evaluator.ok());
+    const IkTask tasks[] = {TwoBoneIk{1, 2, 3, {0, 0, 0}, {0, 0, 1}}, TwoBoneIk{1, 2, 3, {NAN, 0, 0}, {0, 0, 1}}};
+    InstanceRequest request;
+    request.ik = tasks;
+    const Status s = evaluator->check(request);
+    EXPECT_EQ(s.code, StatusCode::NotFinite);
+    EXPECT_EQ(s.index, 1);
+}
+
+TEST(IkSeam, ABatchSolvesEachInstanceAsAloneWithOrWithoutLocalPoses) {
+    const Skeleton skeleton = leg();
+    constexpr std::size_t kInstances = 9;
+    std::vector<std::vector<IkTask>> tasks(kInstances);
+    std::vector<InstanceRequest> requests(kInstances);
+    for (std::size_t i = 0; i < kInstances; ++i) {
+        const float phase = static_cast<float>(i) * 0.4f;
+        tasks[i].push_back(
+            TwoBoneIk{1, 2, 3, {0.1f + 0.1f * std::sin(phase), 0.2f, 0.3f * std::cos(phase)}, {0, 0.5f, 5}});
+        requests[i].ik = tasks[i];
+    }
+    auto evaluator = InstanceEvaluator::create(skeleton, {});
+    ASSERT_TRUE(evaluator.ok());
+    for (bool localPoses : {true, false}) {
+        BatchOptions options;
+        options.threads = 2;
+        options.grainSize = 1;
+        options.localPoses = localPoses;
+        auto batch = PoseBatch::create(skeleton, {}, kInstances, options);
+        ASSERT_TRUE(batch.ok()) << batch.message();
+        ASSERT_TRUE(batch->evaluate(requests).ok());
+        for (std::size_t i = 0; i < kInstances; ++i) {
+            InstanceState state;
+            WorkPoses work = evaluator->makeWorkPoses();
+            std::vector<Mat4> model(skeleton.jointCount());
+            evaluator->evaluate(requests[i], state, work, model, {});
+            const auto batchModel = batch->model(i);
+            for (std::size_t j = 0; j < model.size(); ++j) EXPECT_EQ(batchModel[j], model[j]) << i << ", " << j;
+            ASSERT_EQ(batch->ikOutcomes(i).size(), 1u);
+            EXPECT_EQ(batch->ikOutcomes(i)[0], state.ikOutcomes()[0]);
+            EXPECT_TRUE(batch->ikOutcomes(i)[0].reached) << i;
+        }
+    }
+}
+
+TEST(IkSeam, WithoutModelMatricesTheLocalPoseIsStillSolved) {
+    const Skeleton skeleton = leg();
+    EvaluatorOptions options;
+    options.modelMatrices = false;
+    auto evaluator = InstanceEvaluator::create(skeleton, {}, options);
+    ASSERT_TRUE(evaluator.ok());
+    const Vec3 foot{0.1f, 0.3f, 0.25f};
+    const IkTask tasks[] = {TwoBoneIk{1, 2, 3, foot, {0, 0.5f, 5}}};
+    InstanceRequest request;
+    request.ik = tasks;
+    InstanceState state;
+    WorkPoses work = evaluator->makeWorkPoses();
+    evaluator->evaluate(request, state, work, {}, {});
+    std::vector<Transform> local(skeleton.jointCount());
+    work.pose.toTransforms(local);
+    std::vector<Mat4> model(skeleton.jointCount());
+    Mat4 parent = Mat4::identity();
+    for (std::size_t j = 0; j < local.size(); ++j) {
+        parent = j == 0 ? toMatrix(local[0]) : parent * toMatrix(local[j]);  // a single chain
+        model[j] = parent;
+    }
+    EXPECT_LT(length(at(model[3]) - foot), 1e-4f);
+    EXPECT_TRUE(state.ikOutcomes()[0].reached);
+}
+
+}  // namespace
+}  // namespace kinema

@@ -1,0 +1,355 @@
+// IK solvers on hand-built chains: positions against hand-worked geometry (law of
+// cosines, straight chains, angle limits), bone lengths kept, the pole's plane,
+// independence from where the skeleton stands, degenerate input, weights.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "kinema/runtime/ik.hpp"
+
+namespace kinema {
+namespace {
+
+constexpr float kPi = std::numbers::pi_v<float>;
+
+Vec3 at(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
+Vec3 normalize3(Vec3 v) { return v * (1.0f / length(v)); }
+float distance(Vec3 a, Vec3 b) { return length(a - b); }
+
+// A chain of `links` joints, each `step` from its parent (in the parent's frame),
+// under an optional placement joint 0 (then the chain starts at joint 1).
+struct Chain {
+    std::vector<std::int32_t> parents;
+    std::vector<Transform> rest;
+    std::uint32_t first = 0;  // the chain's first joint
+
+    SoaPose pose() const { return SoaPose(rest, {}); }
+};
+
+Chain makeChain(std::size_t links, Vec3 step, const Transform* placement = nullptr) {
+    Chain c;
+    if (placement != nullptr) {
+        c.parents.push_back(-1);
+        c.rest.push_back(*placement);
+        c.first = 1;
+    }
+    for (std::size_t i = 0; i < links; ++i) {
+        c.parents.push_back(c.parents.empty() ? -1 : static_cast<std::int32_t>(c.parents.size() - 1));
+        Transform t;
+        t.translation = i == 0 ? Vec3{0, 0, 0} : step;
+        c.rest.push_back(t);
+    }
+    return c;
+}
+
+struct Solved {
+    SoaPose pose;
+    std::vector<Mat4> model;
+    std::vector<IkOutcome> outcomes;
+    Status status;
+};
+
+Solved solve(const Chain& c, std::vector<IkTask> tasks) {
+    Solved s{c.pose(), std::vector<Mat4>(c.parents.size()), std::vector<IkOutcome>(tasks.size()), {}};
+    s.status = applyIk(PoseKernels(), c.parents, s.pose, tasks, s.model, s.outcomes);
+    return s;
+}
+
+// --- two-bone ---
+
+TEST(TwoBoneIk, ReachesAReachableTargetWithTheMiddleWhereTheLawOfCosinesPutsIt) {
+    const Chain c = makeChain(3, {1, 0, 0});  // (0,0,0) -> (1,0,0) -> (2,0,0)
+    TwoBoneIk task{0, 1, 2, {1, 1, 0}, {0, 0, 5}};
+    const Solved s = solve(c, {task});
+    ASSERT_TRUE(s.status.ok()) << s.status.message();
+    // d = sqrt 2, a = b = 1: the root angle is 45 degrees, the bend toward +Z (the pole):
+    // middle = cos45 (1,1,0)/sqrt2 + sin45 (0,0,1) = (0.5, 0.5, 0.70711).
+    EXPECT_NEAR(at(s.model[1]).x, 0.5f, 1e-5f);
+    EXPECT_NEAR(at(s.model[1]).y, 0.5f, 1e-5f);
+    EXPECT_NEAR(at(s.model[1]).z, std::sqrt(0.5f), 1e-5f);
+    EXPECT_LT(distance(at(s.model[2]), {1, 1, 0}), 1e-4f * 2.0f);
+    EXPECT_NEAR(distance(at(s.model[0]), at(s.model[1])), 1.0f, 1e-5f);
+    EXPECT_NEAR(distance(at(s.model[1]), at(s.model[2])), 1.0f, 1e-5f);
+    EXPECT_TRUE(s.outcomes[0].reached);
+    EXPECT_LT(s.outcomes[0].distance, 2e-4f);
+}
+
+TEST(TwoBoneIk, ThePoleChoosesTheBendPlaneAndTwistTurnsIt) {
+    const Chain c = makeChain(3, {1, 0, 0});
+    const Solved down = solve(c, {TwoBoneIk{0, 1, 2, {1, 1, 0}, {0, 0, -5}}});
+    EXPECT_NEAR(at(down.model[1]).z, -std::sqrt(0.5f), 1e-5f);
+    // A quarter turn of the plane about the root-target line (u = (1,1,0)/sqrt2): the
+    // bend leaves the pole's plane (v = +Z) for the perpendicular one.
+    TwoBoneIk twisted{0, 1, 2, {1, 1, 0}, {0, 0, 5}};
+    twisted.twist = kPi / 2.0f;
+    const Solved t = solve(c, {twisted});
+    // v turned +90 degrees about u (right-handed) is u x v.
+    const Vec3 side = cross(Vec3{std::sqrt(0.5f), std::sqrt(0.5f), 0}, Vec3{0, 0, 1});
+    const Vec3 expected = Vec3{0.5f, 0.5f, 0.0f} + side * std::sqrt(0.5f);
+    EXPECT_LT(distance(at(t.model[1]), expected), 1e-5f);
+    EXPECT_LT(distance(at(t.model[2]), {1, 1, 0}), 2e-4f);
+}
+
+TEST(TwoBoneIk, AnUnreachableTargetGivesAStraightLimbPointingAtIt) {
+    const Chain c = makeChain(3, {1, 0, 0});
+    const Vec3 target{3, 0, 4};  // 5 away, the limb is 2 long
+    const Solved s = solve(c, {TwoBoneIk{0, 1, 2, target, {0, 1, 0}}});
+    EXPECT_LT(distance(at(s.model[1]), Vec3{0.6f, 0.0f, 0.8f}), 1e-5f);
+    EXPECT_LT(distance(at(s.model[2]), Vec3{1.2f, 0.0f, 1.6f}), 1e-5f);
+    EXPECT_FALSE(s.outcomes[0].reached);
+    EXPECT_NEAR(s.outcomes[0].distance, 3.0f, 1e-5f);
+}
+
+TEST(TwoBoneIk, TheResultDoesNotDependOnWhereTheSkeletonStands) {
+    const Chain here = makeChain(3, {1, 0, 0});
+    Transform placement;
+    placement.translation = {10, -3, 7};
+    placement.rotation = fromAxisAngle(normalize3({1, 2, 3}), 1.1f);
+    const Chain there = makeChain(3, {1, 0, 0}, &placement);
+    const Mat4 place = toMatrix(placement);
+    const Vec3 target{1, 1, 0.3f}, pole{0, 0.2f, 5};
+    const Solved a = solve(here, {TwoBoneIk{0, 1, 2, target, pole}});
+    const Solved b = solve(there, {TwoBoneIk{1, 2, 3, transformPoint(place, target), transformPoint(place, pole)}});
+    for (std::uint32_t j = 0; j < 3; ++j) {
+        const Quat qa = a.pose.joint(j).rotation, qb = b.pose.joint(j + 1).rotation;
+        EXPECT_NEAR(std::abs(dot(qa, qb)), 1.0f, 1e-5f) << "joint " << j;
+    }
+}
+
+TEST(TwoBoneIk, JointsBetweenTheThreeFollowRigidly) {
+    // root, a twist joint, middle, end: the twist joint is carried by the root's turn.
+    const Chain c = makeChain(4, {0.5f, 0, 0});  // x = 0, 0.5, 1.0, 1.5
+    const Solved s = solve(c, {TwoBoneIk{0, 2, 3, {0.8f, 0.6f, 0}, {0, 1, 0}}});
+    ASSERT_TRUE(s.status.ok()) << s.status.message();
+    EXPECT_LT(distance(at(s.model[3]), {0.8f, 0.6f, 0}), 1.5e-4f);
+    EXPECT_NEAR(distance(at(s.model[0]), at(s.model[2])), 1.0f, 1e-5f);
+    // The in-between joint stays on the line from the root to the middle, half way.
+    const Vec3 half = (at(s.model[0]) + at(s.model[2])) * 0.5f;
+    EXPECT_LT(distance(at(s.model[1]), half), 1e-5f);
+}
+
+TEST(TwoBoneIk, SoftenEasesIntoFullExtensionWithoutASnap) {
+    const Chain c = makeChain(3, {1, 0, 0});
+    float lastReach = 0.0f;
+    for (float d = 1.6f; d <= 2.4f; d += 0.05f) {
+        TwoBoneIk task{0, 1, 2, {0, d, 0}, {1, 0, 0}};
+        task.soften = 0.1f;
+        const Solved s = solve(c, {task});
+        const float reach = length(at(s.model[2]));
+        EXPECT_GE(reach, lastReach - 1e-6f) << d;  // monotonic
+        EXPECT_LT(reach, 2.0f) << d;               // never quite straight
+        // Below the soft zone (1.8) the target is reached exactly.
+        if (d < 1.79f) {
+            EXPECT_NEAR(reach, d, 1e-4f) << d;
+        }
+        // Closed form: 1.8 + 0.2 (1 - exp(-(d - 1.8) / 0.2)) past it.
+        if (d > 1.81f) {
+            EXPECT_NEAR(reach, 1.8f + 0.2f * (1.0f - std::exp(-(d - 1.8f) / 0.2f)), 1e-4f) << d;
+        }
+        lastReach = reach;
+    }
+}
+
+TEST(TwoBoneIk, WeightZeroLeavesThePoseBitForBitAndHalfGoesHalfWay) {
+    const Chain c = makeChain(3, {1, 0, 0});
+    TwoBoneIk task{0, 1, 2, {0, 2, 0}, {1, 1, 0}};
+    task.weight = 0.0f;
+    const Solved none = solve(c, {task});
+    for (std::uint32_t j = 0; j < 3; ++j) EXPECT_EQ(none.pose.joint(j), c.rest[j]);
+    task.weight = 1.0f;
+    const Solved full = solve(c, {task});
+    task.weight = 0.5f;
+    const Solved half = solve(c, {task});
+    // The root turns 90 degrees at full weight (the limb straight up +Y): 45 at half.
+    const auto angleOf = [](Quat q) { return 2.0f * std::acos(std::min(1.0f, std::abs(q.w))); };
+    EXPECT_NEAR(angleOf(full.pose.joint(0).rotation), kPi / 2.0f, 1e-4f);
+    EXPECT_NEAR(angleOf(half.pose.joint(0).rotation), kPi / 4.0f, 1e-4f);
+}
+
+TEST(TwoBoneIk, DegenerateInputGivesNoNaN) {
+    const Chain c = makeChain(3, {1, 0, 0});
+    // Target at the root: the limb folds as far as it goes (|a - b| = 0).
+    const Solved atRoot = solve(c, {TwoBoneIk{0, 1, 2, {0, 0, 0}, {0, 1, 0}}});
+    for (const Mat4& m : atRoot.model) EXPECT_TRUE(isFinite(m));
+    // A pole on the root-target line: the pose's own bend plane (here none: any).
+    const Solved colinear = solve(c, {TwoBoneIk{0, 1, 2, {1.5f, 0, 0}, {3, 0, 0}}});
+    for (const Mat4& m : colinear.model) EXPECT_TRUE(isFinite(m));
+    EXPECT_LT(distance(at(colinear.model[2]), {1.5f, 0, 0}), 2e-4f);
+    // A zero-length bone: nothing to turn, nothing changed.
+    const Chain zero = makeChain(3, {0, 0, 0});
+    const Solved z = solve(zero, {TwoBoneIk{0, 1, 2, {1, 1, 0}, {0, 1, 0}}});
+    ASSERT_TRUE(z.status.ok());
+    for (std::uint32_t j = 0; j < 3; ++j) EXPECT_EQ(z.pose.joint(j), zero.rest[j]);
+    // A target at infinity is refused before anything changes.
+    const Solved inf = solve(c, {TwoBoneIk{0, 1, 2, {INFINITY, 0, 0}, {0, 1, 0}}});
+    EXPECT_EQ(inf.status.code, StatusCode::NotFinite);
+    EXPECT_EQ(inf.status.index, 0);
+}
+
+TEST(TwoBoneIk, JointsOutOfChainOrderAreRefused) {
+    const Chain c = makeChain(3, {1, 0, 0});
+    const Solved s = solve(c, {TwoBoneIk{0, 2, 1, {1, 1, 0}, {0, 1, 0}}});
+    EXPECT_EQ(s.status.code, StatusCode::OutOfRange);
+    EXPECT_FALSE(solve(c, {TwoBoneIk{0, 1, 7, {1, 1, 0}, {0, 1, 0}}}).status.ok());
+}
+
+// --- aim ---
+
+TEST(AimIk, TheForwardAxisPointsAtTheTarget) {
+    const Chain c = makeChain(2, {0, 1, 0});  // a neck at the origin, a head at (0,1,0)
+    const std::uint32_t head[] = {1};
+    AimIk task;
+    task.joints = head;
+    task.target = {3, 1, 0};  // straight along +X from the head
+    const Solved s = solve(c, {task});
+    ASSERT_TRUE(s.status.ok()) << s.status.message();
+    const Vec3 forward = transformDirection(s.model[1], {0, 0, 1});
+    EXPECT_LT(distance(forward, {1, 0, 0}), 1e-5f);
+    EXPECT_TRUE(s.outcomes[0].reached);
+}
+
+TEST(AimIk, TheAngleLimitStopsTheTurn) {
+    const Chain c = makeChain(2, {0, 1, 0});
+    const std::uint32_t head[] = {1};
+    AimIk task;
+    task.joints = head;
+    task.target = {3, 1, 0};  // 90 degrees from +Z
+    task.maxAngle = kPi / 6.0f;
+    const Solved s = solve(c, {task});
+    const Vec3 forward = transformDirection(s.model[1], {0, 0, 1});
+    EXPECT_LT(distance(forward, {0.5f, 0.0f, std::sqrt(3.0f) / 2.0f}), 1e-5f);
+    EXPECT_FALSE(s.outcomes[0].reached);
+}
+
+TEST(AimIk, AChainSharesTheTurnAndStillAims) {
+    const Chain c = makeChain(3, {0, 0.5f, 0});  // spine (0,0,0), neck (0,.5,0), head (0,1,0)
+    const std::uint32_t chain[] = {0, 1, 2};
+    AimIk task;
+    task.joints = chain;
+    task.target = {50, 1, 0};  // a quarter turn about Y, far enough that the parallax is small
+    task.decay = 1.0f;         // equal shares
+    const Solved s = solve(c, {task});
+    ASSERT_TRUE(s.status.ok());
+    const Vec3 forward = transformDirection(s.model[2], {0, 0, 1});
+    const Vec3 wanted = normalize3(Vec3{50, 1, 0} - at(s.model[2]));
+    EXPECT_LT(distance(forward, wanted), 1e-4f);
+    // Each of the three joints turned about a third of the quarter turn.
+    for (std::uint32_t j = 0; j < 3; ++j) {
+        const float angle = 2.0f * std::acos(std::min(1.0f, std::abs(s.pose.joint(j).rotation.w)));
+        EXPECT_NEAR(angle, kPi / 6.0f, 0.02f) << j;
+    }
+}
+
+TEST(AimIk, TheUpAxisFollowsTheUpVector) {
+    const Chain c = makeChain(2, {0, 1, 0});
+    const std::uint32_t head[] = {1};
+    AimIk task;
+    task.joints = head;
+    task.target = {0, 1, 5};  // already along +Z: only the roll acts
+    task.up = {0, 1, 0};
+    task.upVector = Vec3{1, 0, 0};
+    const Solved s = solve(c, {task});
+    EXPECT_LT(distance(transformDirection(s.model[1], {0, 1, 0}), {1, 0, 0}), 1e-5f);
+    EXPECT_LT(distance(transformDirection(s.model[1], {0, 0, 1}), {0, 0, 1}), 1e-5f);
+}
+
+// --- FABRIK and CCD ---
+
+class ChainIkTest : public ::testing::TestWithParam<ChainSolver> {};
+
+TEST_P(ChainIkTest, ReachesWithinToleranceKeepingBoneLengths) {
+    const Chain c = makeChain(4, {0, 1, 0});  // (0,0,0) .. (0,3,0)
+    const std::uint32_t joints[] = {0, 1, 2, 3};
+    ChainIk task;
+    task.joints = joints;
+    task.target = {1.5f, 1.5f, 0.5f};
+    task.solver = GetParam();
+    task.iterations = 200;
+    task.tolerance = 1e-4f * 3.0f;
+    const Solved s = solve(c, {task});
+    ASSERT_TRUE(s.status.ok()) << s.status.message();
+    EXPECT_LT(distance(at(s.model[3]), task.target), 3e-4f + 1e-5f);
+    EXPECT_TRUE(s.outcomes[0].reached);
+    for (std::uint32_t j = 0; j < 3; ++j) EXPECT_NEAR(distance(at(s.model[j]), at(s.model[j + 1])), 1.0f, 1e-5f);
+    EXPECT_LT(distance(at(s.model[0]), {0, 0, 0}), 1e-6f);
+}
+
+TEST_P(ChainIkTest, AnUnreachableTargetGivesAStraightChainPointingAtIt) {
+    const Chain c = makeChain(4, {0, 1, 0});
+    const std::uint32_t joints[] = {0, 1, 2, 3};
+    ChainIk task;
+    task.joints = joints;
+    task.target = {0, 8, 6};  // 10 away, the chain is 3 long
+    task.solver = GetParam();
+    const Solved s = solve(c, {task});
+    for (std::uint32_t j = 1; j < 4; ++j)
+        EXPECT_LT(distance(at(s.model[j]), Vec3{0.0f, 0.8f, 0.6f} * static_cast<float>(j)), 1e-5f) << j;
+    EXPECT_FALSE(s.outcomes[0].reached);
+    EXPECT_NEAR(s.outcomes[0].distance, 7.0f, 1e-4f);
+}
+
+TEST_P(ChainIkTest, TargetAtTheRootAndZeroLengthBonesGiveNoNaN) {
+    const Chain c = makeChain(4, {0, 1, 0});
+    const std::uint32_t joints[] = {0, 1, 2, 3};
+    ChainIk task;
+    task.joints = joints;
+    task.target = {0, 0, 0};
+    task.solver = GetParam();
+    const Solved s = solve(c, {task});
+    for (const Mat4& m : s.model) EXPECT_TRUE(isFinite(m));
+    const Chain zero = makeChain(4, {0, 0, 0});
+    task.target = {1, 1, 1};
+    const Solved z = solve(zero, {task});
+    for (const Mat4& m : z.model) EXPECT_TRUE(isFinite(m));
+}
+
+INSTANTIATE_TEST_SUITE_P(Solvers, ChainIkTest, ::testing::Values(ChainSolver::Fabrik, ChainSolver::Ccd),
+                         [](const auto& solver) { return solver.param == ChainSolver::Fabrik ? "Fabrik" : "Ccd"; });
+
+TEST(ChainIk, JointsThatAreNotParentAndChildAreRefused) {
+    const Chain c = makeChain(4, {0, 1, 0});
+    const std::uint32_t skipping[] = {0, 2, 3};
+    ChainIk task;
+    task.joints = skipping;
+    task.target = {1, 1, 0};
+    const Solved s = solve(c, {task});
+    EXPECT_EQ(s.status.code, StatusCode::OutOfRange);
+    task.joints = {};
+    EXPECT_EQ(solve(c, {task}).status.code, StatusCode::WrongCount);
+}
+
+// --- several tasks ---
+
+TEST(Ik, TasksRunInListOrderAndEachReports) {
+    // A spine (0..1) with an arm (2..4) hanging off joint 1: aim the spine first, then
+    // reach with the arm; the arm's task sees where the spine put it.
+    Chain c;
+    c.parents = {-1, 0, 1, 2, 3};
+    c.rest.resize(5);
+    c.rest[1].translation = {0, 1, 0};
+    c.rest[2].translation = {0.2f, 0, 0};
+    c.rest[3].translation = {0.5f, 0, 0};
+    c.rest[4].translation = {0.5f, 0, 0};
+    const std::uint32_t spine[] = {1};
+    AimIk turn;
+    turn.joints = spine;
+    turn.target = {5, 1, 0};
+    const Vec3 reach{0.3f, 1.6f, 0.4f};
+    const Solved s = solve(c, {turn, TwoBoneIk{2, 3, 4, reach, {0, 0, -5}}});
+    ASSERT_TRUE(s.status.ok()) << s.status.message();
+    EXPECT_TRUE(s.outcomes[0].reached);
+    EXPECT_TRUE(s.outcomes[1].reached);
+    EXPECT_LT(distance(at(s.model[4]), reach), 1e-4f);
+}
+
+TEST(Ik, RotationBetweenTurnsOneDirectionOntoAnother) {
+    for (const Vec3& to : {Vec3{0, 1, 0}, Vec3{0, 0, -1}, Vec3{-1, 0, 0}, normalize3({1, 2, 3})}) {
+        const Quat q = rotationBetween({1, 0, 0}, to);
+        EXPECT_LT(distance(rotate(q, {1, 0, 0}), to), 1e-6f);
+    }
+}
+
+}  // namespace
+}  // namespace kinema

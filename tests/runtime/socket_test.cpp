@@ -1,0 +1,115 @@
+// Sockets: placed at the bone's model matrix times the offset (hand-computed), the
+// bone looked up once per (skeleton, name) pairing, failures remembered too, faults
+// fresh once per occurrence on latches of their own, and exact decompositions of
+// mirrored and collapsed matrices.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "kinema/runtime/socket.hpp"
+
+namespace kinema {
+namespace {
+
+Skeleton arm(const char* handName = "hand") {
+    std::vector<JointDesc> joints(2);
+    joints[0].name = "shoulder";
+    joints[0].rest.translation = {0, 1.5f, 0};
+    joints[0].rest.rotation = fromAxisAngle({0, 0, 1}, std::numbers::pi_v<float> / 2.0f);  // +X turns to +Y
+    joints[1].name = handName;
+    joints[1].parent = 0;
+    joints[1].rest.translation = {0.6f, 0, 0};
+    return Skeleton::create(std::move(joints)).value();
+}
+
+// The rest pose's model matrices, composed by hand for this two-joint chain.
+std::vector<Mat4> restModel(const Skeleton& s) {
+    std::vector<Mat4> model(2);
+    model[0] = toMatrix(s.restPose()[0]);
+    model[1] = model[0] * toMatrix(s.restPose()[1]);
+    return model;
+}
+
+TEST(Socket, SitsAtTheBoneTimesTheOffset) {
+    const Skeleton skeleton = arm();
+    Transform grip;
+    grip.translation = {0.1f, 0, 0};  // 10 cm along the hand's own X, which is world +Y
+    grip.scale = {2, 2, 2};
+    Socket socket("hand", grip);
+    SocketPlacement placed;
+    const SocketReport r = socket.place(skeleton, restModel(skeleton), placed);
+    ASSERT_TRUE(r.status.ok()) << r.status.message();
+    // Hand at (0, 1.5 + 0.6, 0); the offset along +Y: (0, 2.2, 0).
+    EXPECT_NEAR(placed.matrix.m[12], 0.0f, 1e-6f);
+    EXPECT_NEAR(placed.matrix.m[13], 2.2f, 1e-6f);
+    EXPECT_NEAR(placed.trs.translation.y, 2.2f, 1e-6f);
+    EXPECT_NEAR(placed.trs.scale.x, 2.0f, 1e-6f);
+    EXPECT_NEAR(placed.trs.scale.z, 2.0f, 1e-6f);
+    const Quat expected = fromAxisAngle({0, 0, 1}, std::numbers::pi_v<float> / 2.0f);
+    EXPECT_NEAR(std::abs(dot(placed.trs.rotation, expected)), 1.0f, 1e-6f);
+}
+
+TEST(Socket, LooksTheBoneUpOncePerSkeletonAndNameFailuresToo) {
+    const Skeleton a = arm(), b = arm("wrist");
+    Socket socket("hand");
+    SocketPlacement placed;
+    for (int frame = 0; frame < 5; ++frame) EXPECT_TRUE(socket.place(a, restModel(a), placed).status.ok());
+    EXPECT_EQ(socket.lookups(), 1u);
+    for (int frame = 0; frame < 5; ++frame)
+        EXPECT_EQ(socket.place(b, restModel(b), placed).status.code, StatusCode::UnknownName);
+    EXPECT_EQ(socket.lookups(), 2u);  // the failure is remembered
+    socket.setBone("wrist");
+    EXPECT_EQ(socket.resolve(b), 1);
+    EXPECT_EQ(socket.resolve(b), 1);
+    EXPECT_EQ(socket.lookups(), 3u);
+    EXPECT_EQ(socket.resolve(a), -1);
+    EXPECT_EQ(socket.lookups(), 4u);
+}
+
+TEST(Socket, EachFaultIsFreshOncePerOccurrenceOnItsOwnLatch) {
+    const Skeleton skeleton = arm();
+    const std::vector<Mat4> pose = restModel(skeleton);
+    Socket socket("hand");
+    SocketPlacement placed;
+    SocketReport r = socket.place(skeleton, {}, placed);
+    EXPECT_EQ(r.status.code, StatusCode::Missing);
+    EXPECT_TRUE(r.fresh);
+    EXPECT_FALSE(socket.place(skeleton, {}, placed).fresh);  // the same gap: not news
+    EXPECT_TRUE(socket.place(skeleton, pose, placed).status.ok());
+    EXPECT_TRUE(socket.place(skeleton, {}, placed).fresh);  // a new gap
+    // Another fault is news at once, and does not silence the first when it comes back.
+    socket.setBone("foot");
+    r = socket.place(skeleton, pose, placed);
+    EXPECT_EQ(r.status.code, StatusCode::UnknownName);
+    EXPECT_TRUE(r.fresh);
+    EXPECT_FALSE(socket.place(skeleton, pose, placed).fresh);
+    EXPECT_TRUE(socket.place(skeleton, {}, placed).fresh);
+    const Skeleton empty = Skeleton::create({}).value();
+    r = socket.place(empty, pose, placed);
+    EXPECT_EQ(r.status.code, StatusCode::NotReady);
+    EXPECT_TRUE(r.fresh);
+    EXPECT_EQ(socket.place(skeleton, std::span(pose).first(1), placed).status.code, StatusCode::WrongCount);
+}
+
+TEST(Socket, MirroredAndCollapsedBonesDecomposeWithoutNaN) {
+    const Skeleton skeleton = arm();
+    std::vector<Mat4> pose = restModel(skeleton);
+    Socket socket("hand");
+    SocketPlacement placed;
+    // A mirror along the hand's first axis.
+    for (int r = 0; r < 3; ++r) pose[1].m[static_cast<std::size_t>(r)] = -pose[1].m[static_cast<std::size_t>(r)];
+    ASSERT_TRUE(socket.place(skeleton, pose, placed).status.ok());
+    EXPECT_NEAR(placed.trs.scale.x, -1.0f, 1e-6f);
+    const Mat4 back = toMatrix(placed.trs);
+    for (std::size_t i = 0; i < 16; ++i) EXPECT_NEAR(back.m[i], placed.matrix.m[i], 1e-6f) << i;
+    // An axis scaled to nothing (a clip hiding the hand).
+    for (int r = 0; r < 3; ++r) pose[1].m[4 + static_cast<std::size_t>(r)] = 0.0f;
+    ASSERT_TRUE(socket.place(skeleton, pose, placed).status.ok());
+    EXPECT_EQ(placed.trs.scale.y, 0.0f);
+    EXPECT_TRUE(isFinite(placed.trs));
+}
+
+}  // namespace
+}  // namespace kinema
