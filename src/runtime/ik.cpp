@@ -19,8 +19,32 @@ constexpr int kAimPasses = 3;
 
 constexpr Quat kIdentity{0.0f, 0.0f, 0.0f, 1.0f};
 
-Vec3 positionOf(const Mat4& m) noexcept { return {m.m[12], m.m[13], m.m[14]}; }
-Quat rotationOf(const Mat4& m) noexcept { return decompose(m).rotation; }
+// A joint's model-space placement as translation, rotation and per-axis scale,
+// composed from the local pose by walking up to the root: (A o B).p = A.p + A.r (A.s B.p),
+// (A o B).r = A.r B.r, (A o B).s = A.s B.s. Exact without non-uniform scale on the
+// way (which glTF rigs rarely have); the solvers need no more than positions and
+// rotations, and a walk of the chain's depth costs far less than composing the pose.
+struct Frame {
+    Vec3 p{};
+    Quat r{0.0f, 0.0f, 0.0f, 1.0f};
+    Vec3 s{1.0f, 1.0f, 1.0f};
+};
+
+Frame frameOf(std::span<const std::int32_t> parents, const SoaPose& local, std::int64_t joint) noexcept {
+    Frame f;
+    for (std::int64_t k = joint; k >= 0; k = parents[static_cast<std::size_t>(k)]) {
+        const Transform t = local.joint(static_cast<std::size_t>(k));
+        f.p = t.translation + rotate(t.rotation, mulComponents(t.scale, f.p));
+        f.r = t.rotation * f.r;
+        f.s = mulComponents(t.scale, f.s);
+    }
+    f.r = normalize(f.r);
+    return f;
+}
+
+Vec3 positionOf(std::span<const std::int32_t> parents, const SoaPose& local, std::uint32_t joint) noexcept {
+    return frameOf(parents, local, joint).p;
+}
 
 // `v` scaled to unit length, or `fallback` when `v` is too short to have a direction.
 Vec3 directionOr(Vec3 v, Vec3 fallback) noexcept {
@@ -71,62 +95,49 @@ Status checkChainOrder(std::span<const std::int32_t> parents, std::span<const st
 }
 
 // Turns the chain's joints, root first, each by its model-space delta about its own
-// origin, blended by `weight` in local space. Every joint of the chain must be a
-// descendant of the one before it, so the earlier turns are the only change of a
-// later joint's parent orientation: that parent's model rotation is the accumulated
-// turn times the one `model` holds. `model` is left as it was (stale for the chain).
-void applyTurns(std::span<const std::int32_t> parents, SoaPose& local, std::span<const Mat4> model,
-                std::span<const std::uint32_t> chain, std::span<const Quat> deltas, float weight) noexcept {
-    Quat turned = kIdentity;  // what the joints turned so far did to everything below them
+// origin, blended by `weight` in local space. A later joint's parent orientation is
+// read from the local pose, so it includes the earlier joints' turns.
+void applyTurns(std::span<const std::int32_t> parents, SoaPose& local, std::span<const std::uint32_t> chain,
+                std::span<const Quat> deltas, float weight) noexcept {
     for (std::size_t k = 0; k < deltas.size(); ++k) {
         const std::uint32_t j = chain[k];
         const std::int32_t p = parents[j];
-        const Quat parentRotation =
-            normalize(turned * (p >= 0 ? rotationOf(model[static_cast<std::size_t>(p)]) : kIdentity));
+        const Quat parentRotation = p >= 0 ? frameOf(parents, local, p).r : kIdentity;
         Transform t = local.joint(j);
         const Quat solved = normalize(conjugate(parentRotation) * deltas[k] * parentRotation * t.rotation);
-        const Quat blended = weight >= 1.0f ? solved : slerp(t.rotation, solved, weight);
-        // What this joint's turn, as blended, does in model space.
-        const Quat applied = normalize(parentRotation * blended * conjugate(t.rotation) * conjugate(parentRotation));
-        t.rotation = blended;
+        t.rotation = weight >= 1.0f ? solved : slerp(t.rotation, solved, weight);
         local.setJoint(j, t);
-        turned = normalize(applied * turned);
     }
 }
 
 // Turns bone k of the chain (joint k toward joint k + 1) so the chain's joints land on
 // `solved`, root first, by the shortest arcs; `original` are the joints' positions now.
-void turnBonesOnto(std::span<const std::int32_t> parents, SoaPose& local, std::span<const Mat4> model,
-                   std::span<const std::uint32_t> chain, std::span<const Vec3> original, std::span<const Vec3> solved,
-                   float weight) noexcept {
+void turnBonesOnto(std::span<const std::int32_t> parents, SoaPose& local, std::span<const std::uint32_t> chain,
+                   std::span<const Vec3> original, std::span<const Vec3> solved, float weight) noexcept {
     const std::size_t n = chain.size();
     std::array<Vec3, kMaxChain> current{};
     std::array<Quat, kMaxChain> deltas{};
     std::copy(original.begin(), original.end(), current.begin());
     for (std::size_t k = 0; k + 1 < n; ++k) {
-        const Vec3 from = current[k + 1] - current[k];
-        const Vec3 to = solved[k + 1] - solved[k];
-        const Vec3 fromDir = directionOr(from, Vec3{});
-        const Vec3 toDir = directionOr(to, fromDir);
+        const Vec3 fromDir = directionOr(current[k + 1] - current[k], Vec3{});
+        const Vec3 toDir = directionOr(solved[k + 1] - solved[k], fromDir);
         deltas[k] = dot(fromDir, fromDir) > 0.0f ? rotationBetween(fromDir, toDir) : kIdentity;
         for (std::size_t m = k + 1; m < n; ++m) current[m] = current[k] + rotate(deltas[k], current[m] - current[k]);
     }
-    applyTurns(parents, local, model, chain, std::span<const Quat>(deltas.data(), n - 1), weight);
+    applyTurns(parents, local, chain, std::span<const Quat>(deltas.data(), n - 1), weight);
 }
 
-void solveTwoBone(const TwoBoneIk& task, std::span<const std::int32_t> parents, SoaPose& local,
-                  std::span<const Mat4> model) noexcept {
-    const Vec3 a = positionOf(model[task.root]);
-    const Vec3 b = positionOf(model[task.middle]);
-    const Vec3 c = positionOf(model[task.end]);
+void solveTwoBone(const TwoBoneIk& task, std::span<const std::int32_t> parents, SoaPose& local) noexcept {
+    const Vec3 a = positionOf(parents, local, task.root);
+    const Vec3 b = positionOf(parents, local, task.middle);
+    const Vec3 c = positionOf(parents, local, task.end);
     const float upper = length(b - a), lower = length(c - b);
     if (!(upper > kTiny) || !(lower > kTiny)) return;  // a zero-length bone has no direction to turn
     const float chain = upper + lower;
 
     const Vec3 toTarget = task.target - a;
-    const float reachWanted = length(toTarget);
     const Vec3 u = directionOr(toTarget, directionOr(c - a, (b - a) * (1.0f / upper)));
-    float reach = reachWanted;
+    float reach = length(toTarget);
     if (task.soften > 0.0f) {
         // Past (1 - soften) of the chain, the reach approaches full extension
         // exponentially instead of reaching it: no snap as the knee straightens.
@@ -153,22 +164,21 @@ void solveTwoBone(const TwoBoneIk& task, std::span<const std::int32_t> parents, 
 
     const Quat rootTurn = rotationBetween((b - a) * (1.0f / upper), directionOr(middle - a, u));
     const Vec3 endAfterRoot = a + rotate(rootTurn, c - a);
-    const Quat middleTurn = rotationBetween(directionOr(endAfterRoot - middle, u),
-                                            directionOr(end - middle, directionOr(endAfterRoot - middle, u)));
+    const Vec3 lowerNow = directionOr(endAfterRoot - middle, u);
+    const Quat middleTurn = rotationBetween(lowerNow, directionOr(end - middle, lowerNow));
     const std::uint32_t chainJoints[] = {task.root, task.middle};
     const Quat deltas[] = {rootTurn, middleTurn};
-    applyTurns(parents, local, model, chainJoints, deltas, task.weight);
+    applyTurns(parents, local, chainJoints, deltas, task.weight);
 }
 
 // One aim pass: turns the joints so that the aimed joint's forward axis turns toward
 // the target (clamped to `maxAngle` from `poseForward`), the turn shared out by decay.
-void aimPass(const AimIk& task, std::span<const std::int32_t> parents, SoaPose& local, std::span<const Mat4> model,
-             Vec3 poseForward) noexcept {
+void aimPass(const AimIk& task, std::span<const std::int32_t> parents, SoaPose& local, Vec3 poseForward) noexcept {
     const std::size_t n = task.joints.size();
-    const Mat4& aimed = model[task.joints[n - 1]];
-    const Vec3 forward = directionOr(rotate(rotationOf(aimed), task.forward), Vec3{});
+    const Frame aimed = frameOf(parents, local, task.joints[n - 1]);
+    const Vec3 forward = directionOr(rotate(aimed.r, task.forward), Vec3{});
     if (dot(forward, forward) == 0.0f) return;
-    Vec3 wanted = directionOr(task.target - positionOf(aimed), forward);
+    Vec3 wanted = directionOr(task.target - aimed.p, forward);
     if (task.maxAngle > 0.0f) {
         const float angle = std::acos(std::clamp(dot(poseForward, wanted), -1.0f, 1.0f));
         if (angle > task.maxAngle)
@@ -177,34 +187,32 @@ void aimPass(const AimIk& task, std::span<const std::int32_t> parents, SoaPose& 
     const Quat total = rotationBetween(forward, wanted);
     // Shares: the aimed joint 1, each joint above it `decay` times the one below; the
     // turns are about one axis, so their parts compose to the whole.
-    std::array<Quat, kMaxChain> deltas{};
     float share = 1.0f, sum = 0.0f;
     for (std::size_t k = n; k-- > 0;) {
         sum += share;
         share *= task.decay;
     }
+    std::array<Quat, kMaxChain> deltas{};
     share = 1.0f;
     for (std::size_t k = n; k-- > 0;) {
         deltas[k] = partOf(total, share / sum);
         share *= task.decay;
     }
-    applyTurns(parents, local, model, task.joints, std::span<const Quat>(deltas.data(), n), 1.0f);
+    applyTurns(parents, local, task.joints, std::span<const Quat>(deltas.data(), n), 1.0f);
 }
 
-void solveAim(const AimIk& task, const PoseKernels& kernels, std::span<const std::int32_t> parents, SoaPose& local,
-              std::span<Mat4> model) noexcept {
+void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose& local) noexcept {
     const std::size_t n = task.joints.size();
     const std::uint32_t aimedJoint = task.joints[n - 1];
-    const Vec3 poseForward = directionOr(rotate(rotationOf(model[aimedJoint]), task.forward), Vec3{0, 0, 1});
-    // Solved at full weight on a copy of the chain's rotations, then blended.
+    const Vec3 poseForward =
+        directionOr(rotate(frameOf(parents, local, aimedJoint).r, task.forward), Vec3{0.0f, 0.0f, 1.0f});
+    // Solved at full weight, then blended with the rotations the pose had.
     std::array<Quat, kMaxChain> before{};
     for (std::size_t k = 0; k < n; ++k) before[k] = local.joint(task.joints[k]).rotation;
-    for (int pass = 0; pass < kAimPasses; ++pass) {
-        aimPass(task, parents, local, model, poseForward);
-        (void)kernels.localToModel(parents, local, model);
-    }
+    const int passes = n > 1 ? kAimPasses : 1;  // one joint: its origin does not move
+    for (int pass = 0; pass < passes; ++pass) aimPass(task, parents, local, poseForward);
     if (task.upVector) {
-        const Quat aimedRotation = rotationOf(model[aimedJoint]);
+        const Quat aimedRotation = frameOf(parents, local, aimedJoint).r;
         const Vec3 forward = directionOr(rotate(aimedRotation, task.forward), Vec3{});
         const Vec3 up = rotate(aimedRotation, task.up);
         const Vec3 upNow = directionOr(up - forward * dot(up, forward), Vec3{});
@@ -215,7 +223,7 @@ void solveAim(const AimIk& task, const PoseKernels& kernels, std::span<const std
                                                               : rotationBetween(upNow, upWanted);
             const std::uint32_t aimedOnly[] = {aimedJoint};
             const Quat deltas[] = {roll};
-            applyTurns(parents, local, model, aimedOnly, deltas, 1.0f);
+            applyTurns(parents, local, aimedOnly, deltas, 1.0f);
         }
     }
     if (task.weight < 1.0f) {
@@ -227,13 +235,12 @@ void solveAim(const AimIk& task, const PoseKernels& kernels, std::span<const std
     }
 }
 
-void solveChain(const ChainIk& task, std::span<const std::int32_t> parents, SoaPose& local,
-                std::span<const Mat4> model) noexcept {
+void solveChain(const ChainIk& task, std::span<const std::int32_t> parents, SoaPose& local) noexcept {
     const std::size_t n = task.joints.size();
     std::array<Vec3, kMaxChain> original{}, p{};
     std::array<float, kMaxChain> lengths{};
     float total = 0.0f;
-    for (std::size_t k = 0; k < n; ++k) original[k] = positionOf(model[task.joints[k]]);
+    for (std::size_t k = 0; k < n; ++k) original[k] = positionOf(parents, local, task.joints[k]);
     for (std::size_t k = 0; k + 1 < n; ++k) {
         lengths[k] = length(original[k + 1] - original[k]);
         total += lengths[k];
@@ -248,15 +255,15 @@ void solveChain(const ChainIk& task, std::span<const std::int32_t> parents, SoaP
     } else if (task.solver == ChainSolver::Fabrik) {
         for (std::uint32_t it = 0; it < task.iterations && length(p[n - 1] - task.target) > task.tolerance; ++it) {
             p[n - 1] = task.target;
-            for (std::size_t k = n - 1; k-- > 0;)
-                p[k] = p[k + 1] +
-                    directionOr(p[k] - p[k + 1], directionOr(original[k] - original[k + 1], Vec3{0, -1, 0})) *
-                        lengths[k];
+            for (std::size_t k = n - 1; k-- > 0;) {
+                const Vec3 fallback = directionOr(original[k] - original[k + 1], Vec3{0, -1, 0});
+                p[k] = p[k + 1] + directionOr(p[k] - p[k + 1], fallback) * lengths[k];
+            }
             p[0] = root;
-            for (std::size_t k = 0; k + 1 < n; ++k)
-                p[k + 1] = p[k] +
-                    directionOr(p[k + 1] - p[k], directionOr(original[k + 1] - original[k], Vec3{0, 1, 0})) *
-                        lengths[k];
+            for (std::size_t k = 0; k + 1 < n; ++k) {
+                const Vec3 fallback = directionOr(original[k + 1] - original[k], Vec3{0, 1, 0});
+                p[k + 1] = p[k] + directionOr(p[k + 1] - p[k], fallback) * lengths[k];
+            }
         }
     } else {
         for (std::uint32_t it = 0; it < task.iterations && length(p[n - 1] - task.target) > task.tolerance; ++it) {
@@ -269,27 +276,27 @@ void solveChain(const ChainIk& task, std::span<const std::int32_t> parents, SoaP
             }
         }
     }
-    turnBonesOnto(parents, local, model, task.joints, std::span<const Vec3>(original.data(), n),
+    turnBonesOnto(parents, local, task.joints, std::span<const Vec3>(original.data(), n),
                   std::span<const Vec3>(p.data(), n), task.weight);
 }
 
-// The distance left and whether it counts as reached, from the composed pose.
-IkOutcome outcomeOf(const IkTask& task, std::span<const Mat4> model) noexcept {
+// The distance left and whether it counts as reached, from the pose after the task.
+IkOutcome outcomeOf(const IkTask& task, std::span<const std::int32_t> parents, const SoaPose& local) noexcept {
     IkOutcome out;
     if (const auto* t = std::get_if<TwoBoneIk>(&task)) {
-        const float chain = length(positionOf(model[t->middle]) - positionOf(model[t->root])) +
-            length(positionOf(model[t->end]) - positionOf(model[t->middle]));
-        out.distance = length(positionOf(model[t->end]) - t->target);
-        out.reached = out.distance <= 1e-4f * chain;
+        const Vec3 a = positionOf(parents, local, t->root), b = positionOf(parents, local, t->middle);
+        const Vec3 c = positionOf(parents, local, t->end);
+        out.distance = length(c - t->target);
+        out.reached = out.distance <= 1e-4f * (length(b - a) + length(c - b));
     } else if (const auto* aim = std::get_if<AimIk>(&task)) {
-        const Mat4& m = model[aim->joints.back()];
-        const Vec3 forward = directionOr(rotate(rotationOf(m), aim->forward), Vec3{});
-        const Vec3 toTarget = aim->target - positionOf(m);
+        const Frame f = frameOf(parents, local, aim->joints.back());
+        const Vec3 forward = directionOr(rotate(f.r, aim->forward), Vec3{});
+        const Vec3 toTarget = aim->target - f.p;
         const float along = dot(toTarget, forward);
         out.distance = along >= 0.0f ? length(toTarget - forward * along) : length(toTarget);
         out.reached = out.distance <= 1e-4f * length(toTarget);
     } else if (const auto* chain = std::get_if<ChainIk>(&task)) {
-        out.distance = length(positionOf(model[chain->joints.back()]) - chain->target);
+        out.distance = length(positionOf(parents, local, chain->joints.back()) - chain->target);
         out.reached = out.distance <= chain->tolerance;
     }
     return out;
@@ -349,22 +356,21 @@ Status applyIk(const PoseKernels& kernels, std::span<const std::int32_t> parents
     if (local.jointCount() != parents.size() || model.size() < parents.size())
         return Status::failure(StatusCode::WrongCount, "IK pose, parents and model matrices differ in size");
     if (Status s = checkIkTasks(tasks, parents); !s) return s;
-    (void)kernels.localToModel(parents, local, model);
     for (std::size_t i = 0; i < tasks.size(); ++i) {
         const IkTask& task = tasks[i];
         const float weight = std::visit([](const auto& t) { return t.weight; }, task);
         if (weight > 0.0f) {
             if (const auto* t = std::get_if<TwoBoneIk>(&task)) {
-                solveTwoBone(*t, parents, local, model);
+                solveTwoBone(*t, parents, local);
             } else if (const auto* aim = std::get_if<AimIk>(&task)) {
-                solveAim(*aim, kernels, parents, local, model);
+                solveAim(*aim, parents, local);
             } else if (const auto* chain = std::get_if<ChainIk>(&task)) {
-                solveChain(*chain, parents, local, model);
+                solveChain(*chain, parents, local);
             }
-            (void)kernels.localToModel(parents, local, model);
         }
-        if (i < outcomes.size()) outcomes[i] = outcomeOf(task, model);
+        if (i < outcomes.size()) outcomes[i] = outcomeOf(task, parents, local);
     }
+    (void)kernels.localToModel(parents, local, model);
     return Status::success();
 }
 

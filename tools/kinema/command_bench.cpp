@@ -53,6 +53,7 @@
 #include "kinema/runtime/pose_kernels.hpp"
 #include "kinema/runtime/simd.hpp"
 #include "kinema/runtime/soa_pose.hpp"
+#include "kinema/runtime/ik.hpp"
 #include "kinema/scene/scene.hpp"
 #include "workloads.hpp"        // kinema_workloads: the W1 builders shared with kinema_bench
 #include "scene_workloads.hpp"  // the render workload's scenes
@@ -78,7 +79,9 @@ constexpr std::size_t kCharacterJoints = 64;
 constexpr std::size_t kGpuCrowd = 10'000;
 constexpr std::uint32_t kGpuWidth = 1920;
 constexpr std::uint32_t kGpuHeight = 1080;
-constexpr std::array<std::string_view, 9> kWorkloads{"w1a", "w1b", "w1c", "w1d", "w1e", "w1f", "w1s", "w2", "render"};
+constexpr std::array<std::string_view, 10> kWorkloads{"w1a", "w1b", "w1c", "w1d", "w1e",
+                                                      "w1f", "w1s", "ik",  "w2",  "render"};
+constexpr std::size_t kIkInstances = 1000;
 
 // Every evaluation adds one output value here, so no evaluation can be optimised away.
 volatile double gChecksum = 0.0;
@@ -188,6 +191,54 @@ Row playW1(const Settings& s, std::size_t joints, std::size_t instances, std::si
         consume(batch.model(instances - 1)[joints - 1].m[12]);
     });
     return row;
+}
+
+// IK: W1a's frame for 1000 instances, then the same frame with two two-bone tasks
+// (joints 1-3-7 and 2-5-11 of the binary heap, "legs") reaching for points near
+// their ends and an aim task (joints 2 and 6, "neck and head") per instance. The
+// second row's `scaling` is its time over the first's, both from this run.
+std::vector<Row> ikW1(const Settings& s, std::size_t joints) {
+    const Model& model = w1OrThrow(s, joints).model;
+    const PackedClip clip(model.clips.front());
+    const std::size_t instances = s.instancesOr(kIkInstances);
+    PoseBatch batch = bench::makeBatch(model, instances, batchOptions(s, 1));
+    auto inputs = bench::staggeredInputs(clip, instances);
+    // Rest model positions of the chain ends, by hand: joint k's parent is (k - 1) / 2.
+    const auto rest = model.skeleton.restPose();
+    const auto restModel = [&](std::size_t joint) {
+        Mat4 m = toMatrix(rest[joint]);
+        for (std::size_t k = joint; k != 0;) {
+            k = (k - 1) / 2;
+            m = toMatrix(rest[k]) * m;
+        }
+        return Vec3{m.m[12], m.m[13], m.m[14]};
+    };
+    static constexpr std::uint32_t kAimChain[] = {2, 6};
+    std::vector<std::array<IkTask, 3>> tasks(instances);
+    for (std::size_t i = 0; i < instances; ++i) {
+        const float wobble = 0.02f * static_cast<float>(i % 7);
+        tasks[i][0] = TwoBoneIk{1, 3, 7, restModel(7) + Vec3{wobble, -0.03f, 0.02f}, restModel(3) + Vec3{0, 0, 1}};
+        tasks[i][1] = TwoBoneIk{2, 5, 11, restModel(11) + Vec3{-wobble, -0.03f, 0.02f}, restModel(5) + Vec3{0, 0, 1}};
+        AimIk aim;
+        aim.joints = kAimChain;
+        aim.target = restModel(6) + Vec3{1.0f, 0.2f, 2.0f + wobble};
+        aim.maxAngle = 1.2f;
+        tasks[i][2] = aim;
+    }
+    const auto frame = [&] {
+        for (InstanceRequest& in : inputs) in.layers[0].time += kFrameStep;
+        check(batch.evaluate(inputs));
+        consume(batch.model(instances - 1)[joints - 1].m[12]);
+    };
+    Row base{"ik", "sample+model (w1a)", joints, instances, 1};
+    base.bytesPerKey = clip.bytesPerKey();
+    base.repetitionNs = measure(s, frame);
+    for (std::size_t i = 0; i < instances; ++i) inputs[i].ik = tasks[i];
+    Row solved{"ik", "sample+model+2 two-bone+aim", joints, instances, 1};
+    solved.bytesPerKey = clip.bytesPerKey();
+    solved.repetitionNs = measure(s, frame);
+    solved.scaling = median(solved.repetitionNs) / median(base.repetitionNs);
+    return {std::move(base), std::move(solved)};
 }
 
 // W1b: every instance jumps to a random time every evaluation. A table of random
@@ -595,7 +646,7 @@ int runBench(const BenchOptions& options) {
             selected.fill(true);
         } else if (it == kWorkloads.end()) {
             std::cerr << "kinema bench: unknown workload '" << name
-                      << "' (known: w1a, w1b, w1c, w1d, w1e, w1f, w1s, w2, render, all)\n";
+                      << "' (known: w1a, w1b, w1c, w1d, w1e, w1f, w1s, ik, w2, render, all)\n";
             return 2;
         } else {
             selected[static_cast<std::size_t>(it - kWorkloads.begin())] = true;
@@ -700,6 +751,9 @@ int runBench(const BenchOptions& options) {
         }
         if (wants("w1s")) {
             for (Row& r : stagesW1(s, joints)) add(std::move(r));
+        }
+        if (wants("ik")) {
+            for (Row& r : ikW1(s, joints)) add(std::move(r));
         }
     }
     if (cesiumMan && wants("w2")) add(playCesiumMan(s, *cesiumMan));
