@@ -477,8 +477,9 @@ TEST(Cli, BenchRejectsUnknownSimdLevel) {
 TEST(Cli, BenchHelpNamesTheWorkloads) {
     const CliRun r = runKinema("bench --help");
     EXPECT_EQ(r.exitCode, 0);
-    for (const char* text : {"--workload", "--threads", "--json", "--simd", "--uniform-kernels", "--repetitions",
-                             "--min-time", "--assets", "--instances", "--clip", "w1a", "w1f", "w1s", "w2", "render"}) {
+    for (const char* text :
+         {"--workload", "--threads", "--json", "--simd", "--uniform-kernels", "--repetitions", "--min-time", "--assets",
+          "--instances", "--clip", "--gpu", "w1a", "w1f", "w1s", "ik", "w2", "render"}) {
         EXPECT_NE(r.out.find(text), std::string::npos) << text;
     }
 }
