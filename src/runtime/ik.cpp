@@ -280,6 +280,96 @@ void solveChain(const ChainIk& task, std::span<const std::int32_t> parents, SoaP
                   std::span<const Vec3>(p.data(), n), task.weight);
 }
 
+// The twist of `q` about unit axis `a` and the swing left over: q = swing * twist,
+// with the twist's angle in [-pi, pi].
+void splitSwingTwist(Quat q, Vec3 a, Quat& swing, Quat& twist) noexcept {
+    if (q.w < 0.0f) q = -q;
+    const float along = q.x * a.x + q.y * a.y + q.z * a.z;
+    const Quat t{a.x * along, a.y * along, a.z * along, q.w};
+    twist = dot(t, t) > kTiny ? normalize(t) : kIdentity;
+    swing = normalize(q * conjugate(twist));
+}
+
+// `relative` (a joint's turn from its pose rotation, in its own frame there) kept within `limit`.
+Quat withinLimit(Quat relative, const JointLimit& limit) noexcept {
+    if (limit.kind == JointLimit::Kind::Free) return relative;
+    const Vec3 axis = directionOr(limit.axis, Vec3{1.0f, 0.0f, 0.0f});
+    Quat swing, twist;
+    splitSwingTwist(relative, axis, swing, twist);
+    float angle = 2.0f * std::atan2(twist.x * axis.x + twist.y * axis.y + twist.z * axis.z, twist.w);
+    if (limit.kind == JointLimit::Kind::Hinge)
+        return fromAxisAngle(axis, std::clamp(angle, limit.minAngle, limit.maxAngle));
+    angle = std::clamp(angle, limit.minTwist, limit.maxTwist);
+    if (swing.w < 0.0f) swing = -swing;
+    const float swingAngle = 2.0f * std::acos(std::clamp(swing.w, -1.0f, 1.0f));
+    if (swingAngle > limit.coneAngle) swing = partOf(swing, swingAngle > kTiny ? limit.coneAngle / swingAngle : 0.0f);
+    return normalize(swing * fromAxisAngle(axis, angle));
+}
+
+// Turns joint `k` of the chain by the model-space `delta`, then keeps it within its limit.
+void turnWithinLimit(std::span<const std::int32_t> parents, SoaPose& local, const ChainIk& task, std::size_t k,
+                     Quat delta, std::span<const Quat> poseRotations) noexcept {
+    const std::uint32_t joint[] = {task.joints[k]};
+    const Quat deltas[] = {delta};
+    applyTurns(parents, local, joint, deltas, 1.0f);
+    Transform t = local.joint(task.joints[k]);
+    const Quat relative = conjugate(poseRotations[k]) * t.rotation;
+    t.rotation = normalize(poseRotations[k] * withinLimit(relative, task.limits[k]));
+    local.setJoint(task.joints[k], t);
+}
+
+// FABRIK or CCD with joint limits: the solver's steps become turns of the joints,
+// each kept within its limit as soon as it is made, so every iteration starts from a
+// pose the limits allow.
+void solveLimitedChain(const ChainIk& task, std::span<const std::int32_t> parents, SoaPose& local) noexcept {
+    const std::size_t n = task.joints.size();
+    std::array<Quat, kMaxChain> pose{};
+    std::array<Vec3, kMaxChain> p{}, solved{};
+    std::array<float, kMaxChain> lengths{};
+    for (std::size_t k = 0; k < n; ++k) pose[k] = local.joint(task.joints[k]).rotation;
+    const auto positions = [&] {
+        for (std::size_t k = 0; k < n; ++k) p[k] = positionOf(parents, local, task.joints[k]);
+    };
+    positions();
+    for (std::size_t k = 0; k + 1 < n; ++k) lengths[k] = length(p[k + 1] - p[k]);
+    const std::span<const Quat> poseRotations(pose.data(), n);
+    for (std::uint32_t it = 0; it < task.iterations && length(p[n - 1] - task.target) > task.tolerance; ++it) {
+        if (task.solver == ChainSolver::Ccd) {
+            for (std::size_t k = n - 1; k-- > 0;) {
+                const Vec3 from = directionOr(p[n - 1] - p[k], Vec3{});
+                const Vec3 to = directionOr(task.target - p[k], Vec3{});
+                if (dot(from, from) > 0.0f && dot(to, to) > 0.0f)
+                    turnWithinLimit(parents, local, task, k, rotationBetween(from, to), poseRotations);
+                positions();
+            }
+        } else {
+            // One FABRIK pass on the current positions, then each bone turned toward
+            // its place in it, root first.
+            solved = p;
+            solved[n - 1] = task.target;
+            for (std::size_t k = n - 1; k-- > 0;)
+                solved[k] = solved[k + 1] + directionOr(solved[k] - solved[k + 1], Vec3{0, -1, 0}) * lengths[k];
+            solved[0] = p[0];
+            for (std::size_t k = 0; k + 1 < n; ++k)
+                solved[k + 1] = solved[k] + directionOr(solved[k + 1] - solved[k], Vec3{0, 1, 0}) * lengths[k];
+            for (std::size_t k = 0; k + 1 < n; ++k) {
+                const Vec3 from = directionOr(p[k + 1] - p[k], Vec3{});
+                const Vec3 to = directionOr(solved[k + 1] - p[k], from);
+                if (dot(from, from) > 0.0f)
+                    turnWithinLimit(parents, local, task, k, rotationBetween(from, to), poseRotations);
+                positions();
+            }
+        }
+    }
+    if (task.weight < 1.0f) {
+        for (std::size_t k = 0; k < n; ++k) {
+            Transform t = local.joint(task.joints[k]);
+            t.rotation = slerp(pose[k], t.rotation, task.weight);
+            local.setJoint(task.joints[k], t);
+        }
+    }
+}
+
 // The distance left and whether it counts as reached, from the pose after the task.
 IkOutcome outcomeOf(const IkTask& task, std::span<const std::int32_t> parents, const SoaPose& local) noexcept {
     IkOutcome out;
@@ -346,6 +436,16 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
             if (!unitWeight(chain->weight)) return failure(StatusCode::OutOfRange, "IK weight outside [0, 1]", i);
             if (chain->iterations == 0 || !(std::isfinite(chain->tolerance) && chain->tolerance >= 0.0f))
                 return failure(StatusCode::OutOfRange, "chain IK needs an iteration and a tolerance >= 0", i);
+            if (!chain->limits.empty() && chain->limits.size() != chain->joints.size())
+                return failure(StatusCode::WrongCount, "chain IK limits: none, or one per joint", i);
+            for (const JointLimit& limit : chain->limits) {
+                const bool finite = std::isfinite(limit.minAngle) && std::isfinite(limit.maxAngle) &&
+                    std::isfinite(limit.coneAngle) && std::isfinite(limit.minTwist) && std::isfinite(limit.maxTwist);
+                if (!nonZero(limit.axis) || !finite || limit.minAngle > limit.maxAngle ||
+                    limit.minTwist > limit.maxTwist || limit.coneAngle < 0.0f)
+                    return failure(StatusCode::OutOfRange,
+                                   "joint limit with a zero axis, min above max or a negative cone", i);
+            }
         }
     }
     return Status::success();
@@ -365,7 +465,10 @@ Status applyIk(const PoseKernels& kernels, std::span<const std::int32_t> parents
             } else if (const auto* aim = std::get_if<AimIk>(&task)) {
                 solveAim(*aim, parents, local);
             } else if (const auto* chain = std::get_if<ChainIk>(&task)) {
-                solveChain(*chain, parents, local);
+                if (chain->limits.empty())
+                    solveChain(*chain, parents, local);
+                else
+                    solveLimitedChain(*chain, parents, local);
             }
         }
         if (i < outcomes.size()) outcomes[i] = outcomeOf(task, parents, local);

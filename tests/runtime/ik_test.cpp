@@ -308,6 +308,97 @@ TEST_P(ChainIkTest, TargetAtTheRootAndZeroLengthBonesGiveNoNaN) {
 INSTANTIATE_TEST_SUITE_P(Solvers, ChainIkTest, ::testing::Values(ChainSolver::Fabrik, ChainSolver::Ccd),
                          [](const auto& solver) { return solver.param == ChainSolver::Fabrik ? "Fabrik" : "Ccd"; });
 
+// The angle of `q` about unit `axis` when it turns about that axis alone, and how far
+// it is from doing so (the length of its part off the axis).
+float angleAbout(Quat q, Vec3 axis, float* offAxis = nullptr) {
+    if (q.w < 0.0f) q = -q;
+    const Vec3 v{q.x, q.y, q.z};
+    if (offAxis != nullptr) *offAxis = length(v - axis * dot(v, axis));
+    return 2.0f * std::atan2(dot(v, axis), q.w);
+}
+
+TEST_P(ChainIkTest, AHingeTurnsOnlyAboutItsAxisWithinItsRange) {
+    const Chain c = makeChain(3, {0, 1, 0});  // (0,0,0) -> (0,1,0) -> (0,2,0)
+    const std::uint32_t joints[] = {0, 1, 2};
+    JointLimit free;
+    JointLimit knee;
+    knee.kind = JointLimit::Kind::Hinge;
+    knee.axis = {1, 0, 0};
+    knee.minAngle = 0.0f;
+    knee.maxAngle = kPi / 2.0f;
+    const JointLimit limits[] = {free, knee, free};
+    ChainIk task;
+    task.joints = joints;
+    task.limits = limits;
+    task.solver = GetParam();
+    task.iterations = 100;
+    task.tolerance = 1e-4f;
+    for (const Vec3& target : {Vec3{0, 1, 1}, Vec3{0, 1, -1}, Vec3{0.5f, 0.8f, 0.9f}, Vec3{0, 0.2f, 0.5f}}) {
+        task.target = target;
+        const Solved s = solve(c, {task});
+        ASSERT_TRUE(s.status.ok()) << s.status.message();
+        float off = 0.0f;
+        const float angle = angleAbout(s.pose.joint(1).rotation, {1, 0, 0}, &off);
+        EXPECT_LT(off, 1e-5f) << "the knee turned off its axis for target " << target.y << "," << target.z;
+        EXPECT_GE(angle, -1e-4f);
+        EXPECT_LE(angle, kPi / 2.0f + 1e-4f);
+        EXPECT_NEAR(distance(at(s.model[0]), at(s.model[1])), 1.0f, 1e-5f);
+        EXPECT_NEAR(distance(at(s.model[1]), at(s.model[2])), 1.0f, 1e-5f);
+        for (const Mat4& m : s.model) EXPECT_TRUE(isFinite(m));
+    }
+    // Straight ahead of the bend the knee allows, the target is reached.
+    task.target = {0, 1, 1};
+    const Solved reachable = solve(c, {task});
+    EXPECT_TRUE(reachable.outcomes[0].reached) << reachable.outcomes[0].distance;
+}
+
+TEST_P(ChainIkTest, AConeKeepsTheBoneWithinItsAngleAndTheTwistWithinItsRange) {
+    const Chain c = makeChain(3, {0, 1, 0});
+    const std::uint32_t joints[] = {0, 1, 2};
+    JointLimit shoulder;
+    shoulder.kind = JointLimit::Kind::Cone;
+    shoulder.axis = {0, 1, 0};  // the bone's direction
+    shoulder.coneAngle = kPi / 6.0f;
+    const JointLimit limits[] = {shoulder, shoulder, JointLimit{}};
+    ChainIk task;
+    task.joints = joints;
+    task.limits = limits;
+    task.solver = GetParam();
+    task.iterations = 50;
+    task.target = {5, 0, 0};  // far to the side: a 90 degree swing would be needed
+    const Solved s = solve(c, {task});
+    ASSERT_TRUE(s.status.ok()) << s.status.message();
+    const Vec3 bone = normalize3(at(s.model[1]) - at(s.model[0]));
+    EXPECT_LE(std::acos(std::min(1.0f, dot(bone, {0, 1, 0}))), kPi / 6.0f + 1e-3f);
+    EXPECT_GT(bone.x, 0.3f);  // it leans toward the target as far as it may
+    EXPECT_FALSE(s.outcomes[0].reached);
+    // Twist range [0, 0]: no turn about the bone's own axis.
+    for (std::uint32_t j = 0; j < 2; ++j) {
+        Quat q = s.pose.joint(j).rotation;
+        if (q.w < 0.0f) q = -q;
+        const Quat twist = normalize(Quat{0.0f, q.y, 0.0f, q.w});
+        EXPECT_NEAR(angleAbout(twist, {0, 1, 0}), 0.0f, 1e-4f) << j;
+    }
+}
+
+TEST(ChainIk, BadJointLimitsAreRefused) {
+    const Chain c = makeChain(3, {0, 1, 0});
+    const std::uint32_t joints[] = {0, 1, 2};
+    const JointLimit two[2] = {};
+    ChainIk task;
+    task.joints = joints;
+    task.limits = two;
+    task.target = {1, 1, 0};
+    EXPECT_EQ(solve(c, {task}).status.code, StatusCode::WrongCount);
+    JointLimit backwards;
+    backwards.kind = JointLimit::Kind::Hinge;
+    backwards.minAngle = 1.0f;
+    backwards.maxAngle = -1.0f;
+    const JointLimit three[] = {backwards, JointLimit{}, JointLimit{}};
+    task.limits = three;
+    EXPECT_EQ(solve(c, {task}).status.code, StatusCode::OutOfRange);
+}
+
 TEST(ChainIk, JointsThatAreNotParentAndChildAreRefused) {
     const Chain c = makeChain(4, {0, 1, 0});
     const std::uint32_t skipping[] = {0, 2, 3};

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -9,6 +10,7 @@
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "demo_runner.hpp"
+#include "output_path.hpp"
 #ifdef KINEMA_WITH_GPU
 #include "demo_gif.hpp"
 #endif
@@ -68,6 +70,22 @@ std::string position(const Mat4& m) {
 }  // namespace
 
 int runDemo(const DemoOptions& options) {
+    if (!options.gif.empty()) {
+        const std::string name = std::filesystem::path(options.gif).filename().string();
+        if (name.size() < 4 || name.substr(name.size() - 4) != ".gif") {
+            std::cerr << "kinema demo: --gif: '" << options.gif << "' must end in .gif\n";
+            return 2;
+        }
+        if (auto writable = checkOutputPath(options.gif); !writable) {
+            std::cerr << "kinema demo: --gif: " << writable.message() << '\n';
+            return 2;
+        }
+        if (options.seconds < 1.0 / 30.0) {
+            std::cerr << "kinema demo: --gif: --seconds " << options.seconds
+                      << " is too short for one frame (1/30 s)\n";
+            return 2;
+        }
+    }
     auto built = buildRunner();
     if (!built) {
         std::cerr << "kinema demo: the built-in runner is invalid:\n" << built.message() << '\n';

@@ -20,6 +20,7 @@
 #include "model_view.hpp"
 #include "progress_bar.hpp"
 #include "render_arguments.hpp"
+#include "output_path.hpp"
 
 namespace kinema::cli {
 namespace {
@@ -44,6 +45,11 @@ std::string numberedPath(const std::string& out, std::size_t index) {
     const auto dot = name.rfind('.');
     return (p.parent_path() / (name.substr(0, dot) + suffix + name.substr(dot))).string();
 }
+
+// A GIF's frames are kept until its palette is chosen: at most this many bytes of them.
+constexpr std::uint64_t kGifFrameBytesLimit = std::uint64_t{2} << 30;
+// GIF delays are whole hundredths of a second, and players stretch those under 2.
+constexpr double kGifMaxFps = 50.0;
 
 // stb's PNG writer keeps its row buffer size in an int: (4 W + 1) H bytes at most 2^29.
 constexpr std::uint64_t kPngRowBytesLimit = std::uint64_t{1} << 29;
@@ -75,6 +81,16 @@ int runRender(const RenderOptions& options) {
     }
     if (options.frames && (*options.frames < 1 || *options.frames > static_cast<std::int64_t>(kMaxFrames))) {
         std::cerr << "kinema render: --frames: " << *options.frames << " is outside 1.." << kMaxFrames << '\n';
+        return 2;
+    }
+    if (gif && options.fps > kGifMaxFps) {
+        std::cerr << "kinema render: --fps: " << options.fps
+                  << " is over 50, the most a GIF plays (its frame delays are whole hundredths of a second, and "
+                     "players slow delays under 0.02 s); write PNG frames instead\n";
+        return 2;
+    }
+    if (auto writable = checkOutputPath(options.out); !writable) {
+        std::cerr << "kinema render: --out: " << writable.message() << '\n';
         return 2;
     }
     if (!gif && (std::uint64_t{size->width} * 4 + 1) * size->height > kPngRowBytesLimit) {
@@ -115,6 +131,12 @@ int runRender(const RenderOptions& options) {
         frameCount = std::min(frameCount, kMaxFrames);
     }
     const double step = 1.0 / options.fps;
+    if (gif && frameCount * std::uint64_t{size->width} * size->height * 4 > kGifFrameBytesLimit) {
+        std::cerr << "kinema render: " << counted(frameCount, "frame") << " of " << size->width << "x" << size->height
+                  << " would hold more than 2 GiB before the GIF is written; ask for fewer --frames, a smaller --size, "
+                     "or PNG frames\n";
+        return 2;
+    }
 
     DrawList draws;
     built.scene.updateWorldTransforms();
@@ -215,6 +237,7 @@ int runRender(const RenderOptions& options) {
         }
         progress.update(f + 1);
     }
+    progress.finish();
     if (gif) {
         GifOptions gifOptions;
         gifOptions.fps = options.fps;

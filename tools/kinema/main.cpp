@@ -95,20 +95,23 @@ int main(int argc, char** argv) {
         "into a PNG or an animated GIF. Skinning and morphing run on the GPU; a GPU-less machine uses Mesa's "
         "CPU driver (lavapipe).");
     renderCmd->add_option("FILE", render.file, "a .gltf or .glb file")->required();
-    renderCmd->add_option("--animation", render.animation, "animation index or name (default: the first)");
+    renderCmd->add_option("--animation", render.animation,
+                          "animation index or name, or none for the rest pose (default: the first)");
     renderCmd->add_option("--time", render.time, "seconds into the animation of the (first) frame (default 0)")
         ->check(finiteIn(0.0, 1e6));
     renderCmd->add_option("--frames", render.frames,
-                          "frames to draw, 1/fps apart (default 1; a GIF without --time plays the whole clip)");
-    renderCmd->add_option("--fps", render.fps, "frames per second of --frames and the GIF (default 30)")
+                          "frames to draw, 1/fps apart, 1..100000 (default 1; a GIF without --time plays the whole "
+                          "clip)");
+    renderCmd
+        ->add_option("--fps", render.fps, "frames per second of --frames and the GIF (default 30; a GIF: at most 50)")
         ->check(finiteIn(0.1, 1000.0));
     renderCmd->add_option("--size", render.size, "image size WIDTHxHEIGHT, 1..16384 a side (default 640x480)");
     renderCmd->add_flag("--skeleton", render.skeleton,
                         "draw the rig over the mesh: bones, joints and axis triads (X red, Y green, Z blue)");
     renderCmd->add_option("--camera", render.camera,
                           "auto (frames the animated bounds of the whole clip), file (the file's first camera) or "
-                          "\"eye=X,Y,Z target=X,Y,Z up=X,Y,Z fov=DEG\" (right-handed, glTF axes, vertical field "
-                          "of view; up and fov optional) (default auto)");
+                          "\"eye=X,Y,Z target=X,Y,Z up=X,Y,Z fov=DEG near=N far=F\" (right-handed, glTF axes, "
+                          "vertical field of view; up, fov, near and far optional) (default auto)");
     renderCmd->add_option("--background", render.background,
                           "RRGGBB or RRGGBBAA (sRGB hex) or transparent: then a PNG's alpha is the coverage "
                           "(default 2b2f36)");

@@ -32,6 +32,11 @@ std::optional<std::int32_t> animationIndex(const Model& model, const std::string
 
 Result<ModelScene> modelSceneFor(const Model& model, const std::string& spec) {
     ModelSceneOptions options;
+    // "none", or "0" on a file without animations: the rest pose, as `kinema sample` reads them.
+    if (spec == "none" || (model.clips.empty() && spec == "0")) {
+        options.bindAnimation = false;
+        return buildModelScene(model, options);
+    }
     if (const auto index = animationIndex(model, spec))
         options.animationIndex = *index;
     else

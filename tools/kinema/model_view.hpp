@@ -17,7 +17,8 @@ namespace kinema::cli {
 // nullopt otherwise (then it is a name, or empty for the first clip).
 std::optional<std::int32_t> animationIndex(const Model& model, const std::string& spec);
 
-// The model's scene with the animation `spec` names bound (looping), or the fault.
+// The model's scene with the animation `spec` names bound (looping), or the fault;
+// "none" (or "0" on a file without animations) binds none: the rest pose.
 Result<ModelScene> modelSceneFor(const Model& model, const std::string& spec);
 
 // The rig a skeleton overlay draws: the joints of every skin, or every node that is

@@ -12,8 +12,12 @@ ProgressBar::ProgressBar(std::string label, std::size_t total)
       terminal_(isatty(STDERR_FILENO) == 1),
       start_(std::chrono::steady_clock::now()) {}
 
-ProgressBar::~ProgressBar() {
-    if (shown_) std::fputs("\r\033[K", stderr);  // erase the bar: the command prints its own summary
+ProgressBar::~ProgressBar() { finish(); }
+
+void ProgressBar::finish() {
+    if (shown_) std::fputs("\r\033[K", stderr);
+    shown_ = false;
+    terminal_ = false;  // nothing more after the end
 }
 
 void ProgressBar::update(std::size_t done) {

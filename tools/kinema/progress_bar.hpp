@@ -17,6 +17,8 @@ public:
 
     // `done` of `total` steps are complete.
     void update(std::size_t done);
+    // Erases the bar (the command prints its own summary next).
+    void finish();
 
 private:
     std::string label_;

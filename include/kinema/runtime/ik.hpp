@@ -18,7 +18,8 @@
 //     so that a forward axis given in the end joint's own frame points at the target,
 //     within an angle limit, keeping its up axis toward an up vector when asked.
 //   - ChainIk: FABRIK or CCD over a chain of any length (each joint the parent of the
-//     next), with an iteration count and a tolerance.
+//     next), with an iteration count, a tolerance and optional joint limits (hinge,
+//     cone with twist).
 // Each reports whether its end reached the target and the distance left.
 #pragma once
 
@@ -63,13 +64,31 @@ struct AimIk {
     Vec3 up{0.0f, 1.0f, 0.0f};
     std::optional<Vec3> upVector{};
     float weight = 1.0f;    // [0, 1]
-    float maxAngle = 0.0f;  // radians the forward axis may turn from the pose's; 0: no limit
+    float maxAngle = 0.0f;  // radians the forward axis may turn from the pose's; 0: no limit (weight 0 turns nothing)
     // Each joint's share of the turn relative to the next one's (the aimed joint
     // takes the rest): 1 spreads it evenly, smaller leaves more to the end.
     float decay = 0.5f;
 };
 
 enum class ChainSolver : std::uint8_t { Fabrik, Ccd };
+
+// How far an iterative solver may turn a joint, measured from the rotation the pose
+// gives it (its local rotation before the task), in the joint's own frame there.
+struct JointLimit {
+    enum class Kind : std::uint8_t {
+        Free,   // no limit
+        Hinge,  // turns only about `axis`, by an angle in [minAngle, maxAngle] (a knee, an elbow)
+        Cone,   // swings at most `coneAngle` away from its pose direction, twisting about
+                // `axis` (the bone's direction, usually) within [minTwist, maxTwist] (a shoulder)
+    };
+    Kind kind = Kind::Free;
+    Vec3 axis{1.0f, 0.0f, 0.0f};  // unit-length or not, non-zero
+    float minAngle = 0.0f;        // radians, Hinge
+    float maxAngle = 0.0f;
+    float coneAngle = 0.0f;  // radians, Cone, >= 0
+    float minTwist = 0.0f;   // radians, Cone
+    float maxTwist = 0.0f;
+};
 
 struct ChainIk {
     std::span<const std::uint32_t> joints{};  // root first, each the parent of the next; at least 2
@@ -78,6 +97,9 @@ struct ChainIk {
     std::uint32_t iterations = 10;  // at most; >= 1
     float tolerance = 1e-4f;        // stop when the end is this close (model units); >= 0
     float weight = 1.0f;            // [0, 1]
+    // Empty, or one per joint of `joints` (the last one's is not used): each joint's
+    // turn is kept within its limit after every step of every iteration.
+    std::span<const JointLimit> limits{};
 };
 
 using IkTask = std::variant<TwoBoneIk, AimIk, ChainIk>;
@@ -92,13 +114,13 @@ struct IkOutcome {
 // below the joint count, chain order as each task requires (an ancestor, or for
 // ChainIk the parent, of the next), finite targets, poles and axes, non-zero axes,
 // weights in [0, 1], soften in [0, 1), a limit and decay >= 0, at least one
-// iteration and a tolerance >= 0. The failure names the task (Status::index).
+// iteration and a tolerance >= 0, joint limits one per chain joint with a non-zero
+// axis, min <= max and a cone angle >= 0. The failure names the task (Status::index).
 // Allocates nothing.
 Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t> parents) noexcept;
 
-// Runs the tasks in list order on `local` (changed in place), composing model
-// matrices into `model` (at least local.jointCount() matrices) as it needs them; on
-// return `model` holds the composed pose after the last task. `outcomes` gets one
+// Runs the tasks in list order on `local` (changed in place), then composes the
+// result into `model` (at least local.jointCount() matrices). `outcomes` gets one
 // entry per task (it may be shorter: the rest are not reported). Checks first as
 // checkIkTasks and changes nothing when that fails. Allocates nothing.
 Status applyIk(const PoseKernels& kernels, std::span<const std::int32_t> parents, SoaPose& local,

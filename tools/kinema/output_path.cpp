@@ -1,0 +1,22 @@
+#include "output_path.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <system_error>
+
+namespace kinema::cli {
+
+Result<bool> checkOutputPath(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    if (path.empty()) return Fault{"out", "the output path is empty"};
+    if (fs::is_directory(path, error)) return Fault{path, "is a folder, not a file name"};
+    fs::path folder = fs::path(path).parent_path();
+    if (folder.empty()) folder = ".";
+    if (!fs::is_directory(folder, error)) return Fault{path, "its folder " + folder.string() + " does not exist"};
+    if (::access(folder.c_str(), W_OK) != 0) return Fault{path, "its folder " + folder.string() + " is not writable"};
+    return true;
+}
+
+}  // namespace kinema::cli

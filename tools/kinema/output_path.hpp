@@ -1,0 +1,14 @@
+// Checks an output file's path before the work that fills it: a folder that is not
+// there or not writable, or a path that is a folder, is refused at once rather than
+// after minutes of rendering.
+#pragma once
+
+#include <string>
+
+#include "kinema/core/result.hpp"
+
+namespace kinema::cli {
+
+Result<bool> checkOutputPath(const std::string& path);
+
+}  // namespace kinema::cli
