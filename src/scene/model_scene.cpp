@@ -117,7 +117,12 @@ Result<ModelScene> buildModelScene(const Model& model, const ModelSceneOptions& 
             std::string names;
             for (std::size_t c = 0; c < model.clips.size(); ++c) {
                 if (model.clips[c].name() == options.animation) clipIndex = static_cast<std::int32_t>(c);
-                names += (c ? ", '" : "'") + std::string(model.clips[c].name()) + "'";
+                if (c != 0) names.append(", ");
+                if (model.clips[c].name().empty()) {
+                    names.append("an unnamed one (index ").append(std::to_string(c)).append(")");
+                } else {
+                    names.append("'").append(model.clips[c].name()).append("'");
+                }
             }
             if (clipIndex < 0) {
                 return Fault{model.source + "#/animations",

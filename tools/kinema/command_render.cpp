@@ -70,7 +70,7 @@ int runRender(const RenderOptions& options) {
     }
     const auto cameraChoice = parseCameraChoice(options.camera, error);
     if (!cameraChoice) {
-        std::cerr << "kinema render: --camera: " << error << '\n';
+        std::cerr << "kinema render: " << error << '\n';  // the message names the camera and its key
         return 2;
     }
     const std::string ext = lowerExtension(options.out);

@@ -72,7 +72,9 @@ std::optional<CameraChoice> parseCameraChoice(std::string_view text, std::string
     auto parsed = parsePerspectiveCamera(text);
     if (!parsed) {
         error = parsed.message();
-        error.append("\n(--camera takes auto, file, or \"eye=X,Y,Z target=X,Y,Z up=X,Y,Z fov=DEG\")");
+        error.append(
+            "\n(--camera takes auto, file, or \"eye=X,Y,Z target=X,Y,Z\" with optional up=X,Y,Z fov=DEG "
+            "near=N far=F)");
         return std::nullopt;
     }
     choice.kind = CameraChoice::Kind::Explicit;
