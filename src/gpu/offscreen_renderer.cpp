@@ -137,11 +137,9 @@ Result<bool> OffscreenRenderer::State::checkFrame(const FrameDesc& frame) const 
 
 Result<bool> OffscreenRenderer::State::prepare(const FrameDesc& frame, bool& built) {
     const DrawList& list = *frame.draws;
-    order.resize(list.items.size());
-    std::vector<RenderObjectId> ids;  // small: one id per draw
-    ids.reserve(list.items.size());
-    for (const DrawItem& item : list.items) ids.push_back(item.object);
-    const Result<RenderPlan>& plan = preparation.prepare(*frame.catalogue, ids);
+    drawnObjects.clear();  // its capacity is kept from frame to frame
+    for (const DrawItem& item : list.items) drawnObjects.push_back(item.object);
+    const Result<RenderPlan>& plan = preparation.prepare(*frame.catalogue, drawnObjects);
     if (!plan) return faultsOf(plan.faults());
     built = false;
     if (preparation.generation() != builtGeneration) {
@@ -159,16 +157,17 @@ Result<bool> OffscreenRenderer::State::prepare(const FrameDesc& frame, bool& bui
     for (std::size_t i = 0; i < list.items.size(); ++i) {
         const DrawItem& item = list.items[i];
         const DeviceMesh& mesh = resources.mesh(frame.catalogue->at(item.object).mesh);
-        const std::string at = "draws/items/" + std::to_string(i);
+        // The location is only spelled out for a fault: nothing is formatted per draw.
+        const auto at = [i] { return "draws/items/" + std::to_string(i); };
         if (std::uint64_t{item.paletteOffset} + item.paletteCount > list.palettes.size())
-            return Fault{at, "palette slice lies outside the draw list's palettes"};
+            return Fault{at(), "palette slice lies outside the draw list's palettes"};
         if (std::uint64_t{item.weightOffset} + item.weightCount > list.weights.size())
-            return Fault{at, "weight slice lies outside the draw list's weights"};
+            return Fault{at(), "weight slice lies outside the draw list's weights"};
         if (item.paletteCount > 0 && mesh.influences > 0 && mesh.maxJoint >= item.paletteCount)
-            return Fault{at,
+            return Fault{at(),
                          "its mesh uses joint " + std::to_string(mesh.maxJoint) + " but the palette slice has " +
                              std::to_string(item.paletteCount) + " matrices"};
-        if (!isFinite(item.world)) return Fault{at, "world matrix is not finite"};
+        if (!isFinite(item.world)) return Fault{at(), "world matrix is not finite"};
     }
     return true;
 }

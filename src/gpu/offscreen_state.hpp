@@ -46,6 +46,7 @@ struct OffscreenRenderer::State {
     std::uint64_t builtGeneration = 0;
     detail::DeviceResources resources;
     // Per frame, reused: draw order and overlay geometry.
+    std::vector<RenderObjectId> drawnObjects;  // the draw list's objects, the preparation's key
     std::vector<std::uint32_t> order;
     std::vector<float> blendDistance;
     std::vector<detail::OverlayVertex> overlay;

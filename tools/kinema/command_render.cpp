@@ -99,14 +99,8 @@ int runRender(const RenderOptions& options) {
         return 2;
     }
 
-    ImportOptions importOptions = toImportOptions(options.import);
-    importOptions.decodeImages = true;
-    auto loaded = importGltfFile(options.file, importOptions);
-    printWarnings(std::cerr, loaded.warnings());
-    if (!loaded) {
-        std::cerr << "kinema render: " << loaded.message() << '\n';
-        return 1;
-    }
+    const auto loaded = importForDrawing(options.file, options.import, "render");
+    if (!loaded) return 1;
     auto builtResult = modelSceneFor(*loaded, options.animation);
     printWarnings(std::cerr, builtResult.warnings());
     if (!builtResult) {

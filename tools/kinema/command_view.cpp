@@ -84,14 +84,8 @@ int runView(const ViewOptions& options) {
         std::cerr << "kinema view: --size: " << error << '\n';
         return 2;
     }
-    ImportOptions importOptions = toImportOptions(options.import);
-    importOptions.decodeImages = true;
-    auto loaded = importGltfFile(options.file, importOptions);
-    printWarnings(std::cerr, loaded.warnings());
-    if (!loaded) {
-        std::cerr << "kinema view: " << loaded.message() << '\n';
-        return 1;
-    }
+    const auto loaded = importForDrawing(options.file, options.import, "view");
+    if (!loaded) return 1;
     const Model& model = *loaded;
     auto first = modelSceneFor(model, options.animation);
     printWarnings(std::cerr, first.warnings());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <iostream>
 #include <variant>
 
 #include "kinema/scene/posed_vertices.hpp"
@@ -18,6 +19,18 @@ void grow(Vec3 p, Vec3& lo, Vec3& hi) {
 }
 
 }  // namespace
+
+std::optional<Model> importForDrawing(const std::string& file, const ImportFlags& flags, const char* command) {
+    ImportOptions options = toImportOptions(flags);
+    options.decodeImages = true;
+    auto loaded = importGltfFile(file, options);
+    printWarnings(std::cerr, loaded.warnings());
+    if (!loaded) {
+        std::cerr << "kinema " << command << ": " << loaded.message() << '\n';
+        return std::nullopt;
+    }
+    return std::move(*loaded);
+}
 
 std::optional<std::int32_t> animationIndex(const Model& model, const std::string& spec) {
     if (spec.empty()) return std::nullopt;

@@ -13,6 +13,10 @@
 
 namespace kinema::cli {
 
+// The file imported with its images decoded (the renderer draws its textures); warnings
+// and the fault go to stderr after "kinema <command>: ". Nullopt when it failed.
+std::optional<Model> importForDrawing(const std::string& file, const ImportFlags& flags, const char* command);
+
 // `spec` as a clip index when it is a non-negative number and no clip is named so;
 // nullopt otherwise (then it is a name, or empty for the first clip).
 std::optional<std::int32_t> animationIndex(const Model& model, const std::string& spec);
