@@ -18,10 +18,11 @@
 #include "kinema/math/transform.hpp"
 #include "kinema/math/vec3.hpp"
 
-// asset: skeletons, clips, easing curves, models
+// asset: skeletons, clips, easing curves, models, retargeting
 #include "kinema/asset/clip.hpp"
 #include "kinema/asset/easing.hpp"
 #include "kinema/asset/model.hpp"
+#include "kinema/asset/retarget.hpp"
 #include "kinema/asset/skeleton.hpp"
 
 // render: what is drawn as plain data (no graphics API), its validation and preparation plan, cameras
@@ -52,9 +53,11 @@
 
 // io: glTF import, images, the asset cache
 #include "kinema/io/asset_cache.hpp"
+#include "kinema/io/curve_json.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/io/image_write.hpp"
 #include "kinema/io/image.hpp"
+#include "kinema/io/joint_map_json.hpp"
 #include "kinema/io/marker_json.hpp"
 #include "kinema/io/state_machine_json.hpp"
 #include "kinema/io/tween_json.hpp"

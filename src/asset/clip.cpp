@@ -174,6 +174,7 @@ Result<Clip> Clip::create(std::string name, std::vector<Track> tracks, std::vect
     c.markers_ = std::move(markers);
     c.skeleton_ = jointNames.empty() ? 0 : jointNamesFingerprint(jointNames);
     c.jointNames_ = std::move(names);
+    c.keysDuration_ = duration;
     c.duration_ = duration;
     for (const Track& t : c.tracks_) {
         c.jointsNeeded_ = std::max<std::size_t>(c.jointsNeeded_, std::size_t{t.target} + 1);
@@ -185,7 +186,89 @@ Result<Clip> Clip::create(std::string name, std::vector<Track> tracks, std::vect
 }
 
 Result<Clip> Clip::withMarkers(std::vector<Marker> markers) const {
-    return create(name_, tracks_, std::move(markers), jointNames_);
+    auto made = create(name_, tracks_, std::move(markers), jointNames_);
+    if (!made) return made;
+    Clip& c = made.value();
+    c.curves_ = curves_;
+    c.keysDuration_ = keysDuration_;
+    c.length_ = length_;
+    c.duration_ = duration_;
+    return made;
+}
+
+Result<Clip> Clip::withCurves(std::vector<CurveTrack> curves) const {
+    std::vector<Fault> faults;
+    float last = 0.0f;
+    for (std::size_t i = 0; i < curves.size(); ++i) {
+        const CurveTrack& c = curves[i];
+        const std::string at = "curves/" + std::to_string(i);
+        const auto fault = [&](const std::string& what) { faults.push_back({at, what}); };
+        if (c.name.empty()) fault("a curve needs a name");
+        for (std::size_t j = 0; j < i; ++j) {
+            if (!c.name.empty() && curves[j].name == c.name) {
+                fault("a second curve named \"" + c.name + "\" (curve " + std::to_string(j) + " has it)");
+            }
+        }
+        if (c.interpolation == Interpolation::CubicSpline) fault("a curve interpolates Step or Linear");
+        if (c.times.empty()) fault("a curve needs at least one key");
+        if (c.values.size() != c.times.size()) {
+            fault(std::to_string(c.values.size()) + " values for " + std::to_string(c.times.size()) + " keys");
+        }
+        for (std::size_t k = 0; k < c.times.size(); ++k) {
+            const float t = c.times[k];
+            if (!std::isfinite(t) || t < 0.0f || (k > 0 && !(t > c.times[k - 1]))) {
+                fault("key " + std::to_string(k) + ": times must be finite, >= 0 and strictly increasing");
+                break;
+            }
+        }
+        for (std::size_t k = 0; k < c.values.size(); ++k) {
+            if (!std::isfinite(c.values[k])) {
+                fault("key " + std::to_string(k) + ": value is not finite");
+                break;
+            }
+        }
+        if (!c.times.empty() && std::isfinite(c.times.back())) last = std::max(last, c.times.back());
+    }
+    if (!faults.empty()) return faults;
+    Clip c = *this;
+    c.curves_ = std::move(curves);
+    // The tracks' own last key is kept apart so that replacing the curves can shorten the clip again.
+    float tracksEnd = 0.0f;
+    for (const Track& t : c.tracks_) {
+        if (!t.times.empty()) tracksEnd = std::max(tracksEnd, t.times.back());
+    }
+    c.keysDuration_ = std::max(tracksEnd, last);
+    if (c.length_ > 0.0f && c.length_ < c.keysDuration_) {
+        return Fault{"length",
+                     "the clip's length " + std::to_string(c.length_) + " s is shorter than its last key at " +
+                         std::to_string(c.keysDuration_) + " s"};
+    }
+    c.duration_ = std::max(c.keysDuration_, c.length_);
+    return c;
+}
+
+Result<Clip> Clip::withLength(float seconds) const {
+    if (!std::isfinite(seconds) || seconds < keysDuration_) {
+        return Fault{"length",
+                     "length " + std::to_string(seconds) + " s must be finite and at least the last key (" +
+                         std::to_string(keysDuration_) + " s)"};
+    }
+    Clip c = *this;
+    c.length_ = seconds;
+    c.duration_ = std::max(c.keysDuration_, seconds);
+    return c;
+}
+
+float sampleCurve(const CurveTrack& curve, double time) noexcept {
+    const auto& times = curve.times;
+    if (times.empty()) return 0.0f;
+    if (!(time > times.front())) return curve.values.front();
+    if (time >= times.back()) return curve.values.back();
+    const auto next = static_cast<std::size_t>(std::upper_bound(times.begin(), times.end(), time) - times.begin());
+    const std::size_t k = next - 1;
+    if (curve.interpolation == Interpolation::Step) return curve.values[k];
+    const double u = (time - times[k]) / (static_cast<double>(times[next]) - times[k]);
+    return static_cast<float>(curve.values[k] + u * (static_cast<double>(curve.values[next]) - curve.values[k]));
 }
 
 Result<Clip> bindClip(const Clip& clip, const Skeleton& skeleton) {
@@ -227,6 +310,10 @@ Result<Clip> bindClip(const Clip& clip, const Skeleton& skeleton) {
     Result<Clip> bound =
         Clip::create(std::string(clip.name()), std::move(tracks), {clip.markers().begin(), clip.markers().end()},
                      std::make_shared<const std::vector<std::string>>(skeletonNames.begin(), skeletonNames.end()));
+    if (bound && !clip.curves().empty()) {
+        bound = bound->withCurves({clip.curves().begin(), clip.curves().end()});
+    }
+    if (bound && clip.length() > 0.0f) bound = bound->withLength(clip.length());
     bound.addWarnings(warnings);
     return bound;
 }

@@ -22,6 +22,7 @@ Result<PoseBatch> PoseBatch::create(const Skeleton& skeleton, std::span<const fl
     eo.kernels = options.kernels;
     eo.modelMatrices = options.modelMatrices;
     eo.skins = options.skins;
+    eo.curves = options.curves;
     Result<InstanceEvaluator> evaluator = InstanceEvaluator::create(skeleton, restWeights, eo);
     if (!evaluator) return std::vector<Fault>(evaluator.faults().begin(), evaluator.faults().end());
     PoseBatch b;

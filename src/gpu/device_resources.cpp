@@ -47,6 +47,8 @@ void DeviceResources::release() noexcept {
     meshData_.reset();
     meshes_.clear();
     materialSets_.clear();
+    textureSlots_.clear();
+    textureArraySet_ = VK_NULL_HANDLE;
 }
 
 Result<bool> DeviceResources::build(const VulkanDevice& device, VkCommandPool commandPool, const Pipelines& pipelines,
@@ -108,8 +110,10 @@ Result<bool> DeviceResources::build(const VulkanDevice& device, VkCommandPool co
     auto vertices = uploadBuffer(device, commandPool, vertexBytes, vertexUsage);
     if (!vertices) return faultsOf(vertices.faults());
     vertices_ = std::move(*vertices);
-    auto indices =
-        uploadBuffer(device, commandPool, std::as_bytes(std::span(indexWords)), VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
+    if (indexWords.empty()) indexWords.push_back(0);
+    // Storage too: the compute rasteriser reads the indices of its triangles.
+    auto indices = uploadBuffer(device, commandPool, std::as_bytes(std::span(indexWords)),
+                                VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     if (!indices) return faultsOf(indices.faults());
     indices_ = std::move(*indices);
     auto data =
@@ -159,14 +163,18 @@ Result<bool> DeviceResources::build(const VulkanDevice& device, VkCommandPool co
 
     // --- a descriptor set per planned material
     const auto setCount = static_cast<std::uint32_t>(std::max<std::size_t>(plan.materials.size(), 1));
-    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, setCount};
+    const bool textureArray = pipelines.hasComputeRaster() && plan.materials.size() <= kRasterTextureSlots;
+    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                  textureArray ? setCount + kRasterTextureSlots : setCount};
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    poolInfo.maxSets = setCount;
+    poolInfo.maxSets = textureArray ? setCount + 1 : setCount;
     poolInfo.poolSizeCount = 1;
     poolInfo.pPoolSizes = &poolSize;
     if (VkResult r = vkCreateDescriptorPool(device.device, &poolInfo, nullptr, &pool_); r != VK_SUCCESS)
         return vulkanFault("vkCreateDescriptorPool", r);
     materialSets_.assign(catalogue.materials().size(), VK_NULL_HANDLE);
+    textureSlots_.assign(catalogue.materials().size(), 0);
+    std::vector<VkDescriptorImageInfo> textureArrayInfos;
     const VkDescriptorSetLayout layout = pipelines.materialLayout();
     for (MaterialId id : plan.materials) {
         VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
@@ -195,6 +203,28 @@ Result<bool> DeviceResources::build(const VulkanDevice& device, VkCommandPool co
         write.pImageInfo = &image;
         vkUpdateDescriptorSets(device.device, 1, &write, 0, nullptr);
         materialSets_[id.value] = set;
+        textureSlots_[id.value] = static_cast<std::uint32_t>(textureArrayInfos.size());
+        textureArrayInfos.push_back(image);
+    }
+    if (textureArray) {
+        // Every slot is written (the white texture past the materials): the shader's
+        // switch names them all.
+        textureArrayInfos.resize(kRasterTextureSlots,
+                                 {samplers_.back(), images_.back().view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL});
+        const VkDescriptorSetLayout arrayLayout = pipelines.textureArrayLayout();
+        VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+        alloc.descriptorPool = pool_;
+        alloc.descriptorSetCount = 1;
+        alloc.pSetLayouts = &arrayLayout;
+        if (VkResult r = vkAllocateDescriptorSets(device.device, &alloc, &textureArraySet_); r != VK_SUCCESS)
+            return vulkanFault("vkAllocateDescriptorSets", r);
+        VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        write.dstSet = textureArraySet_;
+        write.dstBinding = 0;
+        write.descriptorCount = kRasterTextureSlots;
+        write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        write.pImageInfo = textureArrayInfos.data();
+        vkUpdateDescriptorSets(device.device, 1, &write, 0, nullptr);
     }
     return true;
 }

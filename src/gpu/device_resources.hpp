@@ -51,11 +51,19 @@ public:
     VkBuffer indexBuffer() const noexcept { return indices_.handle(); }
     const GpuBuffer& meshData() const noexcept { return meshData_; }
     const GpuBuffer& vertices() const noexcept { return vertices_; }
+    const GpuBuffer& indices() const noexcept { return indices_; }
+    // The compute rasteriser's texture array (every planned material's texture, the
+    // white one where it has none), or null where the pipelines have no compute
+    // rasteriser or there are more materials than the array holds.
+    VkDescriptorSet textureArraySet() const noexcept { return textureArraySet_; }
+    std::uint32_t textureSlot(MaterialId id) const noexcept { return textureSlots_[id.value]; }
 
 private:
     VkDevice device_ = VK_NULL_HANDLE;
     std::vector<DeviceMesh> meshes_;             // by mesh id
     std::vector<VkDescriptorSet> materialSets_;  // by material id
+    std::vector<std::uint32_t> textureSlots_;    // by material id: its index in the texture array
+    VkDescriptorSet textureArraySet_ = VK_NULL_HANDLE;
     GpuBuffer vertices_;
     GpuBuffer indices_;
     GpuBuffer meshData_;

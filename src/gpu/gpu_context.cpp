@@ -255,7 +255,20 @@ Result<GpuContext> GpuContext::createWith(const GpuOptions& options, const detai
     queueInfo.queueFamilyIndex = *family;
     queueInfo.queueCount = 1;
     queueInfo.pQueuePriorities = &priority;
+    // The compute rasteriser's features, enabled where the device has them all; a
+    // device without them renders through the graphics pipeline only.
+    VkPhysicalDeviceVulkan12Features has12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 has{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &has12, {}};
+    vkGetPhysicalDeviceFeatures2(c.device, &has);
+    const bool computeRaster = has.features.shaderInt64 == VK_TRUE && has12.shaderBufferInt64Atomics == VK_TRUE;
+    VkPhysicalDeviceVulkan12Features enable12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &enable12, {}};
+    if (computeRaster) {
+        enable.features.shaderInt64 = VK_TRUE;
+        enable12.shaderBufferInt64Atomics = VK_TRUE;
+    }
     VkDeviceCreateInfo deviceInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    deviceInfo.pNext = &enable;
     deviceInfo.queueCreateInfoCount = 1;
     deviceInfo.pQueueCreateInfos = &queueInfo;
     deviceInfo.enabledExtensionCount = static_cast<std::uint32_t>(extensions.device.size());
@@ -265,6 +278,7 @@ Result<GpuContext> GpuContext::createWith(const GpuOptions& options, const detai
     vkGetDeviceQueue(owner->device, *family, 0, &owner->queue);
     owner->physical = c.device;
     owner->queueFamily = *family;
+    owner->computeRaster = computeRaster;
     owner->properties = c.properties;
     vkGetPhysicalDeviceMemoryProperties(c.device, &owner->memory);
     {

@@ -53,9 +53,10 @@ Result<bool> OffscreenRenderer::State::init() {
     if (!format) return faultsOf(format.faults());
     depth = *format;
     if (auto made = pipelines.create(dev, depth); !made) return made;
-    auto colorImage = GpuImage::create(dev, width, height, kColorFormat,
-                                       VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                                       VK_IMAGE_ASPECT_COLOR_BIT);
+    auto colorImage = GpuImage::create(
+        dev, width, height, kColorFormat,
+        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+        VK_IMAGE_ASPECT_COLOR_BIT);
     if (!colorImage) return faultsOf(colorImage.faults());
     color = std::move(*colorImage);
     auto depthTarget = GpuImage::create(dev, width, height, depth, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
@@ -96,10 +97,11 @@ Result<bool> OffscreenRenderer::State::init() {
             return vulkanFault("vkCreateQueryPool", r);
     }
 
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10}};
+    // The frame's sets, and the compute rasteriser's (one uniform and nine storage buffers).
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 2},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 19}};
     VkDescriptorPoolCreateInfo framePoolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    framePoolInfo.maxSets = 3;
+    framePoolInfo.maxSets = 4;
     framePoolInfo.poolSizeCount = 2;
     framePoolInfo.pPoolSizes = sizes;
     if (VkResult r = vkCreateDescriptorPool(dev.device, &framePoolInfo, nullptr, &framePool); r != VK_SUCCESS)
@@ -116,6 +118,13 @@ Result<bool> OffscreenRenderer::State::init() {
     frameSet = sets[0];
     deformSet = sets[1];
     computeSet = sets[2];
+    if (pipelines.hasComputeRaster()) {
+        const VkDescriptorSetLayout rasterLayout = pipelines.rasterLayout();
+        setAlloc.descriptorSetCount = 1;
+        setAlloc.pSetLayouts = &rasterLayout;
+        if (VkResult r = vkAllocateDescriptorSets(dev.device, &setAlloc, &rasterSet); r != VK_SUCCESS)
+            return vulkanFault("vkAllocateDescriptorSets", r);
+    }
 
     auto ubo = GpuBuffer::create(dev, sizeof(FrameUniforms), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, true);
     if (!ubo) return faultsOf(ubo.faults());
@@ -331,6 +340,103 @@ Result<bool> OffscreenRenderer::State::submit() {
     return true;
 }
 
+Result<bool> OffscreenRenderer::State::recordGraphics(const FrameDesc& frame, FrameStats& stats) {
+    const DrawList& list = *frame.draws;
+    const RenderCatalogue& catalogue = *frame.catalogue;
+    VkClearValue clears[2]{};
+    for (int c = 0; c < 4; ++c) clears[0].color.float32[c] = frame.background[static_cast<std::size_t>(c)];
+    clears[1].depthStencil = {1.0f, 0};
+    VkRenderPassBeginInfo pass{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    pass.renderPass = pipelines.renderPass();
+    pass.framebuffer = framebuffer;
+    pass.renderArea = {{0, 0}, {width, height}};
+    pass.clearValueCount = 2;
+    pass.pClearValues = clears;
+    vkCmdBeginRenderPass(cmd, &pass, VK_SUBPASS_CONTENTS_INLINE);
+    const VkViewport viewport{0.0f, 0.0f, static_cast<float>(width), static_cast<float>(height), 0.0f, 1.0f};
+    const VkRect2D scissor{{0, 0}, {width, height}};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
+
+    VkPipeline boundPipeline = VK_NULL_HANDLE;
+    VkDescriptorSet boundMaterial = VK_NULL_HANDLE;
+    MeshId boundMesh;
+    bool frameSetBound = false;
+    bool deformSetBound = false;
+    // Runs of consecutive draws of one object with the same constants are one
+    // instanced draw; instance k reads record k, written in this order.
+    const auto drawCount = static_cast<std::uint32_t>(order.size());
+    for (std::uint32_t first = 0; first < drawCount;) {
+        const DrawItem& item = list.items[order[first]];
+        const RenderObjectDesc& object = catalogue.at(item.object);
+        const MaterialDesc& material = catalogue.at(object.material);
+        const DeviceMesh& mesh = resources.mesh(object.mesh);
+        const DrawConstants constants = constantsOf(frame, item);
+        PipelineKey key;
+        key.deform = (constants.flags & kFlagSkinned) != 0 || constants.morphTargets > 0;
+        key.blend = material.alphaMode == AlphaMode::Blend;
+        key.cull = !material.doubleSided;
+        key.clockwise = !key.deform && determinant3(item.world) < 0.0f;
+        std::uint32_t count = 1;
+        while (first + count < drawCount) {
+            const DrawItem& next = list.items[order[first + count]];
+            if (!(next.object == item.object) || !(constantsOf(frame, next) == constants) ||
+                (!key.deform && (determinant3(next.world) < 0.0f) != key.clockwise))
+                break;
+            ++count;
+        }
+        const std::uint32_t firstInstance = first;
+        first += count;
+        if (mesh.indexCount == 0) continue;
+        auto pipeline = pipelines.mesh(key);
+        if (!pipeline) {
+            vkCmdEndRenderPass(cmd);
+            return faultsOf(pipeline.faults());
+        }
+        const VkPipelineLayout layout = key.deform ? pipelines.deformPipelineLayout() : pipelines.staticLayout();
+        if (*pipeline != boundPipeline) {
+            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, *pipeline);
+            boundPipeline = *pipeline;
+        }
+        if (!frameSetBound) {
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &frameSet, 0, nullptr);
+            frameSetBound = true;
+        }
+        if (key.deform && !deformSetBound) {
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 2, 1, &deformSet, 0, nullptr);
+            deformSetBound = true;
+            stats.deformationBound = true;
+        }
+        const VkDescriptorSet materialSet = resources.materialSet(object.material);
+        if (materialSet != boundMaterial) {
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 1, 1, &materialSet, 0, nullptr);
+            boundMaterial = materialSet;
+        }
+        if (!(boundMesh == object.mesh)) {
+            const VkBuffer buffers[] = {resources.vertexBuffer(), resources.vertexBuffer(), resources.vertexBuffer(),
+                                        resources.vertexBuffer()};
+            const VkDeviceSize offsets[] = {mesh.positions, mesh.normals, mesh.texcoords, mesh.colors};
+            vkCmdBindVertexBuffers(cmd, 0, 4, buffers, offsets);
+            vkCmdBindIndexBuffer(cmd, resources.indexBuffer(), 0, VK_INDEX_TYPE_UINT32);
+            boundMesh = object.mesh;
+        }
+        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                           sizeof(DrawConstants), &constants);
+        vkCmdDrawIndexed(cmd, mesh.indexCount, count, mesh.firstIndex, 0, firstInstance);
+        stats.draws += count;
+        ++stats.drawCalls;
+    }
+    if (!overlay.empty()) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.overlay());
+        const VkBuffer buffer = overlayVertices.handle();
+        const VkDeviceSize offset = 0;
+        vkCmdBindVertexBuffers(cmd, 0, 1, &buffer, &offset);
+        vkCmdDraw(cmd, static_cast<std::uint32_t>(overlay.size()), 1, 0, 0);
+    }
+    vkCmdEndRenderPass(cmd);
+    return true;
+}
+
 OffscreenRenderer::OffscreenRenderer(std::unique_ptr<State> state) noexcept : state_(std::move(state)) {}
 OffscreenRenderer::OffscreenRenderer(OffscreenRenderer&&) noexcept = default;
 OffscreenRenderer& OffscreenRenderer::operator=(OffscreenRenderer&&) noexcept = default;
@@ -365,8 +471,6 @@ Result<FrameStats> OffscreenRenderer::render(const FrameDesc& frame, ImageRGBA8*
     if (auto ok = s.prepare(frame, stats.resourcesBuilt); !ok) return faultsOf(ok.faults());
     s.computeOrder(frame);
     if (auto ok = s.uploadFrameData(frame); !ok) return faultsOf(ok.faults());
-    const DrawList& list = *frame.draws;
-    const RenderCatalogue& catalogue = *frame.catalogue;
 
     VkCommandBuffer cmd = s.cmd;
     vkResetCommandBuffer(cmd, 0);
@@ -377,98 +481,12 @@ Result<FrameStats> OffscreenRenderer::render(const FrameDesc& frame, ImageRGBA8*
         vkCmdResetQueryPool(cmd, s.queries, 0, 2);
         vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s.queries, 0);
     }
-    VkClearValue clears[2]{};
-    for (int c = 0; c < 4; ++c) clears[0].color.float32[c] = frame.background[static_cast<std::size_t>(c)];
-    clears[1].depthStencil = {1.0f, 0};
-    VkRenderPassBeginInfo pass{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-    pass.renderPass = s.pipelines.renderPass();
-    pass.framebuffer = s.framebuffer;
-    pass.renderArea = {{0, 0}, {s.width, s.height}};
-    pass.clearValueCount = 2;
-    pass.pClearValues = clears;
-    vkCmdBeginRenderPass(cmd, &pass, VK_SUBPASS_CONTENTS_INLINE);
-    const VkViewport viewport{0.0f, 0.0f, static_cast<float>(s.width), static_cast<float>(s.height), 0.0f, 1.0f};
-    const VkRect2D scissor{{0, 0}, {s.width, s.height}};
-    vkCmdSetViewport(cmd, 0, 1, &viewport);
-    vkCmdSetScissor(cmd, 0, 1, &scissor);
-
-    VkPipeline boundPipeline = VK_NULL_HANDLE;
-    VkDescriptorSet boundMaterial = VK_NULL_HANDLE;
-    MeshId boundMesh;
-    bool frameSetBound = false;
-    bool deformSetBound = false;
-    // Runs of consecutive draws of one object with the same constants are one
-    // instanced draw; instance k reads record k, written in this order.
-    const auto drawCount = static_cast<std::uint32_t>(s.order.size());
-    for (std::uint32_t first = 0; first < drawCount;) {
-        const DrawItem& item = list.items[s.order[first]];
-        const RenderObjectDesc& object = catalogue.at(item.object);
-        const MaterialDesc& material = catalogue.at(object.material);
-        const DeviceMesh& mesh = s.resources.mesh(object.mesh);
-        const DrawConstants constants = s.constantsOf(frame, item);
-        PipelineKey key;
-        key.deform = (constants.flags & kFlagSkinned) != 0 || constants.morphTargets > 0;
-        key.blend = material.alphaMode == AlphaMode::Blend;
-        key.cull = !material.doubleSided;
-        key.clockwise = !key.deform && determinant3(item.world) < 0.0f;
-        std::uint32_t count = 1;
-        while (first + count < drawCount) {
-            const DrawItem& next = list.items[s.order[first + count]];
-            if (!(next.object == item.object) || !(s.constantsOf(frame, next) == constants) ||
-                (!key.deform && (determinant3(next.world) < 0.0f) != key.clockwise))
-                break;
-            ++count;
-        }
-        const std::uint32_t firstInstance = first;
-        first += count;
-        if (mesh.indexCount == 0) continue;
-        auto pipeline = s.pipelines.mesh(key);
-        if (!pipeline) {
-            vkCmdEndRenderPass(cmd);
-            vkEndCommandBuffer(cmd);
-            return faultsOf(pipeline.faults());
-        }
-        const VkPipelineLayout layout = key.deform ? s.pipelines.deformPipelineLayout() : s.pipelines.staticLayout();
-        if (*pipeline != boundPipeline) {
-            vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, *pipeline);
-            boundPipeline = *pipeline;
-        }
-        if (!frameSetBound) {
-            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &s.frameSet, 0, nullptr);
-            frameSetBound = true;
-        }
-        if (key.deform && !deformSetBound) {
-            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 2, 1, &s.deformSet, 0, nullptr);
-            deformSetBound = true;
-            stats.deformationBound = true;
-        }
-        const VkDescriptorSet materialSet = s.resources.materialSet(object.material);
-        if (materialSet != boundMaterial) {
-            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 1, 1, &materialSet, 0, nullptr);
-            boundMaterial = materialSet;
-        }
-        if (!(boundMesh == object.mesh)) {
-            const VkBuffer buffers[] = {s.resources.vertexBuffer(), s.resources.vertexBuffer(),
-                                        s.resources.vertexBuffer(), s.resources.vertexBuffer()};
-            const VkDeviceSize offsets[] = {mesh.positions, mesh.normals, mesh.texcoords, mesh.colors};
-            vkCmdBindVertexBuffers(cmd, 0, 4, buffers, offsets);
-            vkCmdBindIndexBuffer(cmd, s.resources.indexBuffer(), 0, VK_INDEX_TYPE_UINT32);
-            boundMesh = object.mesh;
-        }
-        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                           sizeof(DrawConstants), &constants);
-        vkCmdDrawIndexed(cmd, mesh.indexCount, count, mesh.firstIndex, 0, firstInstance);
-        stats.draws += count;
-        ++stats.drawCalls;
+    stats.computeRaster = s.computeRasterFits(frame);
+    auto recorded = stats.computeRaster ? s.recordComputeRaster(frame, stats) : s.recordGraphics(frame, stats);
+    if (!recorded) {
+        vkEndCommandBuffer(cmd);
+        return faultsOf(recorded.faults());
     }
-    if (!s.overlay.empty()) {
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, s.pipelines.overlay());
-        const VkBuffer buffer = s.overlayVertices.handle();
-        const VkDeviceSize offset = 0;
-        vkCmdBindVertexBuffers(cmd, 0, 1, &buffer, &offset);
-        vkCmdDraw(cmd, static_cast<std::uint32_t>(s.overlay.size()), 1, 0, 0);
-    }
-    vkCmdEndRenderPass(cmd);
     if (pixels != nullptr) {
         VkBufferImageCopy region{};
         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};

@@ -2,6 +2,7 @@
 // records the same frame and then copies the image to a swapchain.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -40,6 +41,17 @@ struct OffscreenRenderer::State {
     detail::GpuBuffer computeOut;
     bool deformSetCurrent = false;
     bool frameSetCurrent = false;
+    // The compute rasteriser's per-frame data (compute_raster.cpp): draw records, clip
+    // positions, the visibility buffer, the sRGB-encoded colours before their copy
+    // into the colour image, and the buffers its set was last written with.
+    VkDescriptorSet rasterSet = VK_NULL_HANDLE;
+    detail::GpuBuffer rasterDraws;
+    detail::GpuBuffer clipPositions;
+    detail::GpuBuffer visibility;
+    detail::GpuBuffer colorWords;
+    std::vector<detail::RasterDrawRecord> rasterRecords;
+    std::array<VkBuffer, 9> rasterSetBuffers{};
+    std::uint64_t rasterSetGeneration = 0;
     detail::GpuBuffer instances;
     std::vector<detail::InstanceRecord> records;
     RenderPreparation preparation;
@@ -72,6 +84,12 @@ struct OffscreenRenderer::State {
     void writeDeformSet();
     detail::DrawConstants constantsOf(const FrameDesc& frame, const DrawItem& item) const;
     Result<bool> submit();
+    // Records the graphics pipeline's frame: the colour image ends in TRANSFER_SRC_OPTIMAL.
+    Result<bool> recordGraphics(const FrameDesc& frame, FrameStats& stats);
+    // Whether the compute rasteriser draws this frame (after uploadFrameData).
+    bool computeRasterFits(const FrameDesc& frame) const;
+    // Records the compute rasteriser's frame: the colour image ends in TRANSFER_SRC_OPTIMAL.
+    Result<bool> recordComputeRaster(const FrameDesc& frame, FrameStats& stats);
 
     // Set by a presenter for the next frame: commands recorded after the render pass
     // (the colour image is then in TRANSFER_SRC_OPTIMAL), and the semaphores the

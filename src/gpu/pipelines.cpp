@@ -24,6 +24,15 @@ constexpr std::uint32_t kOverlayFragment[] = {
 constexpr std::uint32_t kDeformCompute[] = {
 #include "shaders/deform.comp.inc"
 };
+constexpr std::uint32_t kRasterTransform[] = {
+#include "shaders/raster_transform.comp.inc"
+};
+constexpr std::uint32_t kRasterTriangles[] = {
+#include "shaders/raster_triangles.comp.inc"
+};
+constexpr std::uint32_t kRasterResolve[] = {
+#include "shaders/raster_resolve.comp.inc"
+};
 
 Result<VkShaderModule> shaderModule(VkDevice device, std::span<const std::uint32_t> words) {
     VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
@@ -153,6 +162,13 @@ Pipelines::~Pipelines() {
         if (p != VK_NULL_HANDLE) vkDestroyPipeline(device_, p, nullptr);
     if (overlay_ != VK_NULL_HANDLE) vkDestroyPipeline(device_, overlay_, nullptr);
     if (compute_ != VK_NULL_HANDLE) vkDestroyPipeline(device_, compute_, nullptr);
+    for (VkPipeline p : {rasterTransform_, rasterTriangles_, rasterResolve_})
+        if (p != VK_NULL_HANDLE) vkDestroyPipeline(device_, p, nullptr);
+    for (VkShaderModule m : rasterModules_)
+        if (m != VK_NULL_HANDLE) vkDestroyShaderModule(device_, m, nullptr);
+    if (rasterLayout_ != VK_NULL_HANDLE) vkDestroyPipelineLayout(device_, rasterLayout_, nullptr);
+    for (VkDescriptorSetLayout l : {rasterSetLayout_, textureArrayLayout_})
+        if (l != VK_NULL_HANDLE) vkDestroyDescriptorSetLayout(device_, l, nullptr);
     for (VkShaderModule m :
          {staticVertex_, deformVertex_, meshFragment_, overlayVertex_, overlayFragment_, deformCompute_})
         if (m != VK_NULL_HANDLE) vkDestroyShaderModule(device_, m, nullptr);
@@ -296,6 +312,49 @@ Result<bool> Pipelines::create(const VulkanDevice& device, VkFormat depthFormat)
     if (VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &computeInfo, nullptr, &compute_);
         r != VK_SUCCESS)
         return vulkanFault("vkCreateComputePipelines", r);
+    if (device.computeRaster) return createComputeRaster();
+    return true;
+}
+
+Result<bool> Pipelines::createComputeRaster() {
+    // Set 0: frame uniforms, then the storage buffers of raster_common.glsl and the passes.
+    VkDescriptorSetLayoutBinding bindings[10];
+    bindings[0] = {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    for (std::uint32_t i = 1; i < 10; ++i)
+        bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    auto rasterSet = setLayout(device_, bindings);
+    if (!rasterSet) return faultsOf(rasterSet.faults());
+    rasterSetLayout_ = *rasterSet;
+
+    // Set 1: one combined image sampler per material (pipelines.hpp's kRasterTextureSlots).
+    const VkDescriptorSetLayoutBinding textures[] = {
+        {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kRasterTextureSlots, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+    auto textureSet = setLayout(device_, textures);
+    if (!textureSet) return faultsOf(textureSet.faults());
+    textureArrayLayout_ = *textureSet;
+
+    const VkDescriptorSetLayout sets[] = {rasterSetLayout_, textureArrayLayout_};
+    auto layout =
+        pipelineLayout(device_, sets, VK_SHADER_STAGE_COMPUTE_BIT, static_cast<std::uint32_t>(sizeof(RasterConstants)));
+    if (!layout) return faultsOf(layout.faults());
+    rasterLayout_ = *layout;
+
+    const std::span<const std::uint32_t> words[] = {kRasterTransform, kRasterTriangles, kRasterResolve};
+    VkPipeline* pipelines[] = {&rasterTransform_, &rasterTriangles_, &rasterResolve_};
+    for (std::size_t i = 0; i < 3; ++i) {
+        auto module = shaderModule(device_, words[i]);
+        if (!module) return faultsOf(module.faults());
+        rasterModules_[i] = *module;
+        VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+        info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+        info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+        info.stage.module = rasterModules_[i];
+        info.stage.pName = "main";
+        info.layout = rasterLayout_;
+        if (VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, pipelines[i]);
+            r != VK_SUCCESS)
+            return vulkanFault("vkCreateComputePipelines", r);
+    }
     return true;
 }
 

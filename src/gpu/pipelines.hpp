@@ -37,11 +37,48 @@ struct InstanceRecord {
 };
 static_assert(sizeof(InstanceRecord) == 80, "matches shaders/draw_constants.glsl");
 
+// One draw of a compute-rasterised frame (shaders/raster_common.glsl's RasterDraw, std430).
+struct RasterDrawRecord {
+    std::array<float, 16> world;
+    std::array<float, 4> baseColor;
+    std::uint32_t paletteBase = 0;
+    std::uint32_t weightBase = 0;
+    std::uint32_t vertexBase = 0;
+    std::uint32_t triangleBase = 0;
+    std::uint32_t firstIndex = 0;
+    std::uint32_t triangleCount = 0;
+    std::uint32_t vertexCount = 0;
+    std::uint32_t flags = 0;
+    std::uint32_t skinBase = 0;
+    std::uint32_t influences = 0;
+    std::uint32_t morphBase = 0;
+    std::uint32_t morphTargets = 0;
+    std::uint32_t positions = 0;  // float offsets in the vertex buffer
+    std::uint32_t normals = 0;
+    std::uint32_t texcoords = 0;
+    std::uint32_t colors = 0;
+    std::uint32_t material = 0;  // index in the texture array
+    std::uint32_t pad[3] = {0, 0, 0};
+};
+static_assert(sizeof(RasterDrawRecord) == 160, "matches shaders/raster_common.glsl");
+
+// The compute rasteriser's push constants (shaders/raster_common.glsl's RasterConstants).
+struct RasterConstants {
+    std::array<float, 4> background;
+    std::uint32_t drawCount = 0;
+    std::uint32_t itemCount = 0;
+    std::uint32_t width = 0;
+    std::uint32_t height = 0;
+};
+static_assert(sizeof(RasterConstants) == 32, "matches shaders/raster_common.glsl");
+
 inline constexpr std::uint32_t kFlagSkinned = 1;
 inline constexpr std::uint32_t kFlagMorphNormals = 2;
 inline constexpr std::uint32_t kFlagAlphaMask = 4;
 inline constexpr std::uint32_t kFlagHasNormals = 8;
 inline constexpr std::uint32_t kFlagOpaque = 16;
+inline constexpr std::uint32_t kRasterCullBack = 32;   // the compute rasteriser culls back faces
+inline constexpr std::uint32_t kRasterClockwise = 64;  // front faces wind clockwise on screen
 
 // The uniform block of shaders/frame_uniforms.glsl.
 struct FrameUniforms {
@@ -71,6 +108,12 @@ struct PipelineKey {
 
 inline constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB;
 
+// The compute rasteriser's texture array: one slot per material of the frame's
+// resources. Indexed by constants only (shaders/raster_resolve.comp's switch), since
+// devices need not index sampler arrays dynamically; 16 is every device's per-stage
+// sampler minimum. A frame with more materials is drawn by the graphics path.
+inline constexpr std::uint32_t kRasterTextureSlots = 16;
+
 class Pipelines {
 public:
     Pipelines() = default;
@@ -90,6 +133,16 @@ public:
     VkPipelineLayout computePipelineLayout() const noexcept { return computeLayout_; }
     VkPipeline overlay() const noexcept { return overlay_; }
     VkPipeline compute() const noexcept { return compute_; }
+
+    // The compute rasteriser: made only on a device with its features; then its three
+    // passes share one layout (set 0: buffers, set 1: every material's texture).
+    bool hasComputeRaster() const noexcept { return rasterResolve_ != VK_NULL_HANDLE; }
+    VkDescriptorSetLayout rasterLayout() const noexcept { return rasterSetLayout_; }
+    VkDescriptorSetLayout textureArrayLayout() const noexcept { return textureArrayLayout_; }
+    VkPipelineLayout rasterPipelineLayout() const noexcept { return rasterLayout_; }
+    VkPipeline rasterTransform() const noexcept { return rasterTransform_; }
+    VkPipeline rasterTriangles() const noexcept { return rasterTriangles_; }
+    VkPipeline rasterResolve() const noexcept { return rasterResolve_; }
 
     // The mesh pipeline of `key`, made the first time it is asked for.
     Result<VkPipeline> mesh(PipelineKey key);
@@ -114,6 +167,15 @@ private:
     VkPipeline overlay_ = VK_NULL_HANDLE;
     VkPipeline compute_ = VK_NULL_HANDLE;
     std::array<VkPipeline, 16> meshes_{};
+    VkDescriptorSetLayout rasterSetLayout_ = VK_NULL_HANDLE;
+    VkDescriptorSetLayout textureArrayLayout_ = VK_NULL_HANDLE;
+    VkPipelineLayout rasterLayout_ = VK_NULL_HANDLE;
+    std::array<VkShaderModule, 3> rasterModules_{};
+    VkPipeline rasterTransform_ = VK_NULL_HANDLE;
+    VkPipeline rasterTriangles_ = VK_NULL_HANDLE;
+    VkPipeline rasterResolve_ = VK_NULL_HANDLE;
+
+    Result<bool> createComputeRaster();
 };
 
 }  // namespace kinema::detail

@@ -24,6 +24,9 @@ struct VulkanDevice {
     VkPhysicalDeviceProperties properties{};
     VkPhysicalDeviceMemoryProperties memory{};
     std::uint32_t timestampValidBits = 0;
+    // The compute rasteriser's features were present and are enabled: 64-bit integers
+    // and 64-bit buffer atomics (the visibility buffer).
+    bool computeRaster = false;
     GpuDeviceInfo info;
 
     std::atomic<std::uint64_t> messageCount{0};

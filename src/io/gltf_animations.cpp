@@ -222,7 +222,7 @@ void Importer::readAnimations() {
             }
             return;
         }
-        model_.clips.push_back(std::move(*clip));
+        model_.clips.push_back(withCurvesAndLength(std::move(*clip), o, at));
     });
 }
 
@@ -314,6 +314,101 @@ std::vector<Marker> Importer::readMarkers(const dom::object& animation, const Po
         if (ok) markers.push_back({std::string(name), static_cast<float>(time) + 0.0f});
     }
     return markers;
+}
+
+// User curves and a clip length: not part of glTF either. animation.extras.curves is
+// an object of curve name -> {"times": [seconds], "values": [numbers], "interpolation":
+// "LINEAR" | "STEP" (default LINEAR)}; animation.extras.length a number of seconds at
+// least the last key. A bad curve or length is a fault, or when lenient a warning and
+// it is skipped (docs/GLTF-IMPORT.md).
+Clip Importer::withCurvesAndLength(Clip clip, const dom::object& animation, const Pointer& at) {
+    dom::element e;
+    dom::object extras;
+    if (animation.at_key("extras").get(e) || e.get_object().get(extras)) return clip;
+    const Pointer eat = at / "extras";
+    dom::object curves;
+    if (!extras.at_key("curves").get(e)) {
+        if (e.get_object().get(curves)) {
+            recoverable(eat / "curves", "must be an object of curve names", "ignored");
+        } else {
+            std::vector<CurveTrack> read;
+            for (const auto field : curves) {
+                const Pointer cat = eat / "curves" / field.key;
+                bool ok = true;
+                const auto reject = [&](const Pointer& w, const std::string& what) {
+                    if (ok || !lenient()) recoverable(w, what, "the curve is skipped");
+                    ok = false;
+                };
+                dom::object co;
+                if (field.value.get_object().get(co)) {
+                    reject(cat, "a curve must be an object with times and values");
+                    continue;
+                }
+                CurveTrack curve;
+                curve.name = std::string(field.key);
+                if (curve.name.empty()) reject(cat, "a curve needs a name");
+                const auto numbers = [&](std::string_view key, std::vector<float>& out) {
+                    dom::element v;
+                    dom::array list;
+                    if (co.at_key(key).get(v)) {
+                        reject(cat / key, "required property is missing");
+                        return;
+                    }
+                    if (v.get_array().get(list) || !charged(list.size(), sizeof(float), cat / key, "a curve")) {
+                        reject(cat / key, "must be an array of numbers");
+                        return;
+                    }
+                    out.reserve(list.size());
+                    for (dom::element item : list) {
+                        double x = 0.0;
+                        if (item.get_double().get(x) || !std::isfinite(static_cast<float>(x))) {
+                            reject(cat / key, "must hold finite numbers only");
+                            return;
+                        }
+                        out.push_back(static_cast<float>(x));
+                    }
+                };
+                numbers("times", curve.times);
+                numbers("values", curve.values);
+                dom::element v;
+                if (!co.at_key("interpolation").get(v)) {
+                    std::string_view mode;
+                    if (v.get_string().get(mode) || (mode != "LINEAR" && mode != "STEP")) {
+                        reject(cat / "interpolation", "must be \"LINEAR\" or \"STEP\"");
+                    } else {
+                        curve.interpolation = mode == "STEP" ? Interpolation::Step : Interpolation::Linear;
+                    }
+                }
+                if (!ok) continue;
+                // Checked one by one, so that one bad curve is skipped and the others kept.
+                auto alone = clip.withCurves({curve});
+                if (!alone) {
+                    reject(cat, alone.faults().front().what);
+                    continue;
+                }
+                read.push_back(std::move(curve));
+            }
+            if (!read.empty()) {
+                auto with = clip.withCurves(std::move(read));
+                if (with) {
+                    clip = std::move(*with);
+                } else {
+                    recoverable(eat / "curves", with.faults().front().what, "the curves are ignored");
+                }
+            }
+        }
+    }
+    if (!extras.at_key("length").get(e)) {
+        double length = 0.0;
+        if (e.get_double().get(length) || !std::isfinite(static_cast<float>(length))) {
+            recoverable(eat / "length", "must be a finite number of seconds", "ignored");
+        } else if (auto longer = clip.withLength(static_cast<float>(length)); !longer) {
+            recoverable(eat / "length", longer.faults().front().what, "ignored");
+        } else {
+            clip = std::move(*longer);
+        }
+    }
+    return clip;
 }
 
 }  // namespace kinema::gltf_import

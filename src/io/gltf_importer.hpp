@@ -550,6 +550,8 @@ private:
     void readAnimations();
     void checkUnitRotations(std::int64_t index, const Track& track);
     std::vector<Marker> readMarkers(const dom::object& animation, const Pointer& at);
+    // The clip with animation.extras.curves and extras.length applied (each bad one skipped, recoverably).
+    Clip withCurvesAndLength(Clip clip, const dom::object& animation, const Pointer& at);
 
     dom::parser& parser_;
     const GltfSource& src_;

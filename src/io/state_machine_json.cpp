@@ -85,7 +85,7 @@ public:
         objects(root, "transitions", "", false, [&](dom::object o, const std::string& at) {
             onlyKeys(o, at,
                      {"from", "to", "duration", "easing", "conditions", "exitTime", "offset", "interruption",
-                      "canTransitionToSelf", "predicate"});
+                      "canTransitionToSelf", "predicate", "syncMarkers"});
             TransitionDesc t;
             string(o, "from", at, t.from, true);
             string(o, "to", at, t.to, true);
@@ -113,6 +113,7 @@ public:
             float exit = 0.0f;
             if (number(o, "exitTime", at, exit, false)) t.exitTime = exit;
             number(o, "offset", at, t.offset, false);
+            boolean(o, "syncMarkers", at, t.syncMarkers);
             name(o, "interruption", at, t.interruption, parseInterruption, "interruption policy");
             boolean(o, "canTransitionToSelf", at, t.canTransitionToSelf);
             string(o, "predicate", at, t.predicate, false);
@@ -281,6 +282,7 @@ std::string toJson(const StateMachineDesc& desc) {
         });
         if (t.exitTime) o.number("exitTime", *t.exitTime);
         o.number("offset", t.offset);
+        if (t.syncMarkers) o.boolean("syncMarkers", true);
         o.string("interruption", toString(t.interruption));
         o.boolean("canTransitionToSelf", t.canTransitionToSelf);
         if (!t.predicate.empty()) o.string("predicate", t.predicate);

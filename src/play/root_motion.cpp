@@ -1,6 +1,7 @@
 #include "kinema/play/root_motion.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -87,6 +88,131 @@ Transform RootMotion::anchored(const Transform& sampled) const noexcept {
     if (mask_.z) t.translation.z = start_.translation.z;
     if (mask_.rotation) t.rotation = start_.rotation;
     return t;
+}
+
+RootAnchor RootMotion::anchor(std::uint32_t rootJoint) const noexcept {
+    RootAnchor a;
+    a.joint = rootJoint;
+    a.x = mask_.x;
+    a.y = mask_.y;
+    a.z = mask_.z;
+    a.rotation = mask_.rotation;
+    a.value = start_;
+    return a;
+}
+
+Transform blendRootMotion(std::span<const RootMotionShare> shares) noexcept {
+    // The heaviest share sets the quaternion hemisphere; with one share the sums
+    // reduce to its own delta (translation / 1, rotation normalised).
+    std::size_t heaviest = shares.size();
+    double total = 0.0;
+    for (std::size_t i = 0; i < shares.size(); ++i) {
+        if (!(shares[i].weight > 0.0f)) continue;
+        total += shares[i].weight;
+        if (heaviest == shares.size() || shares[i].weight > shares[heaviest].weight) heaviest = i;
+    }
+    if (heaviest == shares.size()) return Transform{};
+    if (shares[heaviest].weight == total && shares[heaviest].motion != nullptr) {
+        return shares[heaviest].motion->delta(shares[heaviest].mode, shares[heaviest].step);
+    }
+    Quat lead{};  // identity
+    double tx = 0.0, ty = 0.0, tz = 0.0, qx = 0.0, qy = 0.0, qz = 0.0, qw = 0.0;
+    bool first = true;
+    for (std::size_t i = heaviest; first || i != heaviest; i = (i + 1) % shares.size()) {
+        first = false;
+        const RootMotionShare& share = shares[i];
+        if (!(share.weight > 0.0f)) continue;
+        const Transform d = share.motion != nullptr ? share.motion->delta(share.mode, share.step) : Transform{};
+        if (i == heaviest) lead = d.rotation;
+        const double w = share.weight / total;
+        const double sign = dot(d.rotation, lead) < 0.0f ? -w : w;
+        tx += w * d.translation.x;
+        ty += w * d.translation.y;
+        tz += w * d.translation.z;
+        qx += sign * d.rotation.x;
+        qy += sign * d.rotation.y;
+        qz += sign * d.rotation.z;
+        qw += sign * d.rotation.w;
+    }
+    Transform out;
+    out.translation = {static_cast<float>(tx), static_cast<float>(ty), static_cast<float>(tz)};
+    const double n = std::sqrt(qx * qx + qy * qy + qz * qz + qw * qw);
+    // Opposite turns of equal weight cancel: no turn is the only fair answer.
+    if (n > 1e-12) {
+        out.rotation = {static_cast<float>(qx / n), static_cast<float>(qy / n), static_cast<float>(qz / n),
+                        static_cast<float>(qw / n)};
+    }
+    return out;
+}
+
+namespace {
+
+const RootMotion* motionAt(std::span<const RootMotion* const> table, std::size_t index) noexcept {
+    return index < table.size() ? table[index] : nullptr;
+}
+
+// Few clips play at once; beyond this many shares the lightest are left out.
+constexpr std::size_t kMaxShares = 16;
+
+}  // namespace
+
+Transform rootMotionDelta(std::span<const MotionSample> samples, std::span<const RootMotion* const> bySlot) noexcept {
+    std::array<RootMotionShare, kMaxShares> shares{};
+    std::size_t n = 0;
+    for (const MotionSample& s : samples) {
+        const RootMotionShare share{motionAt(bySlot, s.clipSlot), s.mode, s.step, s.weight};
+        if (n < kMaxShares) {
+            shares[n++] = share;
+            continue;
+        }
+        auto lightest = std::min_element(shares.begin(), shares.end(),
+                                         [](const auto& a, const auto& b) { return a.weight < b.weight; });
+        if (lightest->weight < share.weight) *lightest = share;
+    }
+    return blendRootMotion({shares.data(), n});
+}
+
+Transform rootMotionDelta(std::span<const BlendSample> samples, std::span<const RootMotion* const> byClip) noexcept {
+    std::array<RootMotionShare, kMaxShares> shares{};
+    std::size_t n = 0;
+    for (const BlendSample& s : samples) {
+        const RootMotionShare share{motionAt(byClip, s.clip), LoopMode::Loop, s.step, s.weight};
+        if (n < kMaxShares) {
+            shares[n++] = share;
+            continue;
+        }
+        auto lightest = std::min_element(shares.begin(), shares.end(),
+                                         [](const auto& a, const auto& b) { return a.weight < b.weight; });
+        if (lightest->weight < share.weight) *lightest = share;
+    }
+    return blendRootMotion({shares.data(), n});
+}
+
+Transform rootMotionDelta(const CrossFade& fade, const CrossFadeStep& step, const RootMotion* current,
+                          const RootMotion* outgoing) noexcept {
+    const float w = step.outgoing && fade.outgoing() != nullptr ? fade.currentWeight() : 1.0f;
+    std::array<RootMotionShare, 2> shares{};
+    shares[0] = {current, fade.current().mode(), step.current, w};
+    std::size_t n = 1;
+    if (step.outgoing && fade.outgoing() != nullptr)
+        shares[n++] = {outgoing, fade.outgoing()->mode(), *step.outgoing, 1.0f - w};
+    return blendRootMotion({shares.data(), n});
+}
+
+Transform rootMotionDelta(const InstanceRequest& request, std::span<const RootMotion* const> byLayer,
+                          std::uint32_t rootJoint) noexcept {
+    std::array<RootMotionShare, kMaxLayers> shares{};
+    const std::size_t layers = std::min<std::size_t>(request.layerCount, kMaxLayers);
+    for (std::size_t k = 0; k < layers; ++k) {
+        const LayerRequest& layer = request.layers[k];
+        if (k != 0 && layer.mode == LayerMode::Additive) continue;
+        float w = k == 0 ? 1.0f : layer.weight;
+        if (k != 0 && layer.mask != nullptr) w *= layer.mask->weight(rootJoint);
+        w = std::clamp(w, 0.0f, 1.0f);
+        for (std::size_t j = 0; j < k; ++j) shares[j].weight *= 1.0f - w;
+        shares[k] = {motionAt(byLayer, k), layer.loop, layer.step, w};
+    }
+    return blendRootMotion({shares.data(), layers});
 }
 
 }  // namespace kinema

@@ -234,6 +234,7 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         }
         if (!(t.offset >= 0.0f && t.offset < 1.0f)) fault(at + "/offset", "must be in [0, 1)");
         tr.offset = t.offset;
+        tr.syncMarkers = t.syncMarkers;
         tr.interruption = t.interruption;
         tr.toSelf = t.canTransitionToSelf;
         tr.predicate = -1;
@@ -487,20 +488,51 @@ std::int32_t StateMachine::choose(const Slot& source, double previousNormalized)
     return -1;
 }
 
+std::optional<double> StateMachine::syncedOffset(const Slot& source, std::uint32_t state) const noexcept {
+    // The source's leading clip and its time: a blend space's heaviest clip.
+    const Clip* from = nullptr;
+    double time = 0.0;
+    if (def_->states_[source.state].blendSpace < 0) {
+        from = source.player.clip();
+        time = source.player.clipTime();
+    } else {
+        const BlendSpacePlayer& bp = blendPlayers_[source.blend];
+        float best = -1.0f;
+        for (const BlendSample& b : bp.samples()) {
+            if (b.weight > best) {
+                best = b.weight;
+                from = bp.space()->clips()[b.clip].clip;
+                time = b.time;
+            }
+        }
+    }
+    // The destination's clip; a blend space's phase follows its first clip's timeline.
+    const auto& to = def_->states_[state];
+    const Clip* dest = to.blendSpace < 0 ? def_->clips_[static_cast<std::size_t>(to.clipSlot)]
+                                         : def_->blendSpaces_[static_cast<std::size_t>(to.blendSpace)].clips()[0].clip;
+    if (from == nullptr || dest == nullptr || !(dest->duration() > 0.0f)) return std::nullopt;
+    const auto synced = syncedMarkerTime(from->markers(), from->duration(), time, dest->markers(), dest->duration());
+    if (!synced) return std::nullopt;
+    return std::min(*synced / dest->duration(), std::nextafter(1.0, 0.0));
+}
+
 void StateMachine::fire(std::uint32_t t) noexcept {
     const auto& tr = def_->transitions_[t];
     for (std::uint32_t c = 0; c < tr.conditionCount; ++c) {
         const auto& cond = def_->conditions_[tr.firstCondition + c];
         if (def_->desc_.parameters[cond.parameter].type == ParameterType::Trigger) values_[cond.parameter] = 0.0f;
     }
+    // Mid-fade the state fading in is the source: the one fading out is dropped.
+    const Slot& source = fading_ ? slots_[1] : slots_[0];
+    double offset = tr.offset;
+    if (tr.syncMarkers) offset = syncedOffset(source, tr.to).value_or(offset);
     if (!(tr.duration > 0.0)) {  // a cut
         fading_ = false;
-        enter(slots_[0], tr.to, tr.offset, nullptr);
+        enter(slots_[0], tr.to, offset, nullptr);
         return;
     }
-    // Mid-fade: the state fading out is dropped, the one fading in is left.
     if (fading_) slots_[0] = slots_[1];
-    enter(slots_[1], tr.to, tr.offset, &slots_[0]);
+    enter(slots_[1], tr.to, offset, &slots_[0]);
     fading_ = true;
     transition_ = t;
     fadeRemaining_ = tr.duration;

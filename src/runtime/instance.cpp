@@ -5,9 +5,24 @@
 #include <string>
 #include <utility>
 
+#include "kinema/math/finite.hpp"
 #include "kinema/runtime/external_pose.hpp"
 
 namespace kinema {
+
+namespace {
+
+// RootAnchor: the flagged parts of one joint replaced in the blended pose.
+void anchorRoot(const RootAnchor& anchor, SoaPose& pose) noexcept {
+    Transform t = pose.joint(anchor.joint);
+    if (anchor.x) t.translation.x = anchor.value.translation.x;
+    if (anchor.y) t.translation.y = anchor.value.translation.y;
+    if (anchor.z) t.translation.z = anchor.value.translation.z;
+    if (anchor.rotation) t.rotation = normalize(anchor.value.rotation);
+    pose.setJoint(anchor.joint, t);
+}
+
+}  // namespace
 
 Result<InstanceEvaluator> InstanceEvaluator::create(const Skeleton& skeleton, std::span<const float> restWeights,
                                                     EvaluatorOptions options) {
@@ -44,6 +59,14 @@ Result<InstanceEvaluator> InstanceEvaluator::create(const Skeleton& skeleton, st
             break;
         }
     }
+    for (std::size_t i = 0; i < options.curves.size(); ++i) {
+        const std::string& name = options.curves[i];
+        if (name.empty()) faults.push_back({"options/curves/" + std::to_string(i), "a curve needs a name"});
+        if (std::find(options.curves.begin(), options.curves.begin() + static_cast<std::ptrdiff_t>(i), name) !=
+            options.curves.begin() + static_cast<std::ptrdiff_t>(i)) {
+            faults.push_back({"options/curves/" + std::to_string(i), "curve \"" + name + "\" is named twice"});
+        }
+    }
     if (!faults.empty()) return faults;
     InstanceEvaluator e;
     e.parents_.assign(skeleton.parents().begin(), skeleton.parents().end());
@@ -52,6 +75,7 @@ Result<InstanceEvaluator> InstanceEvaluator::create(const Skeleton& skeleton, st
     e.kernels_ = PoseKernels(options.simd, options.kernels);
     e.modelMatrices_ = options.modelMatrices;
     e.skins_ = options.skins;
+    e.curveNames_.assign(options.curves.begin(), options.curves.end());
     e.paletteOffsets_.assign(1, 0);
     for (const Skin& skin : options.skins) e.paletteOffsets_.push_back(e.paletteOffsets_.back() + skin.joints.size());
     return e;
@@ -105,6 +129,19 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
             return Status::failure(StatusCode::ForeignInput, "external pose mask was made for another skeleton");
         }
     }
+    if (in.rootAnchor) {
+        const RootAnchor& a = *in.rootAnchor;
+        if (a.joint >= joints) return Status::failure(StatusCode::OutOfRange, "root anchor joint past the skeleton");
+        const Vec3& t = a.value.translation;
+        const Quat& q = a.value.rotation;
+        const float values[] = {t.x, t.y, t.z, q.x, q.y, q.z, q.w};
+        if (!allFinite(values)) {
+            return Status::failure(StatusCode::NotFinite, "root anchor value is not finite");
+        }
+        if (q.x == 0.0f && q.y == 0.0f && q.z == 0.0f && q.w == 0.0f) {
+            return Status::failure(StatusCode::OutOfRange, "root anchor rotation is zero");
+        }
+    }
     if (Status s = checkBoneAdjustments(in.adjustments, joints); !s) return s;
     return checkIkTasks(in.ik, parents_);
 }
@@ -143,6 +180,8 @@ void InstanceEvaluator::evaluate(const InstanceRequest& input, InstanceState& st
             (void)kernels_.blend(work.pose, work.layer, layer.weight, work.pose);
         }
     }
+    if (!curveNames_.empty()) blendCurves(input, state);
+    if (input.rootAnchor) anchorRoot(*input.rootAnchor, work.pose);
     if (input.external != nullptr && input.externalWeight > 0.0f) {
         // The layer scratch is free now; blending into it and swapping keeps the
         // animated morph weights without a copy of them.
@@ -171,6 +210,45 @@ void InstanceEvaluator::evaluate(const InstanceRequest& input, InstanceState& st
     for (std::size_t k = 0; k < skins_.size(); ++k) {
         const std::size_t from = paletteOffsets_[k];
         (void)kernels_.skinPalette(skins_[k], model, palettes.subspan(from, paletteOffsets_[k + 1] - from));
+    }
+}
+
+void InstanceEvaluator::blendCurves(const InstanceRequest& input, InstanceState& state) const {
+    const std::size_t n = curveNames_.size();
+    if (state.curves_.size() < n) {
+        state.curves_.resize(n);
+        state.curveLayer_.resize(n);
+    }
+    state.curveCount_ = n;
+    std::fill_n(state.curves_.begin(), n, 0.0f);
+    for (std::uint32_t l = 0; l < input.layerCount; ++l) {
+        const LayerRequest& layer = input.layers[l];
+        const PackedClip& clip = *layer.clip;
+        const auto curves = clip.curves();
+        std::vector<std::int32_t>& outputs = state.curveOutputs_[l];
+        if (state.curveClips_[l] != &clip || outputs.size() != curves.size()) {
+            // Mapped once per clip a layer takes up, like a cursor binding.
+            outputs.assign(curves.size(), -1);
+            for (std::size_t k = 0; k < curves.size(); ++k) {
+                const auto found = std::find(curveNames_.begin(), curveNames_.end(), curves[k].name);
+                if (found != curveNames_.end()) outputs[k] = static_cast<std::int32_t>(found - curveNames_.begin());
+            }
+            state.curveClips_[l] = &clip;
+        }
+        const double t = clipTime(layer.time, clip.duration(), layer.loop);
+        const float w = l == 0 ? 1.0f : layer.weight;
+        if (l != 0 && layer.mode == LayerMode::Additive) {
+            for (std::size_t k = 0; k < curves.size(); ++k) {
+                if (outputs[k] >= 0)
+                    state.curves_[static_cast<std::size_t>(outputs[k])] += w * sampleCurve(curves[k], t);
+            }
+            continue;
+        }
+        std::fill_n(state.curveLayer_.begin(), n, 0.0f);
+        for (std::size_t k = 0; k < curves.size(); ++k) {
+            if (outputs[k] >= 0) state.curveLayer_[static_cast<std::size_t>(outputs[k])] = sampleCurve(curves[k], t);
+        }
+        for (std::size_t c = 0; c < n; ++c) state.curves_[c] += w * (state.curveLayer_[c] - state.curves_[c]);
     }
 }
 

@@ -102,4 +102,48 @@ std::size_t markersCrossed(std::span<const Marker> markers, double duration, Loo
     return count;
 }
 
+std::optional<double> syncedMarkerTime(std::span<const Marker> from, double fromDuration, double t,
+                                       std::span<const Marker> to, double toDuration) noexcept {
+    if (from.empty() || to.empty() || !(fromDuration > 0.0) || !(toDuration > 0.0) || !std::isfinite(t)) {
+        return std::nullopt;
+    }
+    t = wrapPosition(t, fromDuration);
+    // p: the last source marker at or before t, a lap back when t precedes them all.
+    const std::size_t n = from.size();
+    std::size_t p = n - 1;
+    double pTime = from[p].time - fromDuration;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (from[i].time <= t) {
+            p = i;
+            pTime = from[i].time;
+        }
+    }
+    const std::size_t q = (p + 1) % n;
+    double qTime = from[q].time;
+    while (qTime <= pTime) qTime += fromDuration;
+    const double u = qTime > pTime ? (t - pTime) / (qTime - pTime) : 0.0;
+
+    std::size_t a = to.size();
+    for (std::size_t i = 0; i < to.size(); ++i) {
+        if (to[i].name == from[p].name) {
+            a = i;
+            break;
+        }
+    }
+    if (a == to.size()) return std::nullopt;
+    // The next destination marker named as q, cyclically after a; else simply the next one.
+    std::size_t b = (a + 1) % to.size();
+    for (std::size_t k = 1; k <= to.size(); ++k) {
+        const std::size_t i = (a + k) % to.size();
+        if (to[i].name == from[q].name) {
+            b = i;
+            break;
+        }
+    }
+    const double aTime = to[a].time;
+    double bTime = to[b].time;
+    while (bTime <= aTime) bTime += toDuration;
+    return wrapPosition(aTime + u * (bTime - aTime), toDuration);
+}
+
 }  // namespace kinema

@@ -29,6 +29,7 @@ struct Lane {
 PackedClip::PackedClip(const Clip& clip)
     : name_(clip.name()),
       markers_(clip.markers().begin(), clip.markers().end()),
+      curves_(clip.curves().begin(), clip.curves().end()),
       skeleton_(clip.skeletonFingerprint()),
       duration_(clip.duration()),
       jointsNeeded_(clip.jointsNeeded()),

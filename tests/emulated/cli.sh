@@ -11,7 +11,7 @@ skipped=$(bash "$run" "$qemu" "$cpu" true)
 fail() { echo "FAILED on $cpu: $*"; exit 1; }
 
 out=$(bash "$run" "$qemu" "$cpu" "$kinema" demo) || fail "kinema demo exited with $?"
-grep -q "check: rigidly bound vertices" <<<"$out" || fail "kinema demo printed no rigid-binding check"
+grep -q "planted ankles off the ground" <<<"$out" || fail "kinema demo printed no foot-to-ground check"
 
 cesium="$assets/CesiumMan/glTF-Binary/CesiumMan.glb"
 [[ -f "$cesium" ]] || cesium="$assets/CesiumMan/CesiumMan.glb"

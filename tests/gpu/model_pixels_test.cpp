@@ -87,16 +87,21 @@ std::vector<std::uint8_t> alphaMask(const ImageRGBA8& image) {
     return mask;
 }
 
-void expectCoverageMatches(const char* asset, std::initializer_list<double> times) {
+void expectCoverageMatches(const char* asset, std::initializer_list<double> times,
+                           RasterPath path = RasterPath::Graphics) {
     const auto file = test::assetPath(asset);
     if (!file) GTEST_SKIP() << "shared asset " << asset << " not found (set KINEMA_ASSETS)";
     auto renderer = OffscreenRenderer::create(testGpu(), kWidth, kHeight);
     ASSERT_TRUE(renderer.ok()) << renderer.message();
+    const bool compute = path == RasterPath::Compute;
     for (double t : times) {
         const PosedFrame f = poseModel(*file, t);
         ImageRGBA8 image;
-        auto stats = renderer->render(frameOf(f), &image);
+        FrameDesc frame = frameOf(f);
+        frame.raster = path;
+        auto stats = renderer->render(frame, &image);
         ASSERT_TRUE(stats.ok()) << stats.message();
+        EXPECT_EQ(stats->computeRaster, compute) << asset;
         const test::RasterTarget reference = referenceRaster(f);
         const std::vector<std::uint8_t> gpu = alphaMask(image);
         const double iou = test::intersectionOverUnion(gpu, reference.coverage);
@@ -104,7 +109,8 @@ void expectCoverageMatches(const char* asset, std::initializer_list<double> time
         // The framing keeps the model inside the image and of a readable size.
         EXPECT_GT(test::countSet(reference.coverage), std::size_t{kWidth} * kHeight / 20) << asset;
         ::testing::Test::RecordProperty(std::string(asset) + "@" + std::to_string(t), std::to_string(iou));
-        std::printf("[ coverage ] %s at t = %g: intersection over union %.5f\n", asset, t, iou);
+        std::printf("[ coverage ] %s at t = %g%s: intersection over union %.5f\n", asset, t,
+                    compute ? " (compute raster)" : "", iou);
     }
 }
 
@@ -126,16 +132,72 @@ TEST_F(ModelPixels, MorphedCubeCoverageMatchesTheCpuRasteriser) {
     expectCoverageMatches("AnimatedMorphCube/AnimatedMorphCube.glb", {0.5, 1.5});
 }
 
+TEST_F(ModelPixels, ComputeRasterSkinnedCesiumManCoverageMatchesTheCpuRasteriser) {
+    expectCoverageMatches("CesiumMan/CesiumMan.glb", {0.0, 0.7, 1.4}, RasterPath::Compute);
+}
+
+TEST_F(ModelPixels, ComputeRasterRiggedFigureCoverageMatchesTheCpuRasteriser) {
+    expectCoverageMatches("RiggedFigure/RiggedFigure.glb", {0.3, 0.9}, RasterPath::Compute);
+}
+
+TEST_F(ModelPixels, ComputeRasterRigidBoxAnimatedCoverageMatchesTheCpuRasteriser) {
+    expectCoverageMatches("BoxAnimated/BoxAnimated.glb", {0.0, 1.2, 2.9}, RasterPath::Compute);
+}
+
+TEST_F(ModelPixels, ComputeRasterMorphedCubeCoverageMatchesTheCpuRasteriser) {
+    expectCoverageMatches("AnimatedMorphCube/AnimatedMorphCube.glb", {0.5, 1.5}, RasterPath::Compute);
+}
+
+// The compute rasteriser against the graphics pipeline on a lit, textured, skinned
+// model: the share of pixels whose channels all lie within 2 of each other.
+TEST_F(ModelPixels, ComputeRasterAgreesWithTheGraphicsPathOnCesiumMan) {
+    KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
+    auto renderer = OffscreenRenderer::create(testGpu(), kWidth, kHeight);
+    ASSERT_TRUE(renderer.ok()) << renderer.message();
+    for (double t : {0.3, 1.1}) {
+        const PosedFrame f = poseModel(*file_opt, t);
+        FrameDesc frame = frameOf(f);
+        frame.background = {0.1f, 0.2f, 0.3f, 1.0f};
+        ImageRGBA8 graphics, compute;
+        ASSERT_TRUE(renderer->render(frame, &graphics).ok());
+        frame.raster = RasterPath::Compute;
+        auto stats = renderer->render(frame, &compute);
+        ASSERT_TRUE(stats.ok()) << stats.message();
+        EXPECT_TRUE(stats->computeRaster);
+        std::size_t same = 0, exact = 0, covered = 0;
+        const std::size_t n = std::size_t{kWidth} * kHeight;
+        for (std::size_t i = 0; i < n; ++i) {
+            bool close = true;
+            for (std::size_t c = 0; c < 4; ++c)
+                close = close && std::abs(int{graphics.pixels[i * 4 + c]} - int{compute.pixels[i * 4 + c]}) <= 2;
+            same += close ? 1u : 0u;
+            exact += std::equal(&graphics.pixels[i * 4], &graphics.pixels[i * 4 + 4], &compute.pixels[i * 4]) ? 1u : 0u;
+            const bool background = graphics.pixels[i * 4] == compute.pixels[i * 4] &&
+                graphics.pixels[i * 4] == test::srgbByte(0.1f) && graphics.pixels[i * 4 + 1] == test::srgbByte(0.2f);
+            covered += background ? 0u : 1u;
+        }
+        const double share = static_cast<double>(same) / static_cast<double>(n);
+        EXPECT_GE(share, 0.99) << "t = " << t;
+        EXPECT_GT(covered, n / 20);
+        ::testing::Test::RecordProperty("CesiumMan compute agreement@" + std::to_string(t), std::to_string(share));
+        std::printf("[ agreement ] CesiumMan at t = %g: %.4f of pixels within 2 of the graphics path, %.4f equal\n", t,
+                    share, static_cast<double>(exact) / static_cast<double>(n));
+    }
+}
+
 // BoxAnimated's faces are flat and untextured: inside a face, the pixel's colour is
 // sRGB(baseColour x (ambient + light x max(n . l, 0))) with the face's normal.
-TEST_F(ModelPixels, FlatFacesOfARigidModelHaveTheShadedColourOfTheirMaterial) {
+void expectFlatFacesShaded(RasterPath path) {
     KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
     const PosedFrame f = poseModel(*file_opt, 1.2);
     auto renderer = OffscreenRenderer::create(testGpu(), kWidth, kHeight);
     ASSERT_TRUE(renderer.ok()) << renderer.message();
     FrameDesc frame = frameOf(f);
+    frame.raster = path;
     ImageRGBA8 image;
-    ASSERT_TRUE(renderer->render(frame, &image).ok());
+    auto stats = renderer->render(frame, &image);
+    ASSERT_TRUE(stats.ok()) << stats.message();
+    EXPECT_EQ(stats->computeRaster, path == RasterPath::Compute);
     std::vector<std::vector<Vec3>> normals;
     std::vector<std::uint32_t> firstTriangle;
     const test::RasterTarget reference = referenceRaster(f, &normals, &firstTriangle);
@@ -176,6 +238,14 @@ TEST_F(ModelPixels, FlatFacesOfARigidModelHaveTheShadedColourOfTheirMaterial) {
         }
     }
     EXPECT_GT(checked, 200u);
+}
+
+TEST_F(ModelPixels, FlatFacesOfARigidModelHaveTheShadedColourOfTheirMaterial) {
+    expectFlatFacesShaded(RasterPath::Graphics);
+}
+
+TEST_F(ModelPixels, ComputeRasterFlatFacesHaveTheShadedColourOfTheirMaterial) {
+    expectFlatFacesShaded(RasterPath::Compute);
 }
 
 // The vertex stage's deformation, run by a compute pass and read back, against the

@@ -581,3 +581,57 @@ TEST(StateMachineValidation, ConditionOperatorsNeedTheirParameterTypes) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace kinema;
+
+// walk -> run when speed > 2, optionally entering the run at the walk's marker phase.
+StateMachineDesc walkToRun(bool sync, float offset = 0.0f) {
+    StateMachineDesc d;
+    d.parameters = {{"speed", ParameterType::Float, 0.0f}};
+    d.states = {test::clipState("walk", "walk"), test::clipState("run", "run")};
+    TransitionDesc t;
+    t.from = "walk";
+    t.to = "run";
+    t.duration = 0.2f;
+    t.conditions = {{"speed", ConditionOp::Greater, 2.0f}};
+    t.syncMarkers = sync;
+    t.offset = offset;
+    d.transitions = {t};
+    return d;
+}
+
+double runStartAfterWalking(const StateMachineDesc& desc, const std::map<std::string, Clip, std::less<>>& clips,
+                            double walked) {
+    auto def = StateMachineDefinition::create(desc, [&](std::string_view n) -> const Clip* {
+        const auto it = clips.find(n);
+        return it == clips.end() ? nullptr : &it->second;
+    });
+    EXPECT_TRUE(def.ok()) << def.message();
+    StateMachine sm(*def);
+    EXPECT_TRUE(sm.update(walked).ok());
+    EXPECT_TRUE(sm.setFloat("speed", 3.0f).ok());
+    EXPECT_TRUE(sm.update(0.0).ok());
+    EXPECT_TRUE(sm.transitioning());
+    return sm.targetTime();
+}
+
+TEST(StateMachineSync, ATransitionCanEnterAtTheSourcesMarkerPhase) {
+    std::map<std::string, Clip, std::less<>> clips;
+    clips.emplace("walk", test::lineClip("walk", 1.0f, {{"footL", 0.0f}, {"footR", 0.5f}}));
+    clips.emplace("run", test::lineClip("run", 0.5f, {{"footL", 0.0f}, {"footR", 0.25f}}));
+    // 0.6 s into the walk: 20 % of the way from footR to footL; the run's footR ->
+    // footL gap is 0.25 -> 0.5, so it enters at 0.25 + 0.2 * 0.25 = 0.3 s.
+    EXPECT_NEAR(runStartAfterWalking(walkToRun(true), clips, 0.6), 0.3, 1e-9);
+    // 0.3 s in: 60 % of the way from footL to footR -> 0.15 s.
+    EXPECT_NEAR(runStartAfterWalking(walkToRun(true), clips, 0.3), 0.15, 1e-9);
+    // Without sync the run starts at its offset.
+    EXPECT_NEAR(runStartAfterWalking(walkToRun(false, 0.5f), clips, 0.6), 0.25, 1e-9);
+    // A destination without the source's marker falls back to the offset.
+    clips.erase("run");
+    clips.emplace("run", test::lineClip("run", 0.5f, {{"hit", 0.1f}}));
+    EXPECT_NEAR(runStartAfterWalking(walkToRun(true, 0.5f), clips, 0.6), 0.25, 1e-9);
+}
+
+}  // namespace

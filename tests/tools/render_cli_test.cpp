@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_process.hpp"
 #include "kinema/io/image.hpp"
 #include "support/assets.hpp"
 #include "support/gltf_writer.hpp"
@@ -35,32 +36,9 @@ constexpr const char* kDriverProcess = "ASAN_OPTIONS=detect_leaks=0 ";
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-    int exitCode = -1;
-    std::string out;  // stdout
-    std::string err;  // stderr
-};
+using kinema::test::CliRun;
 
-CliRun runKinema(const std::string& args) {
-    // ctest runs test cases as parallel processes: each call needs its own file.
-    static int calls = 0;
-    const std::string errFile = testing::TempDir() + "kinema_render_stderr_" + std::to_string(::getpid()) + "_" +
-        std::to_string(calls++) + ".txt";
-    const std::string cmd = std::string(kDriverProcess) + KINEMA_CLI_PATH + " " + args + " 2>" + errFile;
-    CliRun r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (!p) return r;
-    std::array<char, 4096> buf{};
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-    const int status = pclose(p);
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream e(errFile);
-    r.err.assign(std::istreambuf_iterator<char>(e), {});
-    e.close();
-    std::remove(errFile.c_str());
-    return r;
-}
+CliRun runKinema(const std::string& args) { return kinema::test::runCli(kDriverProcess, args); }
 
 std::string quoted(const fs::path& p) {
     std::string q(1, '\'');

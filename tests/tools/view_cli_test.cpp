@@ -13,39 +13,20 @@
 #include <fstream>
 #include <string>
 
+#include "cli_process.hpp"
 #include "support/assets.hpp"
 
 namespace {
 
-struct CommandRun {
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
+using CommandRun = kinema::test::CliRun;
 
-// `prefix` runs before the program (an environment change, a wrapper).
+// `prefix` runs before the program (an environment change, a wrapper). The command
+// loads a Vulkan driver, which the loader unloads at exit, before LeakSanitizer looks:
+// it could not name the driver's frames to suppress its process-lifetime allocations,
+// so leak checking is off for these processes (the renderer's own leaks are checked
+// in-process by tests/gpu). No effect without ASan.
 CommandRun runWith(const std::string& prefix, const std::string& args) {
-    static int calls = 0;
-    const std::string errFile =
-        testing::TempDir() + "kinema_view_stderr_" + std::to_string(::getpid()) + "_" + std::to_string(calls++);
-    // The command loads a Vulkan driver, which the loader unloads at exit, before
-    // LeakSanitizer looks: it could not name the driver's frames to suppress its
-    // process-lifetime allocations, so leak checking is off for these processes (the
-    // renderer's own leaks are checked in-process by tests/gpu). No effect without ASan.
-    const std::string cmd =
-        "ASAN_OPTIONS=detect_leaks=0 " + prefix + " " + std::string(KINEMA_CLI_PATH) + " " + args + " 2>" + errFile;
-    CommandRun r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (p == nullptr) return r;
-    std::array<char, 4096> buf{};
-    std::size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-    const int status = pclose(p);
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream e(errFile);
-    r.err.assign(std::istreambuf_iterator<char>(e), {});
-    std::remove(errFile.c_str());
-    return r;
+    return kinema::test::runCli("ASAN_OPTIONS=detect_leaks=0 " + prefix, args);
 }
 
 bool haveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }

@@ -497,7 +497,9 @@ std::vector<Row> renderScenes(const Settings& s) {
 // The render workload's GPU side: frames of a crowd of skinned CesiumMan copies at
 // 1920x1080, GPU time from the queue's timestamps (first to last command of the
 // frame), and the wall time of the whole render call (upload, record, submit, wait).
-// ns_per_vertex is per drawn vertex. Nothing when `device` is "none" or, left empty,
+// ns_per_vertex is per drawn vertex. Each frame is timed through the graphics
+// pipeline and through the compute rasteriser (FrameDesc::raster), where the device
+// has it. Nothing when `device` is "none" or, left empty,
 // when the only device is a CPU driver (name it, e.g. lavapipe, to time that).
 std::vector<Row> renderGpu(const Settings& s, const Model& model, const std::string& device) {
     std::vector<Row> rows;
@@ -516,36 +518,64 @@ std::vector<Row> renderGpu(const Settings& s, const Model& model, const std::str
     if (!crowd) throw std::runtime_error("the render workload's crowd: " + crowd.message());
     auto renderer = OffscreenRenderer::create(*context, kGpuWidth, kGpuHeight);
     if (!renderer) throw std::runtime_error("the render workload's renderer: " + renderer.message());
-    FrameDesc frame;
-    frame.catalogue = &crowd->built.catalogue;
-    frame.draws = &crowd->draws;
-    frame.viewProjection = crowd->camera.viewProjection;
-    frame.eye = crowd->camera.eye;
-    frame.background = {0.02f, 0.02f, 0.03f, 1.0f};
+    // The same crowd drawn rigidly (each copy placed by its first joint's skinning
+    // matrix, no deformation): what the frame costs without skinning.
+    DrawList rigid = crowd->draws;
+    for (DrawItem& item : rigid.items) {
+        if (item.paletteCount == 0) continue;
+        item.world = rigid.palettes[item.paletteOffset];
+        item.paletteCount = 0;
+        item.weightCount = 0;
+    }
     const std::string size = std::to_string(kGpuWidth) + "x" + std::to_string(kGpuHeight);
-    Row gpu{"render", "gpu frame " + size + ", CesiumMan", model.skeleton.jointCount(), count, 1};
-    Row wall{"render", "gpu frame wall " + size + ", CesiumMan", model.skeleton.jointCount(), count, 1};
-    auto once = [&]() {
-        const auto t0 = std::chrono::steady_clock::now();
-        auto stats = renderer->render(frame);
-        const auto t1 = std::chrono::steady_clock::now();
-        if (!stats) throw std::runtime_error("the render workload's frame: " + stats.message());
-        if (!stats->gpuMilliseconds) throw std::runtime_error("the GPU's queue has no timestamps");
-        return std::pair{*stats->gpuMilliseconds * 1e6, std::chrono::duration<double, std::nano>(t1 - t0).count()};
+    const auto time = [&](const DrawList& draws, const std::string& what, RasterPath path) {
+        FrameDesc frame;
+        frame.catalogue = &crowd->built.catalogue;
+        frame.draws = &draws;
+        frame.viewProjection = crowd->camera.viewProjection;
+        frame.eye = crowd->camera.eye;
+        frame.background = {0.02f, 0.02f, 0.03f, 1.0f};
+        frame.raster = path;
+        Row gpu{"render", "gpu frame " + size + ", " + what, model.skeleton.jointCount(), count, 1};
+        Row wall{"render", "gpu frame wall " + size + ", " + what, model.skeleton.jointCount(), count, 1};
+        auto once = [&]() {
+            const auto t0 = std::chrono::steady_clock::now();
+            auto stats = renderer->render(frame);
+            const auto t1 = std::chrono::steady_clock::now();
+            if (!stats) throw std::runtime_error("the render workload's frame: " + stats.message());
+            if (!stats->gpuMilliseconds) throw std::runtime_error("the GPU's queue has no timestamps");
+            if (stats->computeRaster != (path == RasterPath::Compute))
+                throw std::runtime_error("the render workload's frame took the other raster path");
+            return std::pair{*stats->gpuMilliseconds * 1e6, std::chrono::duration<double, std::nano>(t1 - t0).count()};
+        };
+        if (path == RasterPath::Compute) {
+            // Rows only where the device has the compute rasteriser's features.
+            auto probe = renderer->render(frame);
+            if (!probe) throw std::runtime_error("the render workload's frame: " + probe.message());
+            if (!probe->computeRaster) {
+                std::cerr << "kinema bench: skipping the compute raster rows of render: " << context->device().name
+                          << " lacks 64-bit buffer atomics\n";
+                return;
+            }
+        }
+        once();  // builds the resources and the pipelines
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(s.minTime);
+        for (int r = 0; r < s.repetitions || std::chrono::steady_clock::now() < deadline; ++r) {
+            const auto [gpuNs, wallNs] = once();
+            gpu.repetitionNs.push_back(gpuNs);
+            wall.repetitionNs.push_back(wallNs);
+            if (r >= 1000) break;
+        }
+        for (Row* row : {&gpu, &wall}) {
+            row->nsPerVertex = median(row->repetitionNs) / static_cast<double>(crowd->vertices);
+            row->nsPerJoint = median(row->repetitionNs) / static_cast<double>(count * model.skeleton.jointCount());
+            rows.push_back(std::move(*row));
+        }
     };
-    once();  // builds the resources and the pipelines
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(s.minTime);
-    for (int r = 0; r < s.repetitions || std::chrono::steady_clock::now() < deadline; ++r) {
-        const auto [gpuNs, wallNs] = once();
-        gpu.repetitionNs.push_back(gpuNs);
-        wall.repetitionNs.push_back(wallNs);
-        if (r >= 1000) break;
-    }
-    for (Row* row : {&gpu, &wall}) {
-        row->nsPerVertex = median(row->repetitionNs) / static_cast<double>(crowd->vertices);
-        row->nsPerJoint = median(row->repetitionNs) / static_cast<double>(count * model.skeleton.jointCount());
-        rows.push_back(std::move(*row));
-    }
+    time(crowd->draws, "CesiumMan", RasterPath::Graphics);
+    time(rigid, "CesiumMan rigid", RasterPath::Graphics);
+    time(crowd->draws, "CesiumMan, compute raster", RasterPath::Compute);
+    time(rigid, "CesiumMan rigid, compute raster", RasterPath::Compute);
     std::cerr << "kinema bench: GPU rows of render on " << context->device().name << ": " << crowd->draws.items.size()
               << " draws, " << crowd->vertices << " vertices per frame\n";
     return rows;

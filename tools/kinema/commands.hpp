@@ -37,9 +37,10 @@ struct SampleOptions {
 int runSample(const SampleOptions& options);
 
 struct DemoOptions {
-    double seconds = 6.0;  // played in ticks of 1/60 s
+    double seconds = 8.0;  // played in ticks of 1/60 s
     double step = 0.25;    // seconds between printed poses
-    std::string gif;       // also write an animated GIF of the runner here (needs the Vulkan renderer)
+    bool json = false;     // print the run as one JSON object instead of the log
+    std::string gif;       // also write an animated GIF of the humanoid here (needs the Vulkan renderer)
     std::string gpu;       // the GIF's Vulkan device (GpuOptions::device)
 };
 int runDemo(const DemoOptions& options);

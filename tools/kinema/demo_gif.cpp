@@ -1,5 +1,6 @@
 #include "demo_gif.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "kinema/gpu/gpu_context.hpp"
@@ -11,76 +12,66 @@
 namespace kinema::cli {
 namespace {
 
-constexpr float kBarHalfWidth = 0.045f;
-
-Vec3 normalised(Vec3 v) {
-    const float len = std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
-    return len > 0.0f ? Vec3{v.x / len, v.y / len, v.z / len} : Vec3{0, 1, 0};
-}
-
-Vec3 crossOf(Vec3 a, Vec3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
-
-// A box around each line of the primitive, its four corners at each end skinned
-// like that end's vertex. No normals: the renderer shades each face flat.
-RenderMesh barsOf(const MeshPrimitive& lines) {
+// A primitive as the renderer takes it: influences index the primitive's skin's
+// palette, which the draw points at. No normals: the renderer shades each face flat.
+RenderMesh renderMeshOf(const MeshPrimitive& p) {
     RenderMesh mesh;
-    const std::uint32_t n = lines.influencesPerVertex;
-    mesh.influencesPerVertex = n;
-    for (std::size_t i = 0; i + 1 < lines.indices.size(); i += 2) {
-        const std::uint32_t ends[2] = {lines.indices[i], lines.indices[i + 1]};
-        const Vec3 a = lines.positions[ends[0]], b = lines.positions[ends[1]];
-        const Vec3 d = normalised({b.x - a.x, b.y - a.y, b.z - a.z});
-        const Vec3 side = std::abs(d.z) < 0.9f ? Vec3{0, 0, 1} : Vec3{1, 0, 0};
-        const Vec3 u = normalised(crossOf(d, side)), v = crossOf(d, u);
-        const auto base = static_cast<std::uint32_t>(mesh.positions.size());
-        for (int e = 0; e < 2; ++e) {
-            const Vec3 p = e == 0 ? a : b;
-            for (int c = 0; c < 4; ++c) {
-                const float su = (c == 0 || c == 3) ? -kBarHalfWidth : kBarHalfWidth;
-                const float sv = c < 2 ? -kBarHalfWidth : kBarHalfWidth;
-                mesh.positions.push_back(
-                    {p.x + su * u.x + sv * v.x, p.y + su * u.y + sv * v.y, p.z + su * u.z + sv * v.z});
-                const std::size_t from = std::size_t{ends[e]} * n;
-                mesh.joints.insert(mesh.joints.end(), lines.joints.begin() + static_cast<std::ptrdiff_t>(from),
-                                   lines.joints.begin() + static_cast<std::ptrdiff_t>(from + n));
-                mesh.weights.insert(mesh.weights.end(), lines.weights.begin() + static_cast<std::ptrdiff_t>(from),
-                                    lines.weights.begin() + static_cast<std::ptrdiff_t>(from + n));
-            }
-        }
-        // Four sides (corner c at end 0 is base + c, at end 1 base + 4 + c) and two caps.
-        for (std::uint32_t c = 0; c < 4; ++c) {
-            const std::uint32_t c1 = (c + 1) % 4;
-            mesh.indices.insert(mesh.indices.end(),
-                                {base + c, base + c1, base + 4 + c1, base + c, base + 4 + c1, base + 4 + c});
-        }
-        mesh.indices.insert(mesh.indices.end(),
-                            {base, base + 2, base + 1, base, base + 3, base + 2, base + 4, base + 5, base + 6, base + 4,
-                             base + 6, base + 7});
-    }
+    mesh.positions = p.positions;
+    mesh.influencesPerVertex = p.influencesPerVertex;
+    mesh.joints = p.joints;
+    mesh.weights = p.weights;
+    mesh.indices = p.indices;
     return mesh;
 }
 
-// A floor of 12 x 12 tiles, 0.5 m each, in two greys.
-RenderMesh checkeredFloor() {
+// The ground under the whole walk (the script stops within 15 m): quads of 0.25 m on
+// groundHeight(), in 1 m tiles of two greys, with normals from its slope.
+RenderMesh groundMesh() {
     RenderMesh mesh;
-    constexpr int kTiles = 12;
-    constexpr float kTile = 0.5f;
-    for (int z = 0; z < kTiles; ++z) {
-        for (int x = 0; x < kTiles; ++x) {
-            const float x0 = (static_cast<float>(x) - kTiles / 2.0f) * kTile,
-                        z0 = (static_cast<float>(z) - kTiles / 2.0f) * kTile;
-            const float shade = (x + z) % 2 == 0 ? 0.42f : 0.26f;
+    constexpr float kCell = 0.25f, kX0 = -4.0f, kX1 = 4.0f, kZ0 = -4.0f, kZ1 = 18.0f;
+    const auto normal = [](float x, float z) {
+        constexpr float e = 1e-3f;
+        const float dx = (groundHeight(x + e, z) - groundHeight(x - e, z)) / (2 * e);
+        const float dz = (groundHeight(x, z + e) - groundHeight(x, z - e)) / (2 * e);
+        const Vec3 n{-dx, 1.0f, -dz};
+        return n * (1.0f / length(n));
+    };
+    const int nx = static_cast<int>(std::lround((kX1 - kX0) / kCell)),
+              nz = static_cast<int>(std::lround((kZ1 - kZ0) / kCell));
+    for (int iz = 0; iz < nz; ++iz) {
+        for (int ix = 0; ix < nx; ++ix) {
+            const float x0 = kX0 + static_cast<float>(ix) * kCell, z0 = kZ0 + static_cast<float>(iz) * kCell;
+            const bool light = (static_cast<int>(std::floor(x0)) + static_cast<int>(std::floor(z0))) % 2 == 0;
+            const float shade = light ? 0.42f : 0.24f;
             const auto base = static_cast<std::uint32_t>(mesh.positions.size());
-            for (const Vec3& p :
-                 {Vec3{x0, 0, z0}, Vec3{x0, 0, z0 + kTile}, Vec3{x0 + kTile, 0, z0 + kTile}, Vec3{x0 + kTile, 0, z0}}) {
-                mesh.positions.push_back(p);
-                mesh.normals.push_back({0, 1, 0});
-                mesh.colors.push_back({shade, shade, shade * 1.05f, 1.0f});
+            for (const auto& [x, z] : {std::pair{x0, z0}, std::pair{x0, z0 + kCell}, std::pair{x0 + kCell, z0 + kCell},
+                                       std::pair{x0 + kCell, z0}}) {
+                mesh.positions.push_back({x, groundHeight(x, z), z});
+                mesh.normals.push_back(normal(x, z));
+                mesh.colors.push_back({shade, shade * 1.02f, shade * 0.9f, 1.0f});
             }
             mesh.indices.insert(mesh.indices.end(), {base, base + 1, base + 2, base, base + 2, base + 3});
         }
     }
     return mesh;
+}
+
+// A small cube: the point the head follows.
+RenderMesh markerMesh() {
+    RenderMesh mesh;
+    constexpr float s = 0.04f;
+    for (int c = 0; c < 8; ++c) mesh.positions.push_back({(c & 1) ? s : -s, (c & 2) ? s : -s, (c & 4) ? s : -s});
+    constexpr std::uint32_t kFaces[6][4] = {{0, 2, 6, 4}, {1, 5, 7, 3}, {0, 4, 5, 1},
+                                            {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 6, 7, 5}};
+    for (const auto& f : kFaces) mesh.indices.insert(mesh.indices.end(), {f[0], f[1], f[2], f[0], f[2], f[3]});
+    return mesh;
+}
+
+MaterialDesc colour(float r, float g, float b) {
+    MaterialDesc m;
+    m.baseColorFactor = {r, g, b, 1.0f};
+    m.doubleSided = true;
+    return m;
 }
 
 }  // namespace
@@ -90,7 +81,9 @@ struct DemoGifRecorder::State {
     OffscreenRenderer renderer;
     RenderCatalogue catalogue;
     DrawList draws;
-    CameraMatrices camera;
+    std::uint32_t width = 0, height = 0;
+    std::size_t bodyJoints = 0, clothesJoints = 0;
+    std::size_t propItem = 0, markerItem = 0;
     std::vector<ImageRGBA8> frames;
 };
 
@@ -102,7 +95,7 @@ DemoGifRecorder::~DemoGifRecorder() = default;
 std::size_t DemoGifRecorder::frames() const noexcept { return state_->frames.size(); }
 std::string DemoGifRecorder::deviceName() const { return state_->context.device().name; }
 
-Result<DemoGifRecorder> DemoGifRecorder::create(const Model& model, std::uint32_t width, std::uint32_t height,
+Result<DemoGifRecorder> DemoGifRecorder::create(const Humanoid& humanoid, std::uint32_t width, std::uint32_t height,
                                                 const std::string& gpu) {
     GpuOptions options;
     options.device = gpu;
@@ -110,43 +103,76 @@ Result<DemoGifRecorder> DemoGifRecorder::create(const Model& model, std::uint32_
     if (!context) return std::vector<Fault>(context.faults().begin(), context.faults().end());
     auto renderer = OffscreenRenderer::create(*context, width, height);
     if (!renderer) return std::vector<Fault>(renderer.faults().begin(), renderer.faults().end());
-    auto state = std::make_unique<State>(State{std::move(*context), std::move(*renderer), {}, {}, {}, {}});
+    auto state = std::make_unique<State>(
+        State{std::move(*context), std::move(*renderer), {}, {}, width, height, 0, 0, 0, 0, {}});
+    const Model& model = humanoid.model;
+    state->bodyJoints = model.skins.at(0).joints.size();
+    state->clothesJoints = model.skins.at(1).joints.size();
 
     RenderCatalogue& c = state->catalogue;
-    MaterialDesc body;
-    body.baseColorFactor = {0.95f, 0.45f, 0.12f, 1.0f};
-    body.doubleSided = true;
-    MaterialDesc floor;
-    DrawItem floorItem;
-    floorItem.object = c.addRenderObject({c.addMesh(checkeredFloor()), c.addMaterial(floor)});
-    DrawItem runner;
-    runner.object = c.addRenderObject({c.addMesh(barsOf(model.meshes.at(0).primitives.at(0))), c.addMaterial(body)});
-    runner.paletteCount = static_cast<std::uint32_t>(model.skins.at(0).joints.size());
-    state->draws.items = {floorItem, runner};
-    state->draws.palettes.resize(runner.paletteCount);
-
-    PerspectiveCamera camera;
-    camera.eye = {2.4f, 1.7f, 3.4f};
-    camera.target = {0.0f, 0.85f, 0.0f};
-    camera.fovYDegrees = 40.0f;
-    auto matrices = cameraMatrices(camera, static_cast<float>(width) / static_cast<float>(height));
-    if (!matrices) return std::vector<Fault>(matrices.faults().begin(), matrices.faults().end());
-    state->camera = *matrices;
+    std::vector<DrawItem>& items = state->draws.items;
+    DrawItem ground;
+    ground.object = c.addRenderObject({c.addMesh(groundMesh()), c.addMaterial(MaterialDesc{})});
+    items.push_back(ground);
+    DrawItem body;
+    body.object = c.addRenderObject(
+        {c.addMesh(renderMeshOf(model.meshes.at(0).primitives.at(0))), c.addMaterial(colour(0.80f, 0.55f, 0.40f))});
+    body.paletteCount = static_cast<std::uint32_t>(state->bodyJoints);
+    items.push_back(body);
+    // The clothes' primitives share their skin's palette, after the body's.
+    const MaterialDesc clothes[] = {colour(0.10f, 0.35f, 0.75f), colour(0.20f, 0.20f, 0.22f)};
+    for (std::size_t p = 0; p < 2; ++p) {
+        DrawItem item;
+        item.object = c.addRenderObject(
+            {c.addMesh(renderMeshOf(model.meshes.at(1).primitives.at(p))), c.addMaterial(clothes[p])});
+        item.paletteOffset = static_cast<std::uint32_t>(state->bodyJoints);
+        item.paletteCount = static_cast<std::uint32_t>(state->clothesJoints);
+        items.push_back(item);
+    }
+    DrawItem prop;
+    prop.object = c.addRenderObject({c.addMesh(renderMeshOf(humanoid.prop)), c.addMaterial(colour(0.8f, 0.8f, 0.85f))});
+    state->propItem = items.size();
+    items.push_back(prop);
+    DrawItem marker;
+    marker.object = c.addRenderObject({c.addMesh(markerMesh()), c.addMaterial(colour(0.95f, 0.8f, 0.1f))});
+    state->markerItem = items.size();
+    items.push_back(marker);
+    state->draws.palettes.resize(state->bodyJoints + state->clothesJoints);
     return DemoGifRecorder(std::move(state));
 }
 
-Result<bool> DemoGifRecorder::capture(std::span<const Mat4> palette) {
+Result<bool> DemoGifRecorder::capture(const Mat4& world, std::span<const Mat4> bodyPalette,
+                                      std::span<const Mat4> clothesPalette, const Mat4& propWorld, Vec3 lookAt) {
     State& s = *state_;
-    if (palette.size() != s.draws.palettes.size())
+    if (bodyPalette.size() != s.bodyJoints || clothesPalette.size() != s.clothesJoints)
         return Fault{"demo",
-                     "a palette of " + std::to_string(palette.size()) + " matrices for a skin of " +
-                         std::to_string(s.draws.palettes.size()) + " joints"};
-    std::copy(palette.begin(), palette.end(), s.draws.palettes.begin());
+                     "palettes of " + std::to_string(bodyPalette.size()) + " and " +
+                         std::to_string(clothesPalette.size()) + " matrices for skins of " +
+                         std::to_string(s.bodyJoints) + " and " + std::to_string(s.clothesJoints) + " joints"};
+    // The renderer takes skinned draws' palettes in world space.
+    auto out = s.draws.palettes.begin();
+    for (const Mat4& m : bodyPalette) *out++ = world * m;
+    for (const Mat4& m : clothesPalette) *out++ = world * m;
+    s.draws.items[s.propItem].world = propWorld;
+    Mat4 marker;
+    marker.m[12] = lookAt.x;
+    marker.m[13] = lookAt.y;
+    marker.m[14] = lookAt.z;
+    s.draws.items[s.markerItem].world = marker;
+
+    // The camera follows the character, from its front right.
+    PerspectiveCamera camera;
+    camera.target = {world.m[12], world.m[13] + 0.85f, world.m[14] + 0.5f};
+    camera.eye = camera.target + Vec3{2.6f, 0.7f, 2.6f};
+    camera.fovYDegrees = 45.0f;
+    auto matrices = cameraMatrices(camera, static_cast<float>(s.width) / static_cast<float>(s.height));
+    if (!matrices) return std::vector<Fault>(matrices.faults().begin(), matrices.faults().end());
+
     FrameDesc frame;
     frame.catalogue = &s.catalogue;
     frame.draws = &s.draws;
-    frame.viewProjection = s.camera.viewProjection;
-    frame.eye = s.camera.eye;
+    frame.viewProjection = matrices->viewProjection;
+    frame.eye = matrices->eye;
     frame.background = {0.03f, 0.035f, 0.05f, 1.0f};
     ImageRGBA8 image;
     auto stats = s.renderer.render(frame, &image);

@@ -47,6 +47,20 @@ struct Marker {
     float time = 0.0f;  // seconds, finite, >= 0
 };
 
+// A user curve: a named float over the clip's timeline that is not a joint's
+// property (a foot-IK weight, a blink, a footstep loudness). The evaluation blends
+// curves of the same name across layers as it blends the pose.
+struct CurveTrack {
+    std::string name;                                     // non-empty, unique within a clip
+    std::vector<float> times;                             // seconds; at least one; first >= 0; strictly increasing
+    std::vector<float> values;                            // one per key, finite
+    Interpolation interpolation = Interpolation::Linear;  // Step or Linear
+};
+
+// The curve's value at `time` seconds: held at its first and last keys outside
+// them, linear or stepped between. `curve` must have been accepted by a Clip.
+float sampleCurve(const CurveTrack& curve, double time) noexcept;
+
 class Clip {
 public:
     Clip() = default;
@@ -68,18 +82,31 @@ public:
                                std::shared_ptr<const std::vector<std::string>> jointNames = nullptr);
 
     std::string_view name() const noexcept { return name_; }
-    // The same clip (tracks, joint names) with `markers` instead of its own; faults
-    // as create() gives for markers ("markers/<i>").
+    // The same clip (tracks, joint names, curves, length) with `markers` instead of
+    // its own; faults as create() gives for markers ("markers/<i>").
     Result<Clip> withMarkers(std::vector<Marker> markers) const;
+    // The same clip with `curves` instead of its own. Faults, at "curves/<i>": an
+    // empty or repeated name, no key, times not finite, negative or not strictly
+    // increasing, a value count other than the key count, a value not finite, an
+    // interpolation other than Step or Linear.
+    Result<Clip> withCurves(std::vector<CurveTrack> curves) const;
+    // The same clip held open until `seconds`: duration() becomes `seconds`, so a
+    // loop wraps there and markers up to it are swept, while the pose holds the
+    // values of the last keys past them. Faults ("length"): not finite, or shorter
+    // than the last key of any track or curve.
+    Result<Clip> withLength(float seconds) const;
     std::span<const Track> tracks() const noexcept { return tracks_; }
     std::span<const Marker> markers() const noexcept { return markers_; }
+    std::span<const CurveTrack> curves() const noexcept { return curves_; }
+    // The length given by withLength(), or 0 when the keys decide the duration.
+    float length() const noexcept { return length_; }
     std::span<const std::string> jointNames() const noexcept {
         return jointNames_ ? std::span<const std::string>(*jointNames_) : std::span<const std::string>{};
     }
     // jointNamesFingerprint(jointNames()), or 0 for a clip without joint names.
     std::uint64_t skeletonFingerprint() const noexcept { return skeleton_; }
-    // The last key time over all tracks (0 for a clip without tracks). Derived
-    // from the keys when the clip is created; the clip is immutable after that.
+    // The last key time over all tracks and curves (0 for a clip without keys), or
+    // the length when one is given. The clip is immutable after creation.
     float duration() const noexcept { return duration_; }
     // One past the highest joint any track targets: a pose needs at least this many joints.
     std::size_t jointsNeeded() const noexcept { return jointsNeeded_; }
@@ -90,7 +117,10 @@ private:
     std::string name_;
     std::vector<Track> tracks_;
     std::vector<Marker> markers_;
+    std::vector<CurveTrack> curves_;
     std::shared_ptr<const std::vector<std::string>> jointNames_;
+    float keysDuration_ = 0.0f;  // the last key over tracks and curves
+    float length_ = 0.0f;
     std::uint64_t skeleton_ = 0;
     float duration_ = 0.0f;
     std::size_t jointsNeeded_ = 0;

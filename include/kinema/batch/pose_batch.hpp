@@ -45,6 +45,8 @@ struct BatchOptions {
     bool modelMatrices = true;             // compose local -> model (needed for palettes)
     // A palette per skin and instance (see EvaluatorOptions::skins).
     std::span<const Skin> skins{};
+    // The user curves to blend per instance (see EvaluatorOptions::curves).
+    std::span<const std::string> curves{};
     std::size_t grainSize = 4;  // instances per task, at least (oneTBB splits the rest by load)
     // Keep each instance's local pose for local(). False (with modelMatrices): each
     // worker evaluates in a scratch pose of its own, so that an evaluation writes
@@ -92,6 +94,8 @@ public:
     std::span<const BatchEvent> events() const noexcept { return events_; }
 
     // The outcome of each IK task of `instance`'s last request, in its order.
+    // The blended user curves of `instance` (BatchOptions::curves order).
+    std::span<const float> curves(std::size_t instance) const noexcept { return states_[instance].curves(); }
     std::span<const IkOutcome> ikOutcomes(std::size_t instance) const noexcept {
         return states_[instance].ikOutcomes();
     }

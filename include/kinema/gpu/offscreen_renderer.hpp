@@ -14,6 +14,17 @@
 // linear space and the store encodes it. Alpha is coverage: 1 where an opaque
 // surface was drawn, the background's alpha elsewhere.
 //
+// Two ways to draw a frame (FrameDesc::raster). The graphics path is the pipeline
+// above. The compute path draws with compute shaders only, for GPUs whose compute
+// units far outnumber their graphics units (data-centre GPUs shade vertices and
+// fragments on a few of their multiprocessors): a transform pass deforms every vertex
+// to clip space, a raster pass keeps the nearest triangle of each pixel in a 64-bit
+// visibility buffer (depth, triangle id) by atomic minimum, and a resolve pass shades
+// each pixel from its triangle exactly as the fragment stage does. It covers frames
+// whose draws are all opaque, that use at most 16 materials and draw no overlay, on a
+// device with 64-bit integers and 64-bit buffer atomics; any other frame is drawn by
+// the graphics path, and FrameStats::computeRaster says which one ran.
+//
 // GPU resources (meshes, textures) are built from the catalogue through a
 // RenderPreparation: frames that draw the same objects of an unchanged catalogue
 // reuse them; animation changes only the per-frame buffers.
@@ -36,6 +47,12 @@
 
 namespace kinema {
 
+// Which units draw a frame's triangles.
+enum class RasterPath {
+    Graphics,  // the graphics pipeline: vertex and fragment shaders, fixed-function raster
+    Compute,   // compute shaders only, where the frame allows it (else the graphics path)
+};
+
 // What one frame draws and from where.
 struct FrameDesc {
     const RenderCatalogue* catalogue = nullptr;
@@ -48,13 +65,18 @@ struct FrameDesc {
     std::array<float, 3> ambientColor{0.3f, 0.3f, 0.32f};     // linear RGB
     std::array<float, 4> background{0.0f, 0.0f, 0.0f, 0.0f};  // linear RGBA clear colour
     const Overlay* overlay = nullptr;                         // drawn over the meshes; may be null
+    // Compute: drawn by the compute rasteriser when every draw's material is opaque,
+    // the catalogue's prepared materials are at most 16, the overlay draws nothing and
+    // the device has the features; else by the graphics path.
+    RasterPath raster = RasterPath::Graphics;
 };
 
 struct FrameStats {
     std::uint32_t draws = 0;        // draw items drawn
-    std::uint32_t drawCalls = 0;    // instanced draw calls: a run of draws of one object is one
+    std::uint32_t drawCalls = 0;    // instanced draw calls: a run of draws of one object is one (0: compute path)
     bool resourcesBuilt = false;    // the catalogue's GPU resources were (re)built for this frame
     bool deformationBound = false;  // palettes and morph weights were uploaded and bound (a deformed draw)
+    bool computeRaster = false;     // the compute rasteriser drew the frame (else the graphics pipeline)
     // Device time from the first to the last command of the frame, when the queue
     // has timestamps.
     std::optional<double> gpuMilliseconds;

@@ -8,11 +8,16 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "kinema/asset/clip.hpp"
 #include "kinema/core/result.hpp"
 #include "kinema/math/transform.hpp"
+#include "kinema/play/blend_space.hpp"
+#include "kinema/play/cross_fade.hpp"
 #include "kinema/play/player.hpp"
+#include "kinema/play/state_machine.hpp"
+#include "kinema/runtime/instance.hpp"
 
 namespace kinema {
 
@@ -41,6 +46,12 @@ public:
     // replaced by their values at time 0, so the pose plays in place.
     Transform anchored(const Transform& sampled) const noexcept;
 
+    // The root's local transform at clip time 0, and what is extracted: together
+    // the RootAnchor that makes an evaluated pose play in place.
+    const Transform& start() const noexcept { return start_; }
+    const RootMotionMask& mask() const noexcept { return mask_; }
+    RootAnchor anchor(std::uint32_t rootJoint) const noexcept;
+
 private:
     // The extracted part of the root at clip time t, as a matrix.
     Mat4 at(double t) const noexcept;
@@ -53,5 +64,47 @@ private:
     RootMotionMask mask_;
     double duration_ = 0.0;
 };
+
+// ------------------------------------------------------------ blended root motion
+//
+// A blend moves the character by the weighted blend of what each playing clip's
+// root did over its own step of the update: translations averaged by weight,
+// rotations by the normalised weighted sum of their quaternions (signs aligned
+// with the heaviest), so one clip at weight 1 gives exactly RootMotion::delta.
+// Each clip's delta is exact across loop wraps and in reverse; the blend is taken
+// once per update, of deltas over the same elapsed time. A clip without root motion
+// (a null RootMotion) takes its share as standing still.
+
+struct RootMotionShare {
+    const RootMotion* motion = nullptr;  // null: this share stands still
+    LoopMode mode = LoopMode::Loop;
+    PlaybackStep step;
+    float weight = 0.0f;  // >= 0; the shares need not sum to 1 (they are normalised)
+};
+
+// The blended delta of `shares`; identity when no share has a positive weight.
+Transform blendRootMotion(std::span<const RootMotionShare> shares) noexcept;
+
+// A state machine's update (StateMachine::samples()): `bySlot[s]` is the root
+// motion of StateMachineDefinition::clips()[s] (null or missing: none). During a
+// fade both states' clips move the character by their shares of the pose.
+Transform rootMotionDelta(std::span<const MotionSample> samples, std::span<const RootMotion* const> bySlot) noexcept;
+
+// A blend space's update (BlendSpacePlayer::samples()): `byClip[c]` is the root
+// motion of BlendSpace::clips()[c]. Its clips loop.
+Transform rootMotionDelta(std::span<const BlendSample> samples, std::span<const RootMotion* const> byClip) noexcept;
+
+// A crossfade's update: the current clip's step by currentWeight(), the outgoing
+// one's by the rest.
+Transform rootMotionDelta(const CrossFade& fade, const CrossFadeStep& step, const RootMotion* current,
+                          const RootMotion* outgoing) noexcept;
+
+// The layers of a request (LayerStack::fill() writes each layer's step):
+// `byLayer[k]` is the root motion of layer k's clip. Override layers take the
+// shares their pose blend gives them (layer k's weight, times its mask's weight on
+// `rootJoint`, scales every layer below by one minus itself); additive layers add
+// detail to the pose and leave the motion to the layers below.
+Transform rootMotionDelta(const InstanceRequest& request, std::span<const RootMotion* const> byLayer,
+                          std::uint32_t rootJoint) noexcept;
 
 }  // namespace kinema

@@ -121,6 +121,10 @@ struct TransitionDesc {
     std::vector<ConditionDesc> conditions;  // all must hold
     std::optional<float> exitTime;          // normalised time of the source state the fade waits for (>= 0)
     float offset = 0.0f;                    // normalised start time of the destination, in [0, 1)
+    // Start the destination at the point of its marker cycle the source has reached
+    // (syncedMarkerTime): walk to run without crossing feet. Falls back to `offset`
+    // when either clip lacks markers or the destination lacks the source's last marker.
+    bool syncMarkers = false;
     Interruption interruption = Interruption::None;
     bool canTransitionToSelf = false;  // "*" transitions only: may restart the state already playing
     std::string predicate;             // optional name of a code predicate (StateMachine::setPredicate)
@@ -196,6 +200,7 @@ private:
         bool hasExitTime;
         double exitTime;
         double offset;
+        bool syncMarkers;
         Interruption interruption;
         bool toSelf;
         std::int32_t predicate;  // -1: none
@@ -320,6 +325,8 @@ private:
     };
     // `other`: the slot that may hold the same blend state (its player is left alone).
     void enter(Slot& slot, std::uint32_t state, double offset, const Slot* other) noexcept;
+    // The normalised start of `state` matching `source`'s marker phase, if both have markers to match.
+    std::optional<double> syncedOffset(const Slot& source, std::uint32_t state) const noexcept;
     void advance(Slot& slot, double elapsed) noexcept;
     double speedOf(std::uint32_t state) const noexcept;
     double timeOf(const Slot& slot) const noexcept;

@@ -5,8 +5,9 @@
 // to kMaxLayers clip layers, an external pose and bone adjustments; evaluate()
 // turns it into a pose, model matrices and skin palettes:
 //
-//   sample layer 0 -> blend or add layers 1.. (weight x mask) -> blend the external
-//   pose -> bone adjustments -> IK tasks -> local to model -> one palette per skin
+//   sample layer 0 -> blend or add layers 1.. (weight x mask) -> root anchor ->
+//   blend the external pose -> bone adjustments -> IK tasks -> local to model ->
+//   one palette per skin
 //
 // and sweeps each layer's markers over the step its head took (marker_sweep.hpp).
 // An InstanceEvaluator holds what every instance of one skeleton shares (parents,
@@ -19,7 +20,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "kinema/asset/model.hpp"
@@ -27,6 +30,7 @@
 #include "kinema/core/result.hpp"
 #include "kinema/core/status.hpp"
 #include "kinema/math/mat4.hpp"
+#include "kinema/math/transform.hpp"
 #include "kinema/runtime/bone_adjust.hpp"
 #include "kinema/runtime/clip_time.hpp"
 #include "kinema/runtime/ik.hpp"
@@ -68,6 +72,18 @@ struct LayerRequest {
     PlaybackStep step{};
 };
 
+// Root motion extraction on the pose: the flagged parts of `joint`'s local
+// transform (translation components in its parent's frame, the whole rotation) are
+// replaced by `value`'s after the layers are blended, so a clip that travels plays
+// in place while the game moves the character by the root delta (play/root_motion.hpp:
+// RootMotion::start() is the usual value, the flags those of its RootMotionMask).
+struct RootAnchor {
+    std::uint32_t joint = 0;
+    bool x = true, y = false, z = true;
+    bool rotation = true;
+    Transform value{};
+};
+
 // What one instance shows in this evaluation. Everything pointed to is shared,
 // read-only, and must outlive the evaluation.
 struct InstanceRequest {
@@ -79,6 +95,8 @@ struct InstanceRequest {
     const SoaPose* external = nullptr;
     float externalWeight = 0.0f;
     const JointMask* externalMask = nullptr;
+    // Applied to the blended layers, before the external pose (see RootAnchor).
+    std::optional<RootAnchor> rootAnchor{};
     // Applied after the external pose and before composition (bone_adjust.hpp).
     std::span<const BoneAdjustment> adjustments{};
     // Solved after the adjustments, in list order, before the final composition
@@ -102,6 +120,12 @@ struct EvaluatorOptions {
     // joints index this skeleton and it has one inverse bind matrix per joint. The
     // skins must outlive the evaluator.
     std::span<const Skin> skins{};
+    // The user curves to blend (CurveTrack::name), one output value each, in this
+    // order (InstanceState::curves()). Each layer moves every curve toward its
+    // clip's value as it moves the pose, by the layer's weight (joint masks do not
+    // apply: a curve is no joint); a clip without a curve of that name gives it 0;
+    // an additive layer adds weight x its clip's value. Names must be unique.
+    std::span<const std::string> curves{};
 };
 
 // The two poses an evaluation works in: the result, and the scratch a further
@@ -124,6 +148,8 @@ public:
     std::span<const MarkerEvent> events() const noexcept { return {events_.data(), eventCount_}; }
     // One outcome per IK task of the last evaluation's request, in its order.
     std::span<const IkOutcome> ikOutcomes() const noexcept { return {ikOutcomes_.data(), ikCount_}; }
+    // The blended user curves of the last evaluation, in EvaluatorOptions::curves order.
+    std::span<const float> curves() const noexcept { return {curves_.data(), curveCount_}; }
 
 private:
     friend class InstanceEvaluator;
@@ -134,6 +160,12 @@ private:
     std::vector<IkOutcome> ikOutcomes_;  // grows to the most tasks a request has had
     std::size_t ikCount_ = 0;
     std::vector<Mat4> ikModel_;  // the solvers' composition when the evaluator keeps no model matrices
+    std::vector<float> curves_;
+    std::vector<float> curveLayer_;  // one layer's curve values, before blending
+    std::size_t curveCount_ = 0;
+    // Per layer: the clip whose curves were last mapped, and each of its curves' output (-1: not asked for).
+    std::array<const PackedClip*, kMaxLayers> curveClips_{};
+    std::array<std::vector<std::int32_t>, kMaxLayers> curveOutputs_;
 };
 
 class InstanceEvaluator {
@@ -147,6 +179,7 @@ public:
 
     std::size_t jointCount() const noexcept { return parents_.size(); }
     std::size_t weightCount() const noexcept { return rest_.weights().size(); }
+    std::span<const std::string> curveNames() const noexcept { return curveNames_; }
     std::span<const std::int32_t> parents() const noexcept { return parents_; }
     const SoaPose& restPose() const noexcept { return rest_; }
     const PoseKernels& kernels() const noexcept { return kernels_; }
@@ -163,7 +196,8 @@ public:
     // clip made for this skeleton (ForeignInput: see Clip::skeletonFingerprint and
     // bindClip) that fits it, a finite time, a weight in [0, 1], a mask and a
     // reference of this skeleton, a finite step when it sweeps; an external pose
-    // and mask that fit, its weight in [0, 1]; bone adjustments as
+    // and mask that fit, its weight in [0, 1]; a root anchor on a joint of the
+    // skeleton with a finite value and a non-zero rotation; bone adjustments as
     // checkBoneAdjustments(), IK tasks as checkIkTasks(). The failure names the layer
     // (Status::layer) or the entry (Status::index). Allocates nothing.
     Status check(const InstanceRequest& request) const noexcept;
@@ -172,8 +206,9 @@ public:
     // pose (after the external pose, adjustments and IK), `model` (jointCount()
     // matrices, when modelMatrices()) the composed pose, `palettes` (paletteSize()
     // matrices) every skin's palette, `state` the markers crossed and the IK
-    // outcomes. Allocates only when a request has more IK tasks than any before, or
-    // when a clip with more timelines or markers than any before appears.
+    // outcomes and the blended curves. Allocates only when a request has more IK
+    // tasks than any before, when a clip with more timelines or markers than any
+    // before appears, or when a layer's clip with curves changes.
     void evaluate(const InstanceRequest& request, InstanceState& state, WorkPoses& work, std::span<Mat4> model,
                   std::span<Mat4> palettes) const;
 
@@ -183,8 +218,10 @@ public:
 
 private:
     void sweepMarkers(const InstanceRequest& request, InstanceState& state) const;
+    void blendCurves(const InstanceRequest& request, InstanceState& state) const;
 
     std::vector<std::int32_t> parents_;
+    std::vector<std::string> curveNames_;
     std::uint64_t skeleton_ = 0;  // Skeleton::fingerprint()
     SoaPose rest_;
     PoseKernels kernels_;

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "kinema/asset/clip.hpp"
@@ -50,6 +51,16 @@ double wrapPosition(double x, double period) noexcept;
 // it wrote (a clip has few markers: size `out` to markers.size()).
 std::size_t markersCrossed(std::span<const Marker> markers, double duration, LoopMode mode, const PlaybackStep& step,
                            std::span<std::uint32_t> out) noexcept;
+
+// Marker-synchronised time: where a looping clip `to` stands at the point of its
+// marker cycle that time `t` of the looping clip `from` has reached. With p and n
+// the markers of `from` at or before t and after it (cyclically) and u the fraction
+// of the way from p to n, the result lies the same fraction u of the way from `to`'s
+// first marker named as p to its next marker named as n (or its next marker, when
+// no later one has that name), wrapped into [0, toDuration). Empty when either
+// clip has no markers or no positive duration, or `to` has no marker named as p.
+std::optional<double> syncedMarkerTime(std::span<const Marker> from, double fromDuration, double t,
+                                       std::span<const Marker> to, double toDuration) noexcept;
 
 inline std::size_t markersCrossed(const Clip& clip, LoopMode mode, const PlaybackStep& step,
                                   std::span<std::uint32_t> out) noexcept {

@@ -45,6 +45,8 @@ public:
     // marker sweep need nothing but the packed clip.
     std::string_view name() const noexcept { return name_; }
     std::span<const Marker> markers() const noexcept { return markers_; }
+    // The source clip's user curves, sampled and blended by the evaluation.
+    std::span<const CurveTrack> curves() const noexcept { return curves_; }
     // The source clip's Clip::skeletonFingerprint(): 0 binds by index, anything else
     // is evaluated only on the skeleton of that fingerprint.
     std::uint64_t skeletonFingerprint() const noexcept { return skeleton_; }
@@ -75,6 +77,7 @@ public:
 private:
     std::string name_;
     std::vector<Marker> markers_;
+    std::vector<CurveTrack> curves_;
     std::uint64_t skeleton_ = 0;
     float duration_ = 0.0f;
     std::size_t jointsNeeded_ = 0;

@@ -1,0 +1,79 @@
+// The shape shared by the JSON files that give a model's clips data by clip name
+// (markers, user curves): {"clips": {"<clip name>": <per-clip value>, ...}}, read
+// fail-closed, then applied all or nothing.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "json_reader.hpp"
+#include "kinema/asset/model.hpp"
+#include "kinema/core/result.hpp"
+
+namespace kinema::detail {
+
+// Calls `read(name, value, at)` for every member of the root's "clips" object, in
+// order, with `at` its JSON pointer; faults for a missing or non-object "clips", an
+// unknown root key or a clip named twice.
+template <class Read>
+void forEachClip(JsonReader& reader, dom::object root, Read&& read) {
+    reader.onlyKeys(root, "", {"clips"});
+    dom::element e;
+    if (root.at_key("clips").get(e)) {
+        reader.fault("/clips", "missing");
+        return;
+    }
+    dom::object byClip;
+    if (e.get_object().get(byClip)) {
+        reader.fault("/clips", "must be an object of clip names");
+        return;
+    }
+    std::unordered_set<std::string_view> seen;
+    for (const auto field : byClip) {
+        const std::string at = "/clips/" + JsonReader::escape(field.key);
+        if (!seen.insert(field.key).second) {
+            reader.fault(at, "duplicate key (keys must be unique)");
+            continue;
+        }
+        read(field.key, field.value, at);
+    }
+}
+
+// Gives each named clip of `model` its new version, `rebuild(clip, entry)` (a
+// Result<Clip>; its faults are placed under the clip's pointer, `where(fault,
+// entry)` naming the rest of the path). Every clip is rebuilt first and the model
+// changed only when all succeeded; a name the model lacks is a fault. Returns how
+// many clips changed.
+template <class Entry, class Rebuild, class Where>
+Result<std::size_t> applyByClipName(std::vector<Entry>& entries, Model& model, std::string_view source,
+                                    Rebuild&& rebuild, Where&& where) {
+    std::vector<std::pair<std::size_t, Clip>> changed;
+    std::vector<Fault> faults;
+    for (Entry& entry : entries) {
+        const std::string at = std::string(source) + "#/clips/" + JsonReader::escape(entry.clip);
+        std::optional<std::size_t> index;
+        for (std::size_t i = 0; i < model.clips.size() && !index; ++i) {
+            if (model.clips[i].name() == entry.clip) index = i;
+        }
+        if (!index) {
+            faults.push_back({at, "the model has no clip named \"" + entry.clip + "\""});
+            continue;
+        }
+        Result<Clip> clip = rebuild(model.clips[*index], entry);
+        if (!clip) {
+            for (const Fault& f : clip.faults()) faults.push_back({at + where(f, entry), f.what});
+            continue;
+        }
+        changed.emplace_back(*index, std::move(clip).value());
+    }
+    if (!faults.empty()) return faults;
+    for (auto& [index, clip] : changed) model.clips[index] = std::move(clip);
+    return changed.size();
+}
+
+}  // namespace kinema::detail
