@@ -45,7 +45,7 @@ SocketReport Socket::place(const Skeleton& skeleton, std::span<const Mat4> model
         result = report(Status::failure(StatusCode::UnknownName, "socket: the skeleton has no bone of that name"),
                         kUnknownBone);
     } else {
-        out.matrix = mulAffine(model[static_cast<std::size_t>(bone)], offset_);
+        out.matrix = mulAffine(model[static_cast<std::size_t>(bone)], offsetMatrix_);
         out.trs = decompose(out.matrix);
     }
     latches_ = static_cast<std::uint8_t>(latches_ & ongoing);

@@ -49,6 +49,12 @@ TEST(Socket, SitsAtTheBoneTimesTheOffset) {
     EXPECT_NEAR(placed.trs.scale.z, 2.0f, 1e-6f);
     const Quat expected = fromAxisAngle({0, 0, 1}, std::numbers::pi_v<float> / 2.0f);
     EXPECT_NEAR(std::abs(dot(placed.trs.rotation, expected)), 1.0f, 1e-6f);
+    // The offset reads back as given; a new one moves the placement.
+    EXPECT_EQ(socket.offset().translation, grip.translation);
+    EXPECT_EQ(socket.offsetMatrix().m[12], 0.1f);  // translation, then the scale of what it holds
+    socket.setOffset(Transform{});
+    ASSERT_TRUE(socket.place(skeleton, restModel(skeleton), placed).status.ok());
+    EXPECT_NEAR(placed.matrix.m[13], 2.1f, 1e-6f);
 }
 
 TEST(Socket, LooksTheBoneUpOncePerSkeletonAndNameFailuresToo) {

@@ -56,7 +56,7 @@ TEST(Cli, EveryCommandHasHelp) {
 
 TEST(Cli, UnknownCommandFailsOnStderr) {
     const CliRun r = runKinema("frobnicate");
-    EXPECT_NE(r.exitCode, 0);
+    EXPECT_EQ(r.exitCode, 2);
     EXPECT_TRUE(r.out.empty()) << r.out;
     EXPECT_NE(r.err.find("unknown command 'frobnicate'; commands: info, validate, sample, demo, render, view, bench"),
               std::string::npos)
@@ -65,15 +65,15 @@ TEST(Cli, UnknownCommandFailsOnStderr) {
 
 TEST(Cli, UnknownOptionOrNoCommandIsNamed) {
     const CliRun option = runKinema("-x");
-    EXPECT_NE(option.exitCode, 0);
+    EXPECT_EQ(option.exitCode, 2);
     EXPECT_NE(option.err.find("unknown option '-x'; commands: info, validate, sample, demo, render, view, bench"),
               std::string::npos)
         << option.err;
     const CliRun longOption = runKinema("--frobnicate");
-    EXPECT_NE(longOption.exitCode, 0);
+    EXPECT_EQ(longOption.exitCode, 2);
     EXPECT_NE(longOption.err.find("--frobnicate"), std::string::npos) << longOption.err;
     const CliRun none = runKinema("");
-    EXPECT_NE(none.exitCode, 0);
+    EXPECT_EQ(none.exitCode, 2);
     EXPECT_NE(none.err.find("a command is required; commands: info, validate, sample, demo, render, view, bench"),
               std::string::npos)
         << none.err;
@@ -171,7 +171,7 @@ TEST(Cli, MemoryBudgetTakesUnitsAndIsReportedWithNumbers) {
     for (const char* size : {"nan", "inf", "0", "1.5"}) {
         for (const char* option : {"--memory-budget", "--max-image-pixels"}) {
             const CliRun r = runKinema(std::string("validate ") + option + " " + size + " " + path);
-            EXPECT_NE(r.exitCode, 0) << option << " " << size;
+            EXPECT_EQ(r.exitCode, 2) << option << " " << size;
             EXPECT_NE(r.err.find(option), std::string::npos) << option << " " << size << ": " << r.err;
             EXPECT_TRUE(r.out.empty()) << r.out;
         }

@@ -160,7 +160,7 @@ TEST(DemoCli, BadArgumentsAreRefusedBeforeRunning) {
     };
     for (const auto& [args, says] : refused) {
         const DemoRun r = runDemo(args);
-        EXPECT_NE(r.exitCode, 0) << args;
+        EXPECT_EQ(r.exitCode, 2) << args;
         EXPECT_NE(r.err.find(says), std::string::npos) << args << ": " << r.err;
         EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
     }

@@ -28,7 +28,7 @@ int noCommand(const CLI::App& app, const CLI::ParseError& error) {
     else
         std::cerr << "kinema: unknown command '" << rest.front() << "'";
     std::cerr << "; commands: " << commands << "\nRun with --help for more information.\n";
-    return error.get_exit_code();
+    return error.get_exit_code() == 0 ? 0 : 2;
 }
 
 }  // namespace
@@ -201,7 +201,8 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() != 0 && app.get_subcommands().empty()) return noCommand(app, e);
-        return app.exit(e);
+        // Every bad argument exits 2, whichever check found it (--help and --version exit 0).
+        return app.exit(e) == 0 ? 0 : 2;
     }
 
     try {

@@ -42,15 +42,20 @@ class Socket {
 public:
     Socket() = default;
     explicit Socket(std::string bone, const Transform& offset = {})
-        : bone_(std::move(bone)), offset_(toMatrix(offset)) {}
+        : bone_(std::move(bone)), offset_(offset), offsetMatrix_(toMatrix(offset)) {}
 
     const std::string& bone() const noexcept { return bone_; }
     void setBone(std::string bone) {
         bone_ = std::move(bone);
         resolvedValid_ = false;
     }
-    const Mat4& offset() const noexcept { return offset_; }
-    void setOffset(const Transform& offset) noexcept { offset_ = toMatrix(offset); }
+    // The held thing in the bone's frame, as given and as the matrix placement uses.
+    const Transform& offset() const noexcept { return offset_; }
+    const Mat4& offsetMatrix() const noexcept { return offsetMatrix_; }
+    void setOffset(const Transform& offset) noexcept {
+        offset_ = offset;
+        offsetMatrix_ = toMatrix(offset);
+    }
 
     // The bone's joint index in `skeleton`, or -1 when it has no joint of that name.
     // Looked up only when the skeleton (by fingerprint) or the name changed since the
@@ -70,7 +75,8 @@ private:
     SocketReport report(Status status, std::uint8_t latch);
 
     std::string bone_;
-    Mat4 offset_;
+    Transform offset_;
+    Mat4 offsetMatrix_;
     std::uint64_t resolvedFor_ = 0;  // the fingerprint of the skeleton index_ was looked up in
     bool resolvedValid_ = false;     // whether a lookup has been made for the current name
     std::int32_t index_ = -1;
