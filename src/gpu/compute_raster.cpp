@@ -184,12 +184,15 @@ Result<bool> OffscreenRenderer::State::recordComputeRaster(const FrameDesc& fram
         pass(pipelines.rasterTransform(), vertexBase);
         dispatchFlat(cmd, vertexBase);
     }
+    // The pass boundaries for FrameStats::computePassMilliseconds (queries 0 and 1 are the frame's).
+    if (queries != VK_NULL_HANDLE) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries, 2);
     memoryBarrier(cmd, work, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     if (triangleBase > 0) {
         pass(pipelines.rasterTriangles(), triangleBase);
         dispatchFlat(cmd, triangleBase);
     }
+    if (queries != VK_NULL_HANDLE) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries, 3);
     memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
     pass(pipelines.rasterResolve(), static_cast<std::uint32_t>(pixels));

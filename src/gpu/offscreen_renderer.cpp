@@ -92,7 +92,7 @@ Result<bool> OffscreenRenderer::State::init() {
     if (dev.timestampValidBits > 0) {
         VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
         q.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        q.queryCount = 2;
+        q.queryCount = 4;  // frame start and end, and the compute path's pass boundaries
         if (VkResult r = vkCreateQueryPool(dev.device, &q, nullptr, &queries); r != VK_SUCCESS)
             return vulkanFault("vkCreateQueryPool", r);
     }
@@ -478,7 +478,7 @@ Result<FrameStats> OffscreenRenderer::render(const FrameDesc& frame, ImageRGBA8*
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     vkBeginCommandBuffer(cmd, &begin);
     if (s.queries != VK_NULL_HANDLE) {
-        vkCmdResetQueryPool(cmd, s.queries, 0, 2);
+        vkCmdResetQueryPool(cmd, s.queries, 0, 4);
         vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, s.queries, 0);
     }
     stats.computeRaster = s.computeRasterFits(frame);
@@ -502,15 +502,22 @@ Result<FrameStats> OffscreenRenderer::render(const FrameDesc& frame, ImageRGBA8*
     if (auto ok = s.submit(); !ok) return faultsOf(ok.faults());
 
     if (s.queries != VK_NULL_HANDLE) {
-        std::uint64_t ticks[2] = {0, 0};
-        if (vkGetQueryPoolResults(s.device->device, s.queries, 0, 2, sizeof ticks, ticks, sizeof(std::uint64_t),
+        // Queries 2 and 3 are written by the compute path only: a graphics frame reads two.
+        const std::uint32_t written = stats.computeRaster ? 4 : 2;
+        std::uint64_t ticks[4] = {0, 0, 0, 0};
+        if (vkGetQueryPoolResults(s.device->device, s.queries, 0, written, sizeof ticks, ticks, sizeof(std::uint64_t),
                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS) {
             const std::uint64_t mask = s.device->timestampValidBits >= 64
                 ? ~std::uint64_t{0}
                 : (std::uint64_t{1} << s.device->timestampValidBits) - 1;
-            const std::uint64_t elapsed = ((ticks[1] & mask) - (ticks[0] & mask)) & mask;
-            stats.gpuMilliseconds =
-                static_cast<double>(elapsed) * static_cast<double>(s.device->properties.limits.timestampPeriod) * 1e-6;
+            const auto between = [&](std::size_t from, std::size_t to) {
+                const std::uint64_t elapsed = ((ticks[to] & mask) - (ticks[from] & mask)) & mask;
+                return static_cast<double>(elapsed) * static_cast<double>(s.device->properties.limits.timestampPeriod) *
+                    1e-6;
+            };
+            stats.gpuMilliseconds = between(0, 1);
+            if (stats.computeRaster)
+                stats.computePassMilliseconds = std::array{between(0, 2), between(2, 3), between(3, 1)};
         }
     }
     if (pixels != nullptr) {

@@ -566,6 +566,15 @@ std::vector<Row> renderGpu(const Settings& s, const Model& model, const std::str
             wall.repetitionNs.push_back(wallNs);
             if (r >= 1000) break;
         }
+        if (path == RasterPath::Compute) {
+            // Where the compute path's time goes, from one more frame.
+            auto last = renderer->render(frame);
+            if (last && last->computePassMilliseconds) {
+                const auto& ms = *last->computePassMilliseconds;
+                std::cerr << "kinema bench: " << what << ": transform " << ms[0] << " ms, raster " << ms[1]
+                          << " ms, resolve " << ms[2] << " ms\n";
+            }
+        }
         for (Row* row : {&gpu, &wall}) {
             row->nsPerVertex = median(row->repetitionNs) / static_cast<double>(crowd->vertices);
             row->nsPerJoint = median(row->repetitionNs) / static_cast<double>(count * model.skeleton.jointCount());

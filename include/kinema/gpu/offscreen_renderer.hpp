@@ -80,6 +80,9 @@ struct FrameStats {
     // Device time from the first to the last command of the frame, when the queue
     // has timestamps.
     std::optional<double> gpuMilliseconds;
+    // The compute path's share of it: transform (with the visibility buffer's clear),
+    // raster, resolve (with the copy into the image), when the queue has timestamps.
+    std::optional<std::array<double, 3>> computePassMilliseconds;
 };
 
 class OffscreenRenderer {

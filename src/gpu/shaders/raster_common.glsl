@@ -109,3 +109,23 @@ vec4 deformVertex(uint d, uint vertex, out vec3 normal) {
     normal = transformNormal(m, n);
     return m * vec4(position, 1.0);
 }
+
+shared uint groupDraw;
+
+// findDraw for a whole workgroup at the price of one search: the draw of the group's
+// first item. Every thread of the group must call it, before any returns.
+uint groupFirstDraw(uint item, bool byTriangle) {
+    uint first = item - gl_LocalInvocationID.x;
+    if (gl_LocalInvocationID.x == 0u) groupDraw = first < pass.itemCount ? findDraw(first, byTriangle) : 0u;
+    barrier();
+    return groupDraw;
+}
+
+// The draw of `item` (< itemCount), walking on from `d`, the draw of an earlier item
+// of the group: a step or two at most, since a draw holds far more items than a group.
+uint drawFrom(uint d, uint item, bool byTriangle) {
+    while (d + 1u < pass.drawCount && (byTriangle ? draws[d + 1u].triangleBase : draws[d + 1u].vertexBase) <= item) {
+        ++d;
+    }
+    return d;
+}

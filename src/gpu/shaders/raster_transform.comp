@@ -11,8 +11,9 @@ layout(std430, set = 0, binding = 7) writeonly buffer Clip { vec4 clipPositions[
 
 void main() {
     uint item = flatInvocation();
+    uint start = groupFirstDraw(item, false);
     if (item >= pass.itemCount) return;
-    uint d = findDraw(item, false);
+    uint d = drawFrom(start, item, false);
     vec3 normal;
     vec4 world = deformVertex(d, item - draws[d].vertexBase, normal);
     clipPositions[item] = frame.viewProjection * world;

@@ -37,8 +37,21 @@ bool covers(int64_t e, i64vec2 a, i64vec2 b) {
 int64_t ceilDiv256(int64_t v) { return (v + 255l) >> 8; }  // arithmetic shift: floor for negatives too
 int64_t floorDiv256(int64_t v) { return v >> 8; }
 
+// Pixel position (y down) in float, before snapping.
+vec2 pixelOf(vec4 c) { return (c.xy / c.w + 1.0) * 0.5 * vec2(pass.width, pass.height); }
+
 void rasterise(vec4 a, vec4 b, vec4 c, uint flags, uint id) {
     if (a.w <= 0.0 || b.w <= 0.0 || c.w <= 0.0) return;
+    // Most triangles of a distant crowd cover no pixel centre: a float test of their
+    // bounds, widened by more than snapping can move a vertex, drops them before the
+    // 64-bit work.
+    vec2 pa = pixelOf(a), pb = pixelOf(b), pc = pixelOf(c);
+    vec2 lo = min(pa, min(pb, pc)) - 0.5 - 1.0 / 128.0;
+    vec2 hi = max(pa, max(pb, pc)) - 0.5 + 1.0 / 128.0;
+    if (ceil(lo.x) > floor(hi.x) || ceil(lo.y) > floor(hi.y) || hi.x < 0.0 || hi.y < 0.0 ||
+        lo.x > float(pass.width) || lo.y > float(pass.height)) {
+        return;
+    }
     i64vec2 fa = snapped(a), fb = snapped(b), fc = snapped(c);
     int64_t area = edgeFunction(fa, fb, fc);
     if (area == 0l) return;
@@ -56,13 +69,13 @@ void rasterise(vec4 a, vec4 b, vec4 c, uint flags, uint id) {
         zc = tz;
         area = -area;
     }
-    i64vec2 lo = min(fa, min(fb, fc));
-    i64vec2 hi = max(fa, max(fb, fc));
+    i64vec2 flo = min(fa, min(fb, fc));
+    i64vec2 fhi = max(fa, max(fb, fc));
     // Pixel x's centre is x * 256 + 128.
-    int x0 = int(max(ceilDiv256(lo.x - 128l), 0l));
-    int y0 = int(max(ceilDiv256(lo.y - 128l), 0l));
-    int x1 = int(min(floorDiv256(hi.x - 128l), int64_t(pass.width) - 1l));
-    int y1 = int(min(floorDiv256(hi.y - 128l), int64_t(pass.height) - 1l));
+    int x0 = int(max(ceilDiv256(flo.x - 128l), 0l));
+    int y0 = int(max(ceilDiv256(flo.y - 128l), 0l));
+    int x1 = int(min(floorDiv256(fhi.x - 128l), int64_t(pass.width) - 1l));
+    int y1 = int(min(floorDiv256(fhi.y - 128l), int64_t(pass.height) - 1l));
     float inverseArea = 1.0 / float(area);
     for (int y = y0; y <= y1; ++y) {
         for (int x = x0; x <= x1; ++x) {
@@ -82,8 +95,9 @@ void rasterise(vec4 a, vec4 b, vec4 c, uint flags, uint id) {
 
 void main() {
     uint id = flatInvocation();
+    uint start = groupFirstDraw(id, true);
     if (id >= pass.itemCount) return;
-    uint d = findDraw(id, true);
+    uint d = drawFrom(start, id, true);
     uint local = id - draws[d].triangleBase;
     uint first = draws[d].firstIndex + 3u * local;
     uint base = draws[d].vertexBase;
