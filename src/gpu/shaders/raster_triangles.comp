@@ -13,6 +13,8 @@ layout(local_size_x = 64) in;
 
 layout(std430, set = 0, binding = 7) readonly buffer Clip { vec4 clipPositions[]; };
 layout(std430, set = 0, binding = 8) buffer Visibility { uint64_t visibility[]; };
+// The same buffer as 32-bit words: an entry's depth bits are its high (odd) word.
+layout(std430, set = 0, binding = 8) readonly buffer VisibilityWords { uint visibilityWords[]; };
 
 const float kSubpixel = 256.0;       // 8 bits of sub-pixel precision, as GPUs snap
 const float kGuardBand = 2097152.0;  // 2^21 pixels: keeps the edge products inside 64 bits
@@ -88,7 +90,13 @@ void rasterise(vec4 a, vec4 b, vec4 c, uint flags, uint id) {
             if (depth > 1.0) continue;  // beyond the far plane
             depth = max(depth, 0.0);
             uint64_t entry = (uint64_t(floatBitsToUint(depth)) << 32) | uint64_t(id);
-            atomicMin(visibility[uint(y) * pass.width + uint(x)], entry);
+            // A pixel's stored depth only ever decreases, so a read of it, however stale,
+            // is at least its depth now: a fragment behind it can skip the atomic. A
+            // distant crowd piles many triangles onto each pixel, and the atomics on one
+            // address are what would serialise.
+            uint at = uint(y) * pass.width + uint(x);
+            if (floatBitsToUint(depth) > visibilityWords[2u * at + 1u]) continue;
+            atomicMin(visibility[at], entry);
         }
     }
 }
