@@ -40,7 +40,9 @@ Result<PoseBatch> PoseBatch::create(const Skeleton& skeleton, std::span<const fl
     if (options.modelMatrices) b.model_.resize(instances * joints);
     b.palette_.resize(instances * b.evaluator_.paletteSize());
     if (!b.localPoses_) {
-        b.poses_.assign(static_cast<std::size_t>(b.arena_->arena.max_concurrency()), b.evaluator_.makeWorkPoses());
+        // A group's worth per worker: instances with IK tasks are evaluated kIkGroup at a time.
+        b.poses_.assign(static_cast<std::size_t>(b.arena_->arena.max_concurrency()) * kIkGroup,
+                        b.evaluator_.makeWorkPoses());
         return b;
     }
     // All poses first, then all layer poses: allocated in that order, the poses that
@@ -98,11 +100,19 @@ void PoseBatch::evaluateRange(std::span<const InstanceRequest> requests, std::si
                               std::size_t worker) {
     const std::size_t joints = evaluator_.jointCount();
     const std::size_t palette = evaluator_.paletteSize();
-    for (std::size_t i = begin; i < end; ++i) {
-        WorkPoses& work = localPoses_ ? poses_[i] : poses_[worker];
+    for (std::size_t i = begin; i < end;) {
+        // Instances with IK tasks go in runs of up to kIkGroup, whose two-bone tasks
+        // are solved side by side; the others one by one.
+        std::size_t n = 1;
+        if (!requests[i].ik.empty()) {
+            while (n < kIkGroup && i + n < end && !requests[i + n].ik.empty()) ++n;
+        }
+        const std::span<WorkPoses> work(localPoses_ ? poses_.data() + i : poses_.data() + worker * kIkGroup, n);
         const std::span<Mat4> model =
-            model_.empty() ? std::span<Mat4>{} : std::span<Mat4>{model_.data() + i * joints, joints};
-        evaluator_.evaluate(requests[i], states_[i], work, model, {palette_.data() + i * palette, palette});
+            model_.empty() ? std::span<Mat4>{} : std::span<Mat4>{model_.data() + i * joints, n * joints};
+        evaluator_.evaluateGroup(requests.subspan(i, n), {states_.data() + i, n}, work, model,
+                                 {palette_.data() + i * palette, n * palette});
+        i += n;
     }
 }
 

@@ -1,5 +1,7 @@
 #include "kinema/runtime/ik.hpp"
 
+#include "ik_lanes.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -44,6 +46,19 @@ Frame frameOf(std::span<const std::int32_t> parents, const SoaPose& local, std::
 
 Vec3 positionOf(std::span<const std::int32_t> parents, const SoaPose& local, std::uint32_t joint) noexcept {
     return frameOf(parents, local, joint).p;
+}
+
+// A pole this close to the root-target line (squared offset over squared distance)
+// is taken as on it: its offset is rounding noise, no direction.
+constexpr float kOnLine = 1e-10f;
+
+// The sine of the root's angle in the triangle of sides upper, lower and reach, from
+// its area (Heron): exactly 0 at full extension and full fold, where 1 - cos^2
+// would be rounding noise amplified by the square root.
+float sineAtRoot(float upper, float lower, float reach) noexcept {
+    const float product =
+        (upper + lower + reach) * (lower + reach - upper) * (upper + reach - lower) * (upper + lower - reach);
+    return std::min(1.0f, std::sqrt(std::max(0.0f, product)) / (2.0f * upper * reach));
 }
 
 // `v` scaled to unit length, or `fallback` when `v` is too short to have a direction.
@@ -147,9 +162,11 @@ void solveTwoBone(const TwoBoneIk& task, std::span<const std::int32_t> parents, 
     }
     reach = std::clamp(reach, std::abs(upper - lower), chain);
 
-    // The bend direction: toward the pole, else the pose's own bend, else any.
+    // The bend direction: toward the pole, else the pose's own bend, else any. A pole
+    // whose offset from the root-target line is rounding noise lies on the line.
     const Vec3 toPole = task.pole - a;
-    Vec3 bend = directionOr(toPole - u * dot(toPole, u), Vec3{});
+    const Vec3 poleOffset = toPole - u * dot(toPole, u);
+    Vec3 bend = dot(poleOffset, poleOffset) > kOnLine * dot(toPole, toPole) ? directionOr(poleOffset, Vec3{}) : Vec3{};
     if (dot(bend, bend) == 0.0f) {
         const Vec3 current = b - a;
         bend = directionOr(current - u * dot(current, u), perpendicularTo(u));
@@ -158,7 +175,7 @@ void solveTwoBone(const TwoBoneIk& task, std::span<const std::int32_t> parents, 
 
     const float cosRoot =
         std::clamp((upper * upper + reach * reach - lower * lower) / (2.0f * upper * reach), -1.0f, 1.0f);
-    const float sinRoot = std::sqrt(std::max(0.0f, 1.0f - cosRoot * cosRoot));
+    const float sinRoot = sineAtRoot(upper, lower, reach);
     const Vec3 middle = a + (u * cosRoot + bend * sinRoot) * upper;
     const Vec3 end = a + u * reach;
 
@@ -394,6 +411,27 @@ IkOutcome outcomeOf(const IkTask& task, std::span<const std::int32_t> parents, c
 
 }  // namespace
 
+namespace detail {
+
+IkOutcome solveIkTask(std::span<const std::int32_t> parents, SoaPose& local, const IkTask& task) noexcept {
+    const float weight = std::visit([](const auto& t) { return t.weight; }, task);
+    if (weight > 0.0f) {
+        if (const auto* t = std::get_if<TwoBoneIk>(&task)) {
+            solveTwoBone(*t, parents, local);
+        } else if (const auto* aim = std::get_if<AimIk>(&task)) {
+            solveAim(*aim, parents, local);
+        } else if (const auto* chain = std::get_if<ChainIk>(&task)) {
+            if (chain->limits.empty())
+                solveChain(*chain, parents, local);
+            else
+                solveLimitedChain(*chain, parents, local);
+        }
+    }
+    return outcomeOf(task, parents, local);
+}
+
+}  // namespace detail
+
 Quat rotationBetween(Vec3 from, Vec3 to) noexcept {
     const float c = dot(from, to);
     if (c < -0.999999f) return fromAxisAngle(perpendicularTo(from), 3.14159265358979f);
@@ -457,21 +495,8 @@ Status applyIk(const PoseKernels& kernels, std::span<const std::int32_t> parents
         return Status::failure(StatusCode::WrongCount, "IK pose, parents and model matrices differ in size");
     if (Status s = checkIkTasks(tasks, parents); !s) return s;
     for (std::size_t i = 0; i < tasks.size(); ++i) {
-        const IkTask& task = tasks[i];
-        const float weight = std::visit([](const auto& t) { return t.weight; }, task);
-        if (weight > 0.0f) {
-            if (const auto* t = std::get_if<TwoBoneIk>(&task)) {
-                solveTwoBone(*t, parents, local);
-            } else if (const auto* aim = std::get_if<AimIk>(&task)) {
-                solveAim(*aim, parents, local);
-            } else if (const auto* chain = std::get_if<ChainIk>(&task)) {
-                if (chain->limits.empty())
-                    solveChain(*chain, parents, local);
-                else
-                    solveLimitedChain(*chain, parents, local);
-            }
-        }
-        if (i < outcomes.size()) outcomes[i] = outcomeOf(task, parents, local);
+        const IkOutcome outcome = detail::solveIkTask(parents, local, tasks[i]);
+        if (i < outcomes.size()) outcomes[i] = outcome;
     }
     (void)kernels.localToModel(parents, local, model);
     return Status::success();

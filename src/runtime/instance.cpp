@@ -1,14 +1,19 @@
 #include "kinema/runtime/instance.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <string>
 #include <utility>
 
 #include "kinema/math/finite.hpp"
 #include "kinema/runtime/external_pose.hpp"
+#include "ik_lanes.hpp"
 
 namespace kinema {
+
+static_assert(kIkGroup == detail::kIkLanes, "a group's IK tasks fill the solver's lanes");
 
 namespace {
 
@@ -146,8 +151,86 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
     return checkIkTasks(in.ik, parents_);
 }
 
-void InstanceEvaluator::evaluate(const InstanceRequest& input, InstanceState& state, WorkPoses& work,
+void InstanceEvaluator::evaluate(const InstanceRequest& request, InstanceState& state, WorkPoses& work,
                                  std::span<Mat4> model, std::span<Mat4> palettes) const {
+    evaluateGroup({&request, 1}, {&state, 1}, {&work, 1}, model, palettes);
+}
+
+void InstanceEvaluator::evaluateGroup(std::span<const InstanceRequest> requests, std::span<InstanceState> states,
+                                      std::span<WorkPoses> work, std::span<Mat4> model,
+                                      std::span<Mat4> palettes) const {
+    const std::size_t count = requests.size();
+    for (std::size_t k = 0; k < count; ++k) blendPose(requests[k], states[k], work[k]);
+    solveIk(requests, states, work);
+    if (!modelMatrices_) return;
+    const std::size_t joints = jointCount();
+    const std::size_t palette = paletteSize();
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::span<Mat4> composed = model.subspan(k * joints, joints);
+        (void)kernels_.localToModel(parents_, work[k].pose, composed);
+        for (std::size_t s = 0; s < skins_.size(); ++s) {
+            const std::size_t from = k * palette + paletteOffsets_[s];
+            (void)kernels_.skinPalette(skins_[s], composed,
+                                       palettes.subspan(from, paletteOffsets_[s + 1] - paletteOffsets_[s]));
+        }
+    }
+}
+
+void InstanceEvaluator::solveIk(std::span<const InstanceRequest> requests, std::span<InstanceState> states,
+                                std::span<WorkPoses> work) const {
+    std::size_t most = 0;
+    for (std::size_t k = 0; k < requests.size(); ++k) {
+        const std::size_t tasks = requests[k].ik.size();
+        if (states[k].ikOutcomes_.size() < tasks) states[k].ikOutcomes_.resize(tasks);
+        states[k].ikCount_ = tasks;
+        most = std::max(most, tasks);
+    }
+    // Task by task, so each instance runs its own in list order; the two-bone tasks
+    // of one position naming the same joints are solved side by side.
+    const auto sideBySide = [](const IkTask& task) {
+        const auto* t = std::get_if<TwoBoneIk>(&task);
+        return t != nullptr && t->weight > 0.0f ? t : nullptr;
+    };
+    for (std::size_t from = 0; from < requests.size(); from += kIkGroup) {
+        const std::size_t count = std::min(kIkGroup, requests.size() - from);
+        for (std::size_t t = 0; t < most; ++t) {
+            std::uint32_t pending = 0;
+            for (std::size_t k = 0; k < count; ++k) {
+                if (t < requests[from + k].ik.size()) pending |= 1u << k;
+            }
+            while (pending != 0) {
+                const auto first = static_cast<std::size_t>(std::countr_zero(pending));
+                const IkTask& task = requests[from + first].ik[t];
+                const TwoBoneIk* lead = sideBySide(task);
+                if (lead == nullptr) {
+                    states[from + first].ikOutcomes_[t] = detail::solveIkTask(parents_, work[from + first].pose, task);
+                    pending &= pending - 1;
+                    continue;
+                }
+                std::array<SoaPose*, kIkGroup> poses;
+                std::array<const TwoBoneIk*, kIkGroup> lanes;
+                std::array<IkOutcome, kIkGroup> outcomes;
+                std::array<std::size_t, kIkGroup> owners;
+                std::size_t n = 0;
+                for (std::uint32_t rest = pending; rest != 0; rest &= rest - 1) {
+                    const auto k = static_cast<std::size_t>(std::countr_zero(rest));
+                    const TwoBoneIk* other = sideBySide(requests[from + k].ik[t]);
+                    if (other == nullptr || other->root != lead->root || other->middle != lead->middle ||
+                        other->end != lead->end)
+                        continue;
+                    poses[n] = &work[from + k].pose;
+                    lanes[n] = other;
+                    owners[n++] = from + k;
+                    pending &= ~(1u << k);
+                }
+                detail::solveTwoBoneLanes(parents_, {poses.data(), n}, {lanes.data(), n}, {outcomes.data(), n});
+                for (std::size_t m = 0; m < n; ++m) states[owners[m]].ikOutcomes_[t] = outcomes[m];
+            }
+        }
+    }
+}
+
+void InstanceEvaluator::blendPose(const InstanceRequest& input, InstanceState& state, WorkPoses& work) const {
     // `work` may hold another instance's pose (a thread's scratch): every path
     // below writes the whole pose before reading it (a clip that does not cover it
     // starts from the rest pose), so nothing of that instance shows through.
@@ -190,27 +273,6 @@ void InstanceEvaluator::evaluate(const InstanceRequest& input, InstanceState& st
         std::swap(work.pose, work.layer);
     }
     if (!input.adjustments.empty()) (void)applyBoneAdjustments(parents_, work.pose, input.adjustments);
-    if (!input.ik.empty()) {
-        // The solvers compose as they go; without model matrices of the caller's,
-        // they compose into the state's own.
-        if (state.ikOutcomes_.size() < input.ik.size()) state.ikOutcomes_.resize(input.ik.size());
-        std::span<Mat4> composed = model;
-        if (!modelMatrices_) {
-            if (state.ikModel_.size() < joints) state.ikModel_.resize(joints);
-            composed = state.ikModel_;
-        }
-        (void)applyIk(kernels_, parents_, work.pose, input.ik, composed, state.ikOutcomes_);
-        state.ikCount_ = input.ik.size();
-        if (!modelMatrices_) return;
-    } else {
-        state.ikCount_ = 0;
-        if (!modelMatrices_) return;
-        (void)kernels_.localToModel(parents_, work.pose, model);
-    }
-    for (std::size_t k = 0; k < skins_.size(); ++k) {
-        const std::size_t from = paletteOffsets_[k];
-        (void)kernels_.skinPalette(skins_[k], model, palettes.subspan(from, paletteOffsets_[k + 1] - from));
-    }
 }
 
 void InstanceEvaluator::blendCurves(const InstanceRequest& input, InstanceState& state) const {

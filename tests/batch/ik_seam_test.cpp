@@ -50,13 +50,20 @@ TEST(IkSeam, AnInstanceSolvesItsTasksAndReportsThem) {
     EXPECT_TRUE(state.ikOutcomes()[0].reached);
     EXPECT_LT(length(at(model[3]) - foot), 1e-4f);
 
-    // The same tasks by applyIk on the rest pose give the same local pose, bit for bit.
+    // The same tasks by applyIk (the reference solvers) on the rest pose give the
+    // same local pose and outcome, to float rounding: the evaluator composes each
+    // chain once and solves it in SIMD lanes (tests/runtime/ik_group_test.cpp).
     SoaPose reference = evaluator->restPose();
     std::vector<Mat4> referenceModel(skeleton.jointCount());
     std::vector<IkOutcome> outcomes(1);
     ASSERT_TRUE(applyIk(evaluator->kernels(), evaluator->parents(), reference, tasks, referenceModel, outcomes).ok());
-    for (std::size_t j = 0; j < skeleton.jointCount(); ++j) EXPECT_EQ(work.pose.joint(j), reference.joint(j)) << j;
-    EXPECT_EQ(outcomes[0], state.ikOutcomes()[0]);
+    for (std::size_t j = 0; j < skeleton.jointCount(); ++j) {
+        const Transform got = work.pose.joint(j), want = reference.joint(j);
+        EXPECT_NEAR(std::abs(dot(got.rotation, want.rotation)), 1.0f, 1e-6f) << j;
+        EXPECT_EQ(got.translation, want.translation) << j;
+    }
+    EXPECT_EQ(outcomes[0].reached, state.ikOutcomes()[0].reached);
+    EXPECT_NEAR(outcomes[0].distance, state.ikOutcomes()[0].distance, 1e-6f);
 
     // A request without tasks reports none.
     request.ik = {};

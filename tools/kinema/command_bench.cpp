@@ -195,8 +195,8 @@ Row playW1(const Settings& s, std::size_t joints, std::size_t instances, std::si
 
 // IK: W1a's frame for 1000 instances, then the same frame with two two-bone tasks
 // (joints 1-3-7 and 2-5-11 of the binary heap, "legs") reaching for points near
-// their ends and an aim task (joints 2 and 6, "neck and head") per instance. The
-// second row's `scaling` is its time over the first's, both from this run.
+// their ends, then with an aim task (joints 2 and 6, "neck and head") as well. The
+// later rows' `scaling` is their time over the first's, all from this run.
 std::vector<Row> ikW1(const Settings& s, std::size_t joints) {
     const Model& model = w1OrThrow(s, joints).model;
     const PackedClip clip(model.clips.front());
@@ -233,12 +233,17 @@ std::vector<Row> ikW1(const Settings& s, std::size_t joints) {
     Row base{"ik", "sample+model (w1a)", joints, instances, 1};
     base.bytesPerKey = clip.bytesPerKey();
     base.repetitionNs = measure(s, frame);
+    for (std::size_t i = 0; i < instances; ++i) inputs[i].ik = std::span<const IkTask>(tasks[i].data(), 2);
+    Row feet{"ik", "sample+model+2 two-bone", joints, instances, 1};
+    feet.bytesPerKey = clip.bytesPerKey();
+    feet.repetitionNs = measure(s, frame);
+    feet.scaling = median(feet.repetitionNs) / median(base.repetitionNs);
     for (std::size_t i = 0; i < instances; ++i) inputs[i].ik = tasks[i];
     Row solved{"ik", "sample+model+2 two-bone+aim", joints, instances, 1};
     solved.bytesPerKey = clip.bytesPerKey();
     solved.repetitionNs = measure(s, frame);
     solved.scaling = median(solved.repetitionNs) / median(base.repetitionNs);
-    return {std::move(base), std::move(solved)};
+    return {std::move(base), std::move(feet), std::move(solved)};
 }
 
 // W1b: every instance jumps to a random time every evaluation. A table of random

@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
         "(64 and 128 joints, 256 instances) sequential (w1a), seeking (w1b), blending two clips (w1c), "
         "palettes and CPU skinning of 10k vertices (w1d), w1a on all threads (w1e), w1a with 10,000 "
         "instances on 1 and on all threads (w1f), the stages alone: sample, local->model, blend (w1s), "
-        "w1a with two two-bone IK tasks and an aim per instance against w1a, 1000 instances (ik), "
+        "w1a, then with two two-bone IK tasks, then with an aim as well, per instance, 1000 instances (ik), "
         "CesiumMan on 1000 instances (w2), and one frame of scene work for 10,000 rigid animated nodes and 1000 "
         "skinned characters, with a GPU the GPU time of a frame of 10,000 GPU-skinned CesiumMan at 1920x1080 "
         "(render). Prints a table, or JSON with --json.");

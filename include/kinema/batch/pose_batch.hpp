@@ -114,7 +114,7 @@ private:
 
     InstanceEvaluator evaluator_;
     std::vector<InstanceState> states_;
-    std::vector<WorkPoses> poses_;  // one per instance, or one per worker when !localPoses_
+    std::vector<WorkPoses> poses_;  // one per instance, or kIkGroup per worker when !localPoses_
     SoaPose noPose_;
     std::vector<Mat4> model_;    // instance after instance, joints each
     std::vector<Mat4> palette_;  // instance after instance, every skin's palette each

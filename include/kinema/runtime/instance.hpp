@@ -138,6 +138,9 @@ struct WorkPoses {
 
 class InstanceEvaluator;
 
+// How many instances' IK tasks InstanceEvaluator::evaluateGroup solves side by side.
+inline constexpr std::size_t kIkGroup = 16;
+
 // What one instance keeps between evaluations: a sampling cursor per layer and the
 // marker buffers. Buffers grow when a larger clip first appears, like a cursor
 // binding; after that an evaluation allocates nothing.
@@ -159,7 +162,6 @@ private:
     std::size_t eventCount_ = 0;
     std::vector<IkOutcome> ikOutcomes_;  // grows to the most tasks a request has had
     std::size_t ikCount_ = 0;
-    std::vector<Mat4> ikModel_;  // the solvers' composition when the evaluator keeps no model matrices
     std::vector<float> curves_;
     std::vector<float> curveLayer_;  // one layer's curve values, before blending
     std::size_t curveCount_ = 0;
@@ -212,11 +214,23 @@ public:
     void evaluate(const InstanceRequest& request, InstanceState& state, WorkPoses& work, std::span<Mat4> model,
                   std::span<Mat4> palettes) const;
 
+    // evaluate() for requests[k], states[k], work[k], model matrices k * jointCount()
+    // onward and palettes k * paletteSize() onward, for every k: the same results,
+    // with the two-bone IK tasks that several requests hold at the same position on
+    // the same joints solved side by side, kIkGroup at a time, in SIMD lanes.
+    // PoseBatch evaluates its instances with IK tasks this way.
+    void evaluateGroup(std::span<const InstanceRequest> requests, std::span<InstanceState> states,
+                       std::span<WorkPoses> work, std::span<Mat4> model, std::span<Mat4> palettes) const;
+
     // Whether `mask` may be used on this skeleton: as many joints, and made for it
     // (or for no skeleton in particular).
     bool fits(const JointMask& mask) const noexcept;
 
 private:
+    // Sample, blend, anchor, external pose, adjustments: `work.pose` before IK.
+    void blendPose(const InstanceRequest& request, InstanceState& state, WorkPoses& work) const;
+    void solveIk(std::span<const InstanceRequest> requests, std::span<InstanceState> states,
+                 std::span<WorkPoses> work) const;
     void sweepMarkers(const InstanceRequest& request, InstanceState& state) const;
     void blendCurves(const InstanceRequest& request, InstanceState& state) const;
 

@@ -1,0 +1,430 @@
+#include "ik_lanes.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+#include "kinema/math/quat.hpp"
+#include "kinema/math/vec3.hpp"
+
+// Every loop over lanes below is written as straight-line float code (selects, no
+// calls but inline ones, sqrt without errno: this file is compiled with
+// -fno-math-errno) so that the compiler turns it into vector instructions, one lane
+// per pose. The few steps that need exp, sin or slerp run per lane afterwards, and
+// only on the lanes that ask for them (soften, twist, weight below 1).
+
+namespace kinema::detail {
+namespace {
+
+constexpr std::size_t L = kIkLanes;
+constexpr float kTiny = 1e-12f;
+constexpr float kHuge = std::numeric_limits<float>::max();
+constexpr float kOnLine = 1e-10f;  // as ik.cpp: a pole this close to the root-target line is on it
+// The chain from root to end read once and kept for the outcome; longer ones (a
+// two-bone task across many joints) run on the reference solver.
+constexpr std::size_t kMaxSpan = 16;
+
+struct LaneVec3 {
+    alignas(64) float x[L];
+    alignas(64) float y[L];
+    alignas(64) float z[L];
+    Vec3 operator[](std::size_t l) const noexcept { return {x[l], y[l], z[l]}; }
+    void set(std::size_t l, Vec3 v) noexcept {
+        x[l] = v.x;
+        y[l] = v.y;
+        z[l] = v.z;
+    }
+};
+
+struct LaneQuat {
+    alignas(64) float x[L];
+    alignas(64) float y[L];
+    alignas(64) float z[L];
+    alignas(64) float w[L];
+    Quat operator[](std::size_t l) const noexcept { return {x[l], y[l], z[l], w[l]}; }
+    void set(std::size_t l, Quat q) noexcept {
+        x[l] = q.x;
+        y[l] = q.y;
+        z[l] = q.z;
+        w[l] = q.w;
+    }
+};
+
+// A translation, rotation and per-axis scale per lane: a joint's local transform,
+// or a model-space placement composed as ik.cpp's Frame.
+struct LaneFrame {
+    LaneVec3 p;
+    LaneQuat r;
+    LaneVec3 s;
+};
+
+using LaneFloat = std::array<float, L>;
+
+inline Quat unit(Quat q) noexcept {
+    const float inv = 1.0f / std::sqrt(dot(q, q));
+    return {q.x * inv, q.y * inv, q.z * inv, q.w * inv};
+}
+
+// By value, so that a lane loop holds no address of a temporary (std::min returns a reference).
+inline float least(float a, float b) noexcept { return b < a ? b : a; }
+inline float most(float a, float b) noexcept { return a < b ? b : a; }
+
+inline Vec3 select(bool c, Vec3 a, Vec3 b) noexcept { return {c ? a.x : b.x, c ? a.y : b.y, c ? a.z : b.z}; }
+
+inline Quat select(bool c, Quat a, Quat b) noexcept {
+    return {c ? a.x : b.x, c ? a.y : b.y, c ? a.z : b.z, c ? a.w : b.w};
+}
+
+// As ik.cpp: `v` at unit length, or `fallback` when it is too short (or too long) to trust.
+inline Vec3 directionOr(Vec3 v, Vec3 fallback) noexcept {
+    const float len = std::sqrt(dot(v, v));
+    const bool ok = len > kTiny && len <= kHuge;
+    const float inv = 1.0f / (ok ? len : 1.0f);
+    return select(ok, v * inv, fallback);
+}
+
+inline Vec3 perpendicularTo(Vec3 v) noexcept {
+    const bool useX = std::abs(v.x) < 0.9f;
+    const Vec3 other{useX ? 1.0f : 0.0f, useX ? 0.0f : 1.0f, 0.0f};
+    return directionOr(cross(v, other), Vec3{0.0f, 0.0f, 1.0f});
+}
+
+// As kinema::rotationBetween; `halfTurnW` is fromAxisAngle(axis, pi).w.
+inline Quat rotationBetween(Vec3 from, Vec3 to, float halfTurnW) noexcept {
+    const float c = dot(from, to);
+    const Vec3 axis = cross(from, to);
+    const Quat arc = unit(Quat{axis.x, axis.y, axis.z, 1.0f + (c < -0.999999f ? 1.0f : c)});
+    const Vec3 side = perpendicularTo(from);
+    return select(c < -0.999999f, Quat{side.x, side.y, side.z, halfTurnW}, arc);
+}
+
+// The lane loops run in the widest vectors this CPU has among the ones listed (one
+// copy of each loop per entry, picked when the library loads).
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define KINEMA_LANE_LOOPS __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define KINEMA_LANE_LOOPS
+#endif
+
+// fromAxisAngle(axis, pi).w: the w of the half turn rotationBetween gives for opposite directions.
+float halfTurnW() noexcept {
+    static const float w = fromAxisAngle(Vec3{1.0f, 0.0f, 0.0f}, 3.14159265358979f).w;
+    return w;
+}
+
+// f = f o t.
+inline void compose(LaneFrame& f, const LaneFrame& t) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const Vec3 fs = f.s[l];
+        const Quat fr = f.r[l];
+        f.p.set(l, f.p[l] + rotate(fr, mulComponents(fs, t.p[l])));
+        f.r.set(l, fr * t.r[l]);
+        f.s.set(l, mulComponents(fs, t.s[l]));
+    }
+}
+
+KINEMA_LANE_LOOPS void composeOnto(LaneFrame& f, const LaneFrame& t) noexcept { compose(f, t); }
+
+void setIdentity(LaneFrame& f) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        f.p.set(l, Vec3{});
+        f.r.set(l, Quat{});
+        f.s.set(l, Vec3{1.0f, 1.0f, 1.0f});
+    }
+}
+
+void normalizeRotations(LaneQuat& q) noexcept {
+    for (std::size_t l = 0; l < L; ++l) q.set(l, unit(q[l]));
+}
+
+// Where each lane's pose keeps its components: lanes past the poses given repeat
+// the first, so every lane computes on real values.
+struct LanePoses {
+    std::array<float*, L> tx;           // the pose's first component array
+    std::array<std::size_t, L> stride;  // floats from one component array to the next
+    std::size_t count = 0;              // lanes with a pose of their own
+};
+
+LanePoses lanePoses(std::span<SoaPose* const> poses) noexcept {
+    LanePoses out;
+    out.count = poses.size();
+    for (std::size_t l = 0; l < L; ++l) {
+        SoaPose& pose = *poses[l < poses.size() ? l : 0];
+        out.tx[l] = pose.component(SoaComponent::Tx);
+        out.stride[l] = pose.laneCount();
+    }
+    return out;
+}
+
+// The translation of joint `j` of each lane's pose.
+void gatherTranslation(LaneVec3& t, const LanePoses& poses, std::uint32_t j) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const float* c = poses.tx[l] + j;
+        const std::size_t n = poses.stride[l];
+        t.x[l] = c[0];
+        t.y[l] = c[n];
+        t.z[l] = c[2 * n];
+    }
+}
+
+// Joint `j` of each lane's pose.
+void gather(LaneFrame& t, const LanePoses& poses, std::uint32_t j) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const float* c = poses.tx[l] + j;
+        const std::size_t n = poses.stride[l];
+        t.p.x[l] = c[0];
+        t.p.y[l] = c[n];
+        t.p.z[l] = c[2 * n];
+        t.r.x[l] = c[3 * n];
+        t.r.y[l] = c[4 * n];
+        t.r.z[l] = c[5 * n];
+        t.r.w[l] = c[6 * n];
+        t.s.x[l] = c[7 * n];
+        t.s.y[l] = c[8 * n];
+        t.s.z[l] = c[9 * n];
+    }
+}
+
+void scatterRotation(const LanePoses& poses, std::uint32_t j, const LaneQuat& q) noexcept {
+    for (std::size_t l = 0; l < poses.count; ++l) {
+        float* c = poses.tx[l] + j;
+        const std::size_t n = poses.stride[l];
+        c[3 * n] = q.x[l];
+        c[4 * n] = q.y[l];
+        c[5 * n] = q.z[l];
+        c[6 * n] = q.w[l];
+    }
+}
+
+// Per lane with weight below 1: the rotation blended from the pose's by the weight.
+void blendByWeight(LaneQuat& solved, const LaneQuat& before, const LaneFloat& weight) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        if (weight[l] < 1.0f) solved.set(l, slerp(before[l], solved[l], weight[l]));
+    }
+}
+
+// One two-bone problem per lane: the chain's model positions, the goal, and what the
+// solve derives from them.
+struct LaneChain {
+    LaneVec3 root, middle, end;  // model positions of the three joints
+    LaneVec3 target, pole;
+    LaneVec3 u;  // unit direction from the root toward the target
+    LaneFloat upper, lower, reach, valid;
+};
+
+// Where root, middle and end lie: the chain's locals composed onto `parent`.
+KINEMA_LANE_LOOPS void placeChain(const LaneFrame& parent, std::span<const LaneFrame> chain, std::size_t middleAt,
+                                  LaneChain& out) noexcept {
+    LaneFrame f = parent;
+    const std::size_t last = chain.size() - 1;
+    for (std::size_t k = 0; k < last; ++k) {
+        compose(f, chain[k]);
+        if (k == 0) out.root = f.p;
+        if (k == middleAt) out.middle = f.p;
+    }
+    // The end: only where it lies (its rotation and scale turn nothing of the chain).
+    for (std::size_t l = 0; l < L; ++l)
+        out.end.set(l, f.p[l] + rotate(f.r[l], mulComponents(f.s[l], chain[last].p[l])));
+}
+
+KINEMA_LANE_LOOPS void measureReach(LaneChain& c) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const Vec3 a = c.root[l], b = c.middle[l], e = c.end[l];
+        const float upper = length(b - a), lower = length(e - b);
+        c.valid[l] = upper > kTiny && lower > kTiny ? 1.0f : 0.0f;
+        const float safeUpper = upper > kTiny ? upper : 1.0f;
+        const Vec3 toTarget = c.target[l] - a;
+        c.u.set(l, directionOr(toTarget, directionOr(e - a, (b - a) * (1.0f / safeUpper))));
+        c.upper[l] = upper;
+        c.lower[l] = lower;
+        c.reach[l] = length(toTarget);
+    }
+}
+
+// The model-space turns of root and middle that put the end on the target (as far
+// as the chain reaches), bending toward the pole, as the reference solver.
+KINEMA_LANE_LOOPS void solveTurns(const LaneChain& c, const LaneFloat& twistSin, const LaneFloat& twistCos,
+                                  float halfTurn, LaneQuat& __restrict rootTurn,
+                                  LaneQuat& __restrict middleTurn) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const Vec3 a = c.root[l], b = c.middle[l], e = c.end[l], u = c.u[l];
+        const float upper = c.upper[l], lower = c.lower[l];
+        const float safeUpper = upper > kTiny ? upper : 1.0f;
+        const float reach = least(most(c.reach[l], std::abs(upper - lower)), upper + lower);
+        const Vec3 toPole = c.pole[l] - a;
+        const Vec3 current = b - a;
+        const Vec3 poleOffset = toPole - u * dot(toPole, u);
+        const bool offLine = dot(poleOffset, poleOffset) > kOnLine * dot(toPole, toPole);
+        const Vec3 poleBend = select(offLine, directionOr(poleOffset, Vec3{}), Vec3{});
+        const Vec3 poseBend = directionOr(current - u * dot(current, u), perpendicularTo(u));
+        Vec3 bend = select(dot(poleBend, poleBend) == 0.0f, poseBend, poleBend);
+        bend = rotate(Quat{u.x * twistSin[l], u.y * twistSin[l], u.z * twistSin[l], twistCos[l]}, bend);
+
+        const float safeReach = reach > 0.0f ? reach : 1.0f;
+        const float cosRoot =
+            least(most((upper * upper + reach * reach - lower * lower) / (2.0f * safeUpper * safeReach), -1.0f), 1.0f);
+        // As the reference: the sine from the triangle's area.
+        const float product =
+            (upper + lower + reach) * (lower + reach - upper) * (upper + reach - lower) * (upper + lower - reach);
+        const float sinRoot = least(1.0f, std::sqrt(most(0.0f, product)) / (2.0f * safeUpper * safeReach));
+        const Vec3 middle = a + (u * cosRoot + bend * sinRoot) * upper;
+        const Vec3 end = a + u * reach;
+
+        const Quat rt = rotationBetween(current * (1.0f / safeUpper), directionOr(middle - a, u), halfTurn);
+        const Vec3 endAfterRoot = a + rotate(rt, e - a);
+        const Vec3 lowerNow = directionOr(endAfterRoot - middle, u);
+        rootTurn.set(l, rt);
+        middleTurn.set(l, rotationBetween(lowerNow, directionOr(end - middle, lowerNow), halfTurn));
+    }
+}
+
+// The root's new local rotation: its model-space turn taken into its parent's frame.
+KINEMA_LANE_LOOPS void turnRoot(const LaneQuat& parent, const LaneQuat& before, const LaneQuat& turn,
+                                const LaneFloat& valid, LaneQuat& __restrict out) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const Quat p = parent[l], b = before[l];
+        out.set(l, select(valid[l] != 0.0f, unit(conjugate(p) * turn[l] * p * b), b));
+    }
+}
+
+// The product of the local rotations of the joints between root and middle (none: identity).
+void betweenRotations(std::span<const LaneFrame> chain, std::size_t middleAt, LaneQuat& out) noexcept {
+    for (std::size_t l = 0; l < L; ++l) out.set(l, Quat{});
+    for (std::size_t k = 1; k < middleAt; ++k) {
+        for (std::size_t l = 0; l < L; ++l) out.set(l, out[l] * chain[k].r[l]);
+    }
+}
+
+// The middle's new local rotation, in its parent's frame as the root's turn (at its
+// weight) left it.
+KINEMA_LANE_LOOPS void turnMiddle(const LaneQuat& parent, const LaneQuat& root, const LaneQuat& between,
+                                  const LaneQuat& before, const LaneQuat& turn, const LaneFloat& valid,
+                                  LaneQuat& __restrict out) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const Quat p = unit(parent[l] * root[l] * between[l]), b = before[l];
+        out.set(l, select(valid[l] != 0.0f, unit(conjugate(p) * turn[l] * p * b), b));
+    }
+}
+
+// The end's distance from the target after the two turns at full weight: the root's
+// about the root, the middle's about the middle where the first left it.
+KINEMA_LANE_LOOPS void endAfterTurns(const LaneChain& c, const LaneQuat& rootTurn, const LaneQuat& middleTurn,
+                                     LaneFloat& __restrict distance) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const Vec3 a = c.root[l], b = c.middle[l], e = c.end[l];
+        const Quat r1 = rootTurn[l];
+        const Vec3 middle = a + rotate(r1, b - a);
+        const Vec3 end = middle + rotate(middleTurn[l], rotate(r1, e - b));
+        distance[l] = length((c.valid[l] != 0.0f ? end : e) - c.target[l]);
+    }
+}
+
+}  // namespace
+
+void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<SoaPose* const> poses,
+                       std::span<const TwoBoneIk* const> tasks, std::span<IkOutcome> outcomes) noexcept {
+    const TwoBoneIk& first = *tasks[0];
+    const auto byReference = [&] {
+        for (std::size_t k = 0; k < poses.size(); ++k) outcomes[k] = solveIkTask(parents, *poses[k], *tasks[k]);
+    };
+    // Root to end, end first; the chain must fit the kept span.
+    std::array<std::uint32_t, kMaxSpan> span;
+    std::size_t spanLength = 0, middleAt = 0;
+    for (std::int64_t j = first.end;; j = parents[static_cast<std::size_t>(j)]) {
+        if (spanLength == kMaxSpan) return byReference();
+        if (static_cast<std::uint32_t>(j) == first.middle) middleAt = spanLength;
+        span[spanLength++] = static_cast<std::uint32_t>(j);
+        if (static_cast<std::uint32_t>(j) == first.root) break;
+    }
+    std::reverse(span.begin(), span.begin() + static_cast<std::ptrdiff_t>(spanLength));
+    middleAt = spanLength - 1 - middleAt;
+
+    const LanePoses lanes = lanePoses(poses);
+    // The root's parent's placement, composed from the top ancestor down.
+    LaneFrame parent;
+    setIdentity(parent);
+    {
+        std::array<std::uint32_t, 256> above;
+        std::size_t depth = 0;
+        for (std::int32_t j = parents[first.root]; j >= 0; j = parents[static_cast<std::size_t>(j)]) {
+            if (depth == above.size()) return byReference();
+            above[depth++] = static_cast<std::uint32_t>(j);
+        }
+        LaneFrame local;
+        while (depth-- > 0) {
+            gather(local, lanes, above[depth]);
+            composeOnto(parent, local);
+        }
+    }
+    normalizeRotations(parent.r);
+
+    // The chain's locals, kept, and where root, middle and end lie.
+    std::array<LaneFrame, kMaxSpan> chain;
+    for (std::size_t k = 0; k + 1 < spanLength; ++k) gather(chain[k], lanes, span[k]);
+    gatherTranslation(chain[spanLength - 1].p, lanes, span[spanLength - 1]);
+    LaneChain c;
+    placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, c);
+
+    LaneFloat softness{}, twistSin{}, twistCos{}, weight{};
+    bool anySoft = false, anyPartial = false;
+    for (std::size_t l = 0; l < L; ++l) {
+        const TwoBoneIk& t = *tasks[l < tasks.size() ? l : 0];
+        c.target.set(l, t.target);
+        c.pole.set(l, t.pole);
+        softness[l] = t.soften;
+        weight[l] = t.weight;
+        anySoft = anySoft || t.soften > 0.0f;
+        anyPartial = anyPartial || t.weight < 1.0f;
+        twistSin[l] = 0.0f;
+        twistCos[l] = 1.0f;
+        if (t.twist != 0.0f) {
+            const Quat q = fromAxisAngle(Vec3{1.0f, 0.0f, 0.0f}, t.twist);
+            twistSin[l] = q.x;
+            twistCos[l] = q.w;
+        }
+    }
+    measureReach(c);
+    if (anySoft) {
+        for (std::size_t l = 0; l < L; ++l) {
+            if (!(softness[l] > 0.0f)) continue;
+            // As the reference: past (1 - soften) of the chain the reach eases into
+            // full extension exponentially.
+            const float full = c.upper[l] + c.lower[l];
+            const float soft = full * (1.0f - softness[l]), ease = full * softness[l];
+            if (c.reach[l] > soft) c.reach[l] = soft + ease * (1.0f - std::exp(-(c.reach[l] - soft) / ease));
+        }
+    }
+    LaneQuat rootTurn, middleTurn, rootSolved, middleSolved;
+    solveTurns(c, twistSin, twistCos, halfTurnW(), rootTurn, middleTurn);
+    turnRoot(parent.r, chain[0].r, rootTurn, c.valid, rootSolved);
+    if (anyPartial) blendByWeight(rootSolved, chain[0].r, weight);
+    LaneQuat between;
+    betweenRotations(std::span<const LaneFrame>(chain.data(), spanLength), middleAt, between);
+    turnMiddle(parent.r, rootSolved, between, chain[middleAt].r, middleTurn, c.valid, middleSolved);
+    if (anyPartial) blendByWeight(middleSolved, chain[middleAt].r, weight);
+    scatterRotation(lanes, span[0], rootSolved);
+    scatterRotation(lanes, span[middleAt], middleSolved);
+
+    // The outcome. At full weight the end moved by the two turns about the root and
+    // the middle; below it, the chain is composed again with its new rotations.
+    LaneFloat distance{};
+    endAfterTurns(c, rootTurn, middleTurn, distance);
+    if (anyPartial) {
+        chain[0].r = rootSolved;
+        chain[middleAt].r = middleSolved;
+        LaneChain after;
+        placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, after);
+        for (std::size_t l = 0; l < L; ++l) {
+            if (weight[l] < 1.0f) {
+                distance[l] = length(after.end[l] - c.target[l]);
+                c.upper[l] = length(after.middle[l] - after.root[l]);
+                c.lower[l] = length(after.end[l] - after.middle[l]);
+            }
+        }
+    }
+    for (std::size_t k = 0; k < poses.size(); ++k)
+        outcomes[k] = {distance[k] <= 1e-4f * (c.upper[k] + c.lower[k]), distance[k]};
+}
+
+}  // namespace kinema::detail

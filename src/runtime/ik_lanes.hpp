@@ -1,0 +1,32 @@
+// Internal: the IK solvers as the evaluator runs them.
+//
+// solveIkTask runs one task of any kind on one pose (the reference solvers of
+// ik.cpp). solveTwoBoneLanes runs one two-bone task on each of up to kIkLanes poses
+// side by side, one pose per SIMD lane: it composes each chain once from its top
+// ancestor down and solves all lanes in the same instructions, where the reference
+// composes every joint it reads from scratch. Both give the same results to float
+// rounding (tests/runtime/ik_group_test.cpp compares them).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "kinema/runtime/ik.hpp"
+#include "kinema/runtime/soa_pose.hpp"
+
+namespace kinema::detail {
+
+inline constexpr std::size_t kIkLanes = 16;
+
+// One task that checkIkTasks accepted, on `local`; its outcome after it. A task of
+// weight 0 changes nothing and only reports.
+IkOutcome solveIkTask(std::span<const std::int32_t> parents, SoaPose& local, const IkTask& task) noexcept;
+
+// tasks[k] on *poses[k] for k < poses.size() (1 to kIkLanes; as many tasks and
+// outcomes), every task naming the same root, middle and end joints and accepted
+// by checkIkTasks, with a weight above 0. outcomes[k] gets task k's outcome.
+void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<SoaPose* const> poses,
+                       std::span<const TwoBoneIk* const> tasks, std::span<IkOutcome> outcomes) noexcept;
+
+}  // namespace kinema::detail
