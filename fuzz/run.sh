@@ -4,8 +4,9 @@
 # JSON fuzzer over fuzz/state_machine_corpus for half that time, the tween JSON
 # fuzzer over fuzz/tween_corpus for half of it, the retargeting joint map JSON fuzzer
 # over fuzz/joint_map_corpus for a quarter of it, the user curve JSON fuzzer over
-# fuzz/curve_corpus for a quarter of it and the URI resolution fuzzer over
-# fuzz/uri_corpus for a quarter of it.
+# fuzz/curve_corpus for a quarter of it, the URI resolution fuzzer over
+# fuzz/uri_corpus for a quarter of it and the cooked model file fuzzer over
+# fuzz/cooked_corpus for a quarter of it.
 #
 #   fuzz/run.sh [seconds] [more libFuzzer flags, e.g. -jobs=4 -workers=4]
 #
@@ -26,9 +27,11 @@ seconds="${1:-60}"
 build="${BUILD_DIR:-build/fuzz}"
 
 cmake --preset fuzz -B "$build" >/dev/null
-cmake --build "$build" --target kinema_gltf_import_fuzz kinema_state_machine_fuzz kinema_tween_fuzz kinema_joint_map_fuzz kinema_curve_fuzz kinema_uri_fuzz -j "${BUILD_JOBS:-2}"
+cmake --build "$build" --target kinema_gltf_import_fuzz kinema_state_machine_fuzz kinema_tween_fuzz kinema_joint_map_fuzz kinema_curve_fuzz kinema_uri_fuzz \
+    kinema_cooked_fuzz -j "${BUILD_JOBS:-2}"
 
-mkdir -p "$build/corpus" "$build/crashes" "$build/state_machine_corpus" "$build/tween_corpus" "$build/joint_map_corpus" "$build/curve_corpus" "$build/uri_corpus"
+mkdir -p "$build/corpus" "$build/crashes" "$build/state_machine_corpus" "$build/tween_corpus" "$build/joint_map_corpus" "$build/curve_corpus" "$build/uri_corpus" \
+    "$build/cooked_corpus"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 # run_fuzzer TARGET FOUND_CORPUS SEEDS DICT SECONDS MAX_LEN CRASH_PREFIX [libFuzzer flags...]
@@ -50,3 +53,5 @@ run_fuzzer kinema_curve_fuzz "$build/curve_corpus" fuzz/curve_corpus fuzz/curve.
     4096 "$build/crashes/curve-" "$@"
 run_fuzzer kinema_uri_fuzz "$build/uri_corpus" fuzz/uri_corpus fuzz/uri.dict "$(( (seconds + 3) / 4 ))" 256 \
     "$build/crashes/uri-" "$@"
+run_fuzzer kinema_cooked_fuzz "$build/cooked_corpus" fuzz/cooked_corpus fuzz/cooked.dict "$(( (seconds + 3) / 4 ))" \
+    16384 "$build/crashes/cooked-" "$@"

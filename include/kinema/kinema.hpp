@@ -36,6 +36,7 @@
 
 // runtime: sampling, blending, composition, palettes, skinning (one instance; SIMD kernels)
 #include "kinema/runtime/bone_adjust.hpp"
+#include "kinema/runtime/clip_error.hpp"
 #include "kinema/runtime/clip_time.hpp"
 #include "kinema/runtime/external_pose.hpp"
 #include "kinema/runtime/ik.hpp"
@@ -53,12 +54,14 @@
 
 // io: glTF import, images, the asset cache
 #include "kinema/io/asset_cache.hpp"
+#include "kinema/io/cooked.hpp"
 #include "kinema/io/curve_json.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/io/image_write.hpp"
 #include "kinema/io/image.hpp"
 #include "kinema/io/joint_map_json.hpp"
 #include "kinema/io/marker_json.hpp"
+#include "kinema/io/model_file.hpp"
 #include "kinema/io/state_machine_json.hpp"
 #include "kinema/io/tween_json.hpp"
 

@@ -1,9 +1,15 @@
 #include "kinema/asset/skeleton.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace kinema {
+
+namespace {
+// Rest rotations whose squared length is this close to 1 are kept as given.
+constexpr float kUnitTolerance = 1e-6f;
+}  // namespace
 
 std::uint64_t jointNamesFingerprint(std::span<const std::string> names) noexcept {
     std::uint64_t h = 14695981039346656037ull;
@@ -37,7 +43,9 @@ Result<Skeleton> Skeleton::create(std::vector<JointDesc> joints) {
         const auto q = tryNormalize(j.rest.rotation);
         if (!q) {
             faults.push_back({at() + "/rest/rotation", "zero or non-finite quaternion"});
-        } else {
+        } else if (std::abs(dot(j.rest.rotation, j.rest.rotation) - 1.0f) > kUnitTolerance) {
+            // Within the tolerance the rotation is kept bit for bit, so a skeleton
+            // built again from its own rest pose (a cooked file) is the same skeleton.
             j.rest.rotation = *q;
         }
         s.names_.push_back(std::move(j.name));

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "kinema/io/model_file.hpp"
+
 namespace kinema {
 
 namespace {
@@ -50,7 +52,7 @@ LoadResult AssetCache::load(const std::filesystem::path& path) {
 
     // The import runs without the lock, so other files load meanwhile.
     try {
-        auto imported = importGltfFile(path, options_);
+        auto imported = loadModelFile(path, options_);
         LoadResult result = imported.ok()
             ? LoadResult(std::make_shared<const Model>(std::move(imported).value()))
             : LoadResult(std::vector<Fault>(imported.faults().begin(), imported.faults().end()));

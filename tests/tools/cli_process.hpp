@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -43,5 +44,15 @@ inline CliRun runCli(const std::string& prefix, const std::string& args) {
     std::remove(errFile.c_str());
     return r;
 }
+
+// A path as one shell word (single quotes; the test paths hold none).
+inline std::string quoted(const std::filesystem::path& p) {
+    std::string q(1, '\'');
+    q.append(p.string());
+    q.push_back('\'');
+    return q;
+}
+
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace kinema::test

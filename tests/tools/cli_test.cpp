@@ -24,12 +24,7 @@ using kinema::test::CliRun;
 
 CliRun runKinema(const std::string& args) { return kinema::test::runCli("", args); }
 
-std::string quoted(const std::filesystem::path& p) {
-    std::string q(1, '\'');
-    q.append(p.string());
-    q.push_back('\'');
-    return q;
-}
+using kinema::test::quoted;
 
 std::string writeTemp(const std::string& name, const std::string& content) {
     const std::string path = testing::TempDir() + name;

@@ -40,14 +40,9 @@ using kinema::test::CliRun;
 
 CliRun runKinema(const std::string& args) { return kinema::test::runCli(kDriverProcess, args); }
 
-std::string quoted(const fs::path& p) {
-    std::string q(1, '\'');
-    q.append(p.string());
-    q.push_back('\'');
-    return q;
-}
+using kinema::test::quoted;
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+using kinema::test::contains;
 
 // The device every render runs on: the one the GPU tests use.
 std::string gpuArg() {

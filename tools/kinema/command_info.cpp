@@ -40,11 +40,12 @@ std::size_t countIndices(const Mesh& m) {
     return n;
 }
 
-void printJson(const Model& model) {
+void printJson(const Model& model, bool cooked) {
     std::string out;
     JsonWriter w(out, true);
     w.beginObject();
     w.key("file").value(model.source);
+    w.key("format").value(cooked ? "cooked" : "gltf");
     w.key("nodes").beginArray();
     for (std::size_t n = 0; n < model.nodeCount(); ++n) {
         const std::uint32_t j = model.jointOfNode[n];
@@ -141,8 +142,10 @@ void printJson(const Model& model) {
     std::cout << out << '\n';
 }
 
-void printText(const Model& model) {
+void printText(const Model& model, bool cooked) {
     std::printf("%s\n", model.source.c_str());
+    std::printf("  format: %s\n",
+                cooked ? "kinema cooked (skeleton, skins and clips; no meshes, materials or images)" : "glTF");
     std::printf("  nodes: %zu (scenes: %zu)\n", model.nodeCount(), model.scenes.size());
     std::printf("  skins: %zu\n", model.skins.size());
     for (std::size_t s = 0; s < model.skins.size(); ++s) {
@@ -185,16 +188,17 @@ void printText(const Model& model) {
 }  // namespace
 
 int runInfo(const InfoOptions& options) {
-    auto model = importGltfFile(options.file, toImportOptions(options.import));
+    bool cooked = false;
+    auto model = loadModel(options.file, options.import, cooked);
     printWarnings(std::cerr, model.warnings());
     if (!model) {
         std::cerr << model.message() << '\n';
         return 1;
     }
     if (options.json)
-        printJson(*model);
+        printJson(*model, cooked);
     else
-        printText(*model);
+        printText(*model, cooked);
     return 0;
 }
 

@@ -105,7 +105,8 @@ void printText(const Model& model, const Pose& pose, double time, double clipT, 
 }  // namespace
 
 int runSample(const SampleOptions& options) {
-    auto loaded = importGltfFile(options.file, toImportOptions(options.import));
+    bool cooked = false;
+    auto loaded = loadModel(options.file, options.import, cooked);
     printWarnings(std::cerr, loaded.warnings());
     if (!loaded) {
         std::cerr << loaded.message() << '\n';

@@ -9,8 +9,15 @@
 #include <vector>
 
 #include "import_flags.hpp"
+#include "kinema/asset/model.hpp"
+#include "kinema/core/result.hpp"
 
 namespace kinema::cli {
+
+// The model in `file`: a cooked file (.kinc, told by its first bytes, whatever its
+// name) or else a glTF file imported with `flags`. The import flags do not apply to a
+// cooked file, except that it too must fit the memory budget. `cooked` says which.
+Result<Model> loadModel(const std::string& file, const ImportFlags& flags, bool& cooked);
 
 struct InfoOptions {
     std::string file;
@@ -87,5 +94,14 @@ struct BenchOptions {
     std::string gpu;       // render's GPU rows: device (GpuOptions::device), or "none"
 };
 int runBench(const BenchOptions& options);
+
+struct CookOptions {
+    std::vector<std::string> inputs;  // .gltf and .glb files
+    std::string out;                  // folder of the .kinc files, created when missing
+    std::optional<std::size_t> jobs;  // files cooked at once; default the hardware's threads
+    bool json = false;
+    ImportFlags import;
+};
+int runCook(const CookOptions& options);
 
 }  // namespace kinema::cli

@@ -45,7 +45,8 @@ public:
     AssetCache(const AssetCache&) = delete;
     AssetCache& operator=(const AssetCache&) = delete;
 
-    // The model of `path`, imported on the first call and shared afterwards. Files
+    // The model of `path` (a glTF or a cooked file: loadModelFile), imported on the
+    // first call and shared afterwards. Files
     // are told apart by their canonical path, so "a/../x.glb" and "x.glb" are one.
     // Each clip of a newly loaded model is registered under its name unless the
     // name is empty or already taken (the first file to finish loading keeps it).

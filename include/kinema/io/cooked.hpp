@@ -1,0 +1,56 @@
+// kinema/io: cooked files, a model's animation data in kinema's own binary form.
+//
+// A cooked file holds a skeleton (names, parents, rest pose), the node and morph
+// weight layout, skins and clips (tracks, markers, user curves, length, joint names)
+// as little-endian arrays that load with one read and bulk copies: no text, no
+// per-key parsing. Reading a cooked file and writing it back gives the same bytes;
+// the model read back equals the one written, float for float. Meshes, materials,
+// images and cameras are not part of it (docs/COOKED.md).
+//
+// The reader trusts nothing: magic, byte order, version, size, checksum, every
+// count against the bytes left, every section's length, and then the same
+// validation as models built in code (Skeleton::create, Clip::create,
+// findModelFaults). A fault names the file and the byte offset ("walk.kinc@byte
+// 1234") or the part of the model ("walk.kinc#clips/2/tracks/5/times").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kinema/asset/model.hpp"
+#include "kinema/core/result.hpp"
+
+namespace kinema {
+
+// The format version this build writes and reads.
+inline constexpr std::uint32_t kCookedVersion = 1;
+
+// The FNV-1a 64-bit hash of `bytes`: how a cooked file records its source file.
+std::uint64_t sourceHash(std::span<const std::byte> bytes) noexcept;
+
+// Whether `bytes` start as a cooked file does (its magic), whatever follows.
+bool looksCooked(std::span<const std::byte> bytes) noexcept;
+
+// The cooked form of `model`'s animation data. `sourceHash` (0: none) is kept in
+// the header, for sourceChanged(). The model must be consistent (findModelFaults
+// empty), as an import or a builder leaves it.
+std::vector<std::byte> cookModel(const Model& model, std::uint64_t sourceHash = 0);
+
+// The model a cooked file holds; `source` names it in faults and becomes
+// Model::source.
+Result<Model> readCookedModel(std::span<const std::byte> bytes, std::string source);
+Result<Model> readCookedModelFile(const std::filesystem::path& path);
+
+// The source hash a cooked file's header records (0: none), after checking the
+// header alone.
+Result<std::uint64_t> cookedSourceHash(std::span<const std::byte> bytes, std::string source);
+
+// Whether the cooked file at `cooked` was made from other bytes than `source` now
+// holds (or records no source at all).
+Result<bool> sourceChanged(const std::filesystem::path& cooked, const std::filesystem::path& source);
+
+}  // namespace kinema

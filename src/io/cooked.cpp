@@ -1,0 +1,623 @@
+#include "kinema/io/cooked.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <utility>
+
+#include "kinema/io/gltf.hpp"
+
+// Layout (docs/COOKED.md): a 48-byte header, then sections, each a 16-byte section
+// header {tag, 0, body length} and its body. Every integer and float is
+// little-endian; a string is a u32 byte count and its bytes; an array is its
+// elements back to back, its count written before it.
+
+namespace kinema {
+namespace {
+
+constexpr std::array<char, 8> kMagic{'K', 'N', 'M', 'C', 'O', 'O', 'K', '\0'};
+constexpr std::uint32_t kByteOrderMark = 0x0A0B0C0Du;
+constexpr std::size_t kHeaderBytes = 48;
+constexpr std::size_t kSectionHeaderBytes = 16;
+constexpr std::uint32_t kSectionCount = 4;
+// No name in a model is longer; a longer one is damage, not data.
+constexpr std::uint32_t kMaxString = 1u << 16;
+
+constexpr std::uint32_t tag(char a, char b, char c, char d) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(a)) |
+        static_cast<std::uint32_t>(static_cast<unsigned char>(b)) << 8 |
+        static_cast<std::uint32_t>(static_cast<unsigned char>(c)) << 16 |
+        static_cast<std::uint32_t>(static_cast<unsigned char>(d)) << 24;
+}
+constexpr std::uint32_t kSkeletonTag = tag('S', 'K', 'E', 'L');
+constexpr std::uint32_t kLayoutTag = tag('N', 'O', 'D', 'E');
+constexpr std::uint32_t kSkinsTag = tag('S', 'K', 'I', 'N');
+constexpr std::uint32_t kClipsTag = tag('C', 'L', 'I', 'P');
+
+std::string tagName(std::uint32_t t) {
+    std::string s;
+    for (int i = 0; i < 4; ++i) {
+        const auto c = static_cast<char>((t >> (8 * i)) & 0xffu);
+        s += c >= 0x20 && c < 0x7f ? c : '?';
+    }
+    return s;
+}
+
+// How a clip's joint names are stored.
+enum class ClipNames : std::uint8_t { None = 0, Skeleton = 1, Own = 2 };
+
+// ---------------------------------------------------------------------------
+// Writing.
+
+class ByteWriter {
+public:
+    std::vector<std::byte>& bytes() noexcept { return out_; }
+
+    template <class T>
+    void scalar(T value) {
+        static_assert(sizeof(T) <= 8);
+        std::array<std::byte, sizeof(T)> raw;
+        std::memcpy(raw.data(), &value, sizeof(T));
+        if constexpr (std::endian::native == std::endian::big) std::reverse(raw.begin(), raw.end());
+        out_.insert(out_.end(), raw.begin(), raw.end());
+    }
+    template <class T>
+    void array(std::span<const T> values) {
+        if constexpr (std::endian::native == std::endian::little) {
+            const auto* p = reinterpret_cast<const std::byte*>(values.data());
+            out_.insert(out_.end(), p, p + values.size_bytes());
+        } else {
+            for (const T& v : values) scalar(v);
+        }
+    }
+    void count(std::size_t n) { scalar(static_cast<std::uint32_t>(n)); }
+    void string(std::string_view s) {
+        count(s.size());
+        const auto* p = reinterpret_cast<const std::byte*>(s.data());
+        out_.insert(out_.end(), p, p + s.size());
+    }
+    // Starts a section; finish it with endSection(the returned mark).
+    std::size_t beginSection(std::uint32_t sectionTag) {
+        scalar(sectionTag);
+        scalar(std::uint32_t{0});
+        const std::size_t mark = out_.size();
+        scalar(std::uint64_t{0});
+        return mark;
+    }
+    void endSection(std::size_t mark) {
+        const std::uint64_t length = out_.size() - mark - 8;
+        patch(mark, length);
+    }
+    void patch(std::size_t at, std::uint64_t value) {
+        for (std::size_t i = 0; i < 8; ++i) out_[at + i] = static_cast<std::byte>((value >> (8 * i)) & 0xffu);
+    }
+
+private:
+    std::vector<std::byte> out_;
+};
+
+void writeTransforms(ByteWriter& w, std::span<const Transform> rest) {
+    for (const Transform& t : rest) {
+        const float v[10] = {t.translation.x, t.translation.y, t.translation.z, t.rotation.x, t.rotation.y,
+                             t.rotation.z,    t.rotation.w,    t.scale.x,       t.scale.y,    t.scale.z};
+        w.array(std::span<const float>(v));
+    }
+}
+
+void writeClip(ByteWriter& w, const Clip& clip, std::span<const std::string> skeletonNames) {
+    w.string(clip.name());
+    w.scalar(clip.length());
+    const auto names = clip.jointNames();
+    if (names.empty()) {
+        w.scalar(static_cast<std::uint8_t>(ClipNames::None));
+    } else if (std::equal(names.begin(), names.end(), skeletonNames.begin(), skeletonNames.end())) {
+        w.scalar(static_cast<std::uint8_t>(ClipNames::Skeleton));
+    } else {
+        w.scalar(static_cast<std::uint8_t>(ClipNames::Own));
+        w.count(names.size());
+        for (const std::string& n : names) w.string(n);
+    }
+    w.count(clip.tracks().size());
+    for (const Track& t : clip.tracks()) {
+        w.scalar(t.target);
+        w.scalar(static_cast<std::uint8_t>(t.path));
+        w.scalar(static_cast<std::uint8_t>(t.interpolation));
+        w.scalar(std::uint16_t{0});
+        w.scalar(t.width);
+        w.scalar(t.weightOffset);
+        w.count(t.times.size());
+        w.count(t.values.size());
+        w.array(std::span<const float>(t.times));
+        w.array(std::span<const float>(t.values));
+    }
+    w.count(clip.markers().size());
+    for (const Marker& m : clip.markers()) {
+        w.string(m.name);
+        w.scalar(m.time);
+    }
+    w.count(clip.curves().size());
+    for (const CurveTrack& c : clip.curves()) {
+        w.string(c.name);
+        w.scalar(static_cast<std::uint8_t>(c.interpolation));
+        w.count(c.times.size());
+        w.array(std::span<const float>(c.times));
+        w.array(std::span<const float>(c.values));
+    }
+}
+
+std::uint64_t fnv1a(std::span<const std::byte> bytes, std::uint64_t h = 0xcbf29ce484222325ull) noexcept {
+    for (const std::byte b : bytes) {
+        h ^= static_cast<std::uint64_t>(b);
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+// The checksum covers the whole file but its own field (bytes 32..39): the header's
+// source hash included, so no flipped bit anywhere reads as a valid file.
+std::uint64_t checksumOf(std::span<const std::byte> file) noexcept {
+    return fnv1a(file.subspan(40), fnv1a(file.first(32)));
+}
+
+// ---------------------------------------------------------------------------
+// Reading.
+
+// A cursor over [begin, end) of the file that checks every read against the bytes
+// left. A failed read records the offset and why; the caller adds what it was reading.
+class ByteReader {
+public:
+    ByteReader(std::span<const std::byte> file, std::size_t begin, std::size_t end) noexcept
+        : file_(file), pos_(begin), end_(end) {}
+
+    std::size_t offset() const noexcept { return pos_; }
+    std::size_t left() const noexcept { return end_ - pos_; }
+    std::size_t failedAt() const noexcept { return failedAt_; }
+    const std::string& why() const noexcept { return why_; }
+
+    template <class T>
+    bool scalar(T& out) {
+        if (!need(sizeof(T), 1)) return false;
+        std::array<std::byte, sizeof(T)> raw;
+        std::memcpy(raw.data(), file_.data() + pos_, sizeof(T));
+        if constexpr (std::endian::native == std::endian::big) std::reverse(raw.begin(), raw.end());
+        std::memcpy(&out, raw.data(), sizeof(T));
+        pos_ += sizeof(T);
+        return true;
+    }
+    // `count` elements, checked against the bytes left before anything is allocated.
+    template <class T>
+    bool array(std::vector<T>& out, std::size_t count) {
+        if (!need(sizeof(T), count)) return false;
+        out.resize(count);
+        if constexpr (std::endian::native == std::endian::little) {
+            if (count != 0) std::memcpy(out.data(), file_.data() + pos_, count * sizeof(T));
+            pos_ += count * sizeof(T);
+        } else {
+            for (T& v : out) (void)scalar(v);
+        }
+        return true;
+    }
+    bool string(std::string& out) {
+        std::uint32_t n = 0;
+        const std::size_t at = pos_;
+        if (!scalar(n)) return false;
+        if (n > kMaxString) {
+            failedAt_ = at;
+            why_ = "a name of " + std::to_string(n) + " bytes (at most " + std::to_string(kMaxString) + ")";
+            return false;
+        }
+        if (!need(1, n)) return false;
+        out.assign(reinterpret_cast<const char*>(file_.data() + pos_), n);
+        pos_ += n;
+        return true;
+    }
+    // A count that is then read as `count` items of at least `minBytes` each.
+    bool count(std::uint32_t& out, std::size_t minBytes) {
+        const std::size_t at = pos_;
+        if (!scalar(out)) return false;
+        if (static_cast<std::uint64_t>(out) * minBytes > left()) {
+            failedAt_ = at;
+            why_ = "a count of " + std::to_string(out) + " needs at least " +
+                std::to_string(static_cast<std::uint64_t>(out) * minBytes) + " bytes, " + std::to_string(left()) +
+                " are left";
+            return false;
+        }
+        return true;
+    }
+
+private:
+    bool need(std::size_t size, std::size_t count) {
+        if (count > left() / size) {
+            failedAt_ = pos_;
+            why_ = "needs " + std::to_string(static_cast<std::uint64_t>(count) * size) + " bytes, " +
+                std::to_string(left()) + " are left";
+            return false;
+        }
+        return true;
+    }
+
+    std::span<const std::byte> file_;
+    std::size_t pos_;
+    std::size_t end_;
+    std::size_t failedAt_ = 0;
+    std::string why_;
+};
+
+struct Header {
+    std::uint64_t size = 0;
+    std::uint64_t sourceHash = 0;
+    std::uint64_t checksum = 0;
+    std::uint32_t sections = 0;
+};
+
+Fault atByte(const std::string& source, std::size_t offset, std::string what) {
+    return {source + "@byte " + std::to_string(offset), std::move(what)};
+}
+
+Fault readFault(const std::string& source, const ByteReader& r, const std::string& reading) {
+    return atByte(source, r.failedAt(), reading + ": " + r.why());
+}
+
+Result<Header> readHeader(std::span<const std::byte> bytes, const std::string& source) {
+    if (bytes.size() < kMagic.size() || std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0) {
+        return atByte(source, 0, "not a kinema cooked file (no \"KNMCOOK\" magic)");
+    }
+    if (bytes.size() < kHeaderBytes) {
+        return atByte(source, bytes.size(),
+                      "truncated: the header needs " + std::to_string(kHeaderBytes) + " bytes, the file has " +
+                          std::to_string(bytes.size()));
+    }
+    ByteReader r(bytes, kMagic.size(), kHeaderBytes);
+    std::uint32_t order = 0, version = 0, reserved = 0;
+    Header h;
+    (void)r.scalar(order);
+    if (order != kByteOrderMark) {
+        if (order == 0x0D0C0B0Au) {  // the mark's bytes reversed
+            return atByte(source, 8, "written in big-endian byte order; cooked files are little-endian");
+        }
+        return atByte(source, 8, "byte order mark damaged");
+    }
+    (void)r.scalar(version);
+    if (version != kCookedVersion) {
+        return atByte(source, 12,
+                      "format version " + std::to_string(version) + "; this build reads version " +
+                          std::to_string(kCookedVersion) + " (cook the source again)");
+    }
+    (void)r.scalar(h.size);
+    (void)r.scalar(h.sourceHash);
+    (void)r.scalar(h.checksum);
+    (void)r.scalar(h.sections);
+    (void)r.scalar(reserved);
+    if (h.size != bytes.size()) {
+        return atByte(source, 16,
+                      "the header says " + std::to_string(h.size) + " bytes, the file has " +
+                          std::to_string(bytes.size()) + (h.size > bytes.size() ? " (truncated)" : ""));
+    }
+    if (h.sections != kSectionCount) {
+        return atByte(source, 40,
+                      std::to_string(h.sections) + " sections; version 1 files have " + std::to_string(kSectionCount));
+    }
+    if (reserved != 0) return atByte(source, 44, "reserved header field is not 0");
+    return h;
+}
+
+Result<Skeleton> readSkeleton(ByteReader& r, const std::string& source) {
+    std::uint32_t n = 0;
+    if (!r.count(n, 4 + 4 + 40)) return readFault(source, r, "skeleton joint count");
+    std::vector<JointDesc> joints(n);
+    for (std::uint32_t j = 0; j < n; ++j) {
+        if (!r.string(joints[j].name)) return readFault(source, r, "skeleton joint " + std::to_string(j) + " name");
+    }
+    std::vector<std::int32_t> parents;
+    std::vector<float> rest;
+    if (!r.array(parents, n)) return readFault(source, r, "skeleton parents");
+    if (!r.array(rest, std::size_t{n} * 10)) return readFault(source, r, "skeleton rest pose");
+    for (std::uint32_t j = 0; j < n; ++j) {
+        const float* v = rest.data() + std::size_t{j} * 10;
+        joints[j].parent = parents[j];
+        joints[j].rest = {{v[0], v[1], v[2]}, {v[3], v[4], v[5], v[6]}, {v[7], v[8], v[9]}};
+    }
+    auto skeleton = Skeleton::create(std::move(joints));
+    if (!skeleton) {
+        std::vector<Fault> faults(skeleton.faults().begin(), skeleton.faults().end());
+        for (Fault& f : faults) f.where = source + "#skeleton/" + f.where;
+        return faults;
+    }
+    return std::move(skeleton).value();
+}
+
+bool readLayout(ByteReader& r, const std::string& source, Model& model, std::vector<Fault>& faults) {
+    const std::size_t joints = model.skeleton.jointCount();
+    std::uint32_t nodes = 0, weights = 0;
+    if (!r.count(nodes, 4) || !r.array(model.jointOfNode, nodes) || !r.array(model.nodeOfJoint, joints) ||
+        !r.array(model.weightOffsetOfJoint, joints)) {
+        faults.push_back(readFault(source, r, "node layout"));
+        return false;
+    }
+    if (!r.count(weights, 4) || !r.array(model.restWeights, weights)) {
+        faults.push_back(readFault(source, r, "rest morph weights"));
+        return false;
+    }
+    return true;
+}
+
+bool readSkins(ByteReader& r, const std::string& source, Model& model, std::vector<Fault>& faults) {
+    std::uint32_t n = 0;
+    if (!r.count(n, 4 + 4 + 8 + 4)) {
+        faults.push_back(readFault(source, r, "skin count"));
+        return false;
+    }
+    model.skins.resize(n);
+    for (std::uint32_t k = 0; k < n; ++k) {
+        Skin& skin = model.skins[k];
+        std::uint32_t joints = 0;
+        std::vector<float> matrices;
+        if (!r.string(skin.name) || !r.scalar(skin.root) || !r.scalar(skin.skeleton) || !r.count(joints, 4 + 64) ||
+            !r.array(skin.joints, joints) || !r.array(matrices, std::size_t{joints} * 16)) {
+            faults.push_back(readFault(source, r, "skin " + std::to_string(k)));
+            return false;
+        }
+        skin.inverseBindMatrices.resize(joints);
+        for (std::uint32_t j = 0; j < joints; ++j) {
+            std::copy_n(matrices.data() + std::size_t{j} * 16, 16, skin.inverseBindMatrices[j].m.begin());
+        }
+    }
+    return true;
+}
+
+// One clip, validated as Clip::create and its with* steps validate clips built in code.
+bool readClip(ByteReader& r, const std::string& source, std::size_t index,
+              const std::shared_ptr<const std::vector<std::string>>& skeletonNames, Model& model,
+              std::vector<Fault>& faults) {
+    const std::string at = "clip " + std::to_string(index);
+    const auto failed = [&](const std::string& what) {
+        faults.push_back(readFault(source, r, at + " " + what));
+        return false;
+    };
+    std::string name;
+    float length = 0.0f;
+    std::uint8_t naming = 0;
+    if (!r.string(name) || !r.scalar(length)) return failed("name and length");
+    const std::size_t namingAt = r.offset();
+    if (!r.scalar(naming)) return failed("joint names");
+    std::shared_ptr<const std::vector<std::string>> names;
+    if (naming == static_cast<std::uint8_t>(ClipNames::Skeleton)) {
+        names = skeletonNames;
+    } else if (naming == static_cast<std::uint8_t>(ClipNames::Own)) {
+        std::uint32_t n = 0;
+        if (!r.count(n, 4)) return failed("joint name count");
+        auto own = std::make_shared<std::vector<std::string>>(n);
+        for (std::string& s : *own) {
+            if (!r.string(s)) return failed("joint names");
+        }
+        names = std::move(own);
+    } else if (naming != static_cast<std::uint8_t>(ClipNames::None)) {
+        faults.push_back(atByte(source, namingAt, at + " joint names: unknown kind " + std::to_string(naming)));
+        return false;
+    }
+    std::uint32_t count = 0;
+    if (!r.count(count, 24)) return failed("track count");
+    std::vector<Track> tracks(count);
+    for (std::uint32_t t = 0; t < count; ++t) {
+        Track& track = tracks[t];
+        std::uint8_t path = 0, interpolation = 0;
+        std::uint16_t reserved = 0;
+        std::uint32_t keys = 0, values = 0;
+        const std::size_t trackAt = r.offset();
+        if (!r.scalar(track.target) || !r.scalar(path) || !r.scalar(interpolation) || !r.scalar(reserved) ||
+            !r.scalar(track.width) || !r.scalar(track.weightOffset) || !r.scalar(keys) || !r.scalar(values) ||
+            !r.array(track.times, keys) || !r.array(track.values, values)) {
+            return failed("track " + std::to_string(t));
+        }
+        if (path > static_cast<std::uint8_t>(TrackPath::Weights) ||
+            interpolation > static_cast<std::uint8_t>(Interpolation::CubicSpline) || reserved != 0) {
+            faults.push_back(
+                atByte(source, trackAt + 4,
+                       at + " track " + std::to_string(t) + ": unknown path or interpolation, or reserved bits set"));
+            return false;
+        }
+        track.path = static_cast<TrackPath>(path);
+        track.interpolation = static_cast<Interpolation>(interpolation);
+    }
+    if (!r.count(count, 8)) return failed("marker count");
+    std::vector<Marker> markers(count);
+    for (std::uint32_t m = 0; m < count; ++m) {
+        if (!r.string(markers[m].name) || !r.scalar(markers[m].time)) return failed("marker " + std::to_string(m));
+    }
+    if (!r.count(count, 9)) return failed("curve count");
+    std::vector<CurveTrack> curves(count);
+    for (std::uint32_t c = 0; c < count; ++c) {
+        CurveTrack& curve = curves[c];
+        std::uint8_t interpolation = 0;
+        std::uint32_t keys = 0;
+        const std::size_t curveAt = r.offset();
+        if (!r.string(curve.name) || !r.scalar(interpolation) || !r.scalar(keys) || !r.array(curve.times, keys) ||
+            !r.array(curve.values, keys)) {
+            return failed("curve " + std::to_string(c));
+        }
+        if (interpolation > static_cast<std::uint8_t>(Interpolation::CubicSpline)) {
+            faults.push_back(atByte(source, curveAt, at + " curve " + std::to_string(c) + ": unknown interpolation"));
+            return false;
+        }
+        curve.interpolation = static_cast<Interpolation>(interpolation);
+    }
+    const std::string where = source + "#clips/" + std::to_string(index) + "/";
+    const auto located = [&](const auto& result) {
+        for (const Fault& f : result.faults()) faults.push_back({where + f.where, f.what});
+        return false;
+    };
+    auto clip = Clip::create(std::move(name), std::move(tracks), std::move(markers), std::move(names));
+    if (!clip) return located(clip);
+    if (!curves.empty()) {
+        auto withCurves = clip->withCurves(std::move(curves));
+        if (!withCurves) return located(withCurves);
+        clip = std::move(withCurves);
+    }
+    if (length != 0.0f) {
+        auto withLength = clip->withLength(length);
+        if (!withLength) return located(withLength);
+        clip = std::move(withLength);
+    }
+    model.clips.push_back(std::move(clip).value());
+    return true;
+}
+
+bool readClips(ByteReader& r, const std::string& source, Model& model, std::vector<Fault>& faults) {
+    std::uint32_t n = 0;
+    if (!r.count(n, 4 + 4 + 1 + 12)) {
+        faults.push_back(readFault(source, r, "clip count"));
+        return false;
+    }
+    const auto names = model.skeleton.names();
+    const auto skeletonNames = std::make_shared<const std::vector<std::string>>(names.begin(), names.end());
+    model.clips.reserve(n);
+    for (std::uint32_t c = 0; c < n; ++c) {
+        if (!readClip(r, source, c, skeletonNames, model, faults)) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::uint64_t sourceHash(std::span<const std::byte> bytes) noexcept { return fnv1a(bytes); }
+
+bool looksCooked(std::span<const std::byte> bytes) noexcept {
+    return bytes.size() >= kMagic.size() && std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) == 0;
+}
+
+std::vector<std::byte> cookModel(const Model& model, std::uint64_t sourceHashValue) {
+    ByteWriter w;
+    for (const char c : kMagic) w.scalar(c);
+    w.scalar(kByteOrderMark);
+    w.scalar(kCookedVersion);
+    w.scalar(std::uint64_t{0});  // size, patched below
+    w.scalar(sourceHashValue);
+    w.scalar(std::uint64_t{0});  // checksum, patched below
+    w.scalar(kSectionCount);
+    w.scalar(std::uint32_t{0});
+
+    const Skeleton& skeleton = model.skeleton;
+    std::size_t mark = w.beginSection(kSkeletonTag);
+    w.count(skeleton.jointCount());
+    for (const std::string& name : skeleton.names()) w.string(name);
+    w.array(skeleton.parents());
+    writeTransforms(w, skeleton.restPose());
+    w.endSection(mark);
+
+    mark = w.beginSection(kLayoutTag);
+    w.count(model.jointOfNode.size());
+    w.array(std::span<const std::uint32_t>(model.jointOfNode));
+    w.array(std::span<const std::uint32_t>(model.nodeOfJoint));
+    w.array(std::span<const std::int32_t>(model.weightOffsetOfJoint));
+    w.count(model.restWeights.size());
+    w.array(std::span<const float>(model.restWeights));
+    w.endSection(mark);
+
+    mark = w.beginSection(kSkinsTag);
+    w.count(model.skins.size());
+    for (const Skin& skin : model.skins) {
+        w.string(skin.name);
+        w.scalar(skin.root);
+        w.scalar(skin.skeleton);
+        w.count(skin.joints.size());
+        w.array(std::span<const std::uint32_t>(skin.joints));
+        for (const Mat4& m : skin.inverseBindMatrices) w.array(std::span<const float>(m.m));
+    }
+    w.endSection(mark);
+
+    mark = w.beginSection(kClipsTag);
+    w.count(model.clips.size());
+    for (const Clip& clip : model.clips) writeClip(w, clip, skeleton.names());
+    w.endSection(mark);
+
+    std::vector<std::byte>& out = w.bytes();
+    w.patch(16, out.size());
+    w.patch(32, checksumOf(out));
+    return std::move(out);
+}
+
+Result<std::uint64_t> cookedSourceHash(std::span<const std::byte> bytes, std::string source) {
+    auto header = readHeader(bytes, source);
+    if (!header) return std::vector<Fault>(header.faults().begin(), header.faults().end());
+    return header->sourceHash;
+}
+
+Result<Model> readCookedModel(std::span<const std::byte> bytes, std::string source) {
+    auto header = readHeader(bytes, source);
+    if (!header) return std::vector<Fault>(header.faults().begin(), header.faults().end());
+    if (checksumOf(bytes) != header->checksum) {
+        return atByte(source, 32, "checksum mismatch: the file is damaged (cook the source again)");
+    }
+    Model model;
+    model.source = source;
+    std::vector<Fault> faults;
+    const std::uint32_t order[] = {kSkeletonTag, kLayoutTag, kSkinsTag, kClipsTag};
+    std::size_t pos = kHeaderBytes;
+    for (const std::uint32_t expected : order) {
+        ByteReader sectionHeader(bytes, pos, bytes.size());
+        std::uint32_t sectionTag = 0, reserved = 0;
+        std::uint64_t length = 0;
+        if (!sectionHeader.scalar(sectionTag) || !sectionHeader.scalar(reserved) || !sectionHeader.scalar(length)) {
+            return readFault(source, sectionHeader, "section " + tagName(expected) + " header");
+        }
+        if (sectionTag != expected) {
+            return atByte(source, pos, "section " + tagName(sectionTag) + " where " + tagName(expected) + " belongs");
+        }
+        if (reserved != 0) return atByte(source, pos + 4, "section " + tagName(expected) + ": reserved field not 0");
+        const std::size_t body = pos + kSectionHeaderBytes;
+        if (length > bytes.size() - body) {
+            return atByte(source, pos + 8,
+                          "section " + tagName(expected) + " of " + std::to_string(length) +
+                              " bytes runs past the end (" + std::to_string(bytes.size() - body) + " left)");
+        }
+        const std::size_t end = body + static_cast<std::size_t>(length);
+        ByteReader r(bytes, body, end);
+        bool ok = true;
+        if (expected == kSkeletonTag) {
+            auto skeleton = readSkeleton(r, source);
+            if (!skeleton) return std::vector<Fault>(skeleton.faults().begin(), skeleton.faults().end());
+            model.skeleton = std::move(skeleton).value();
+        } else if (expected == kLayoutTag) {
+            ok = readLayout(r, source, model, faults);
+        } else if (expected == kSkinsTag) {
+            ok = readSkins(r, source, model, faults);
+        } else {
+            ok = readClips(r, source, model, faults);
+        }
+        if (!ok) return faults;
+        if (r.left() != 0) {
+            return atByte(source, r.offset(),
+                          "section " + tagName(expected) + " has " + std::to_string(r.left()) + " bytes past its data");
+        }
+        pos = end;
+    }
+    if (pos != bytes.size())
+        return atByte(source, pos, std::to_string(bytes.size() - pos) + " bytes past the last section");
+    faults = findModelFaults(model);
+    if (!faults.empty()) {
+        for (Fault& f : faults) f.where = source + "#" + f.where;
+        return faults;
+    }
+    return model;
+}
+
+Result<Model> readCookedModelFile(const std::filesystem::path& path) {
+    auto bytes = readFileBytes(path);
+    if (!bytes) return std::vector<Fault>(bytes.faults().begin(), bytes.faults().end());
+    return readCookedModel(**bytes, path.string());
+}
+
+Result<bool> sourceChanged(const std::filesystem::path& cooked, const std::filesystem::path& source) {
+    auto cookedBytes = readFileBytes(cooked);
+    if (!cookedBytes) return std::vector<Fault>(cookedBytes.faults().begin(), cookedBytes.faults().end());
+    auto recorded = cookedSourceHash(**cookedBytes, cooked.string());
+    if (!recorded) return std::vector<Fault>(recorded.faults().begin(), recorded.faults().end());
+    auto sourceBytes = readFileBytes(source);
+    if (!sourceBytes) return std::vector<Fault>(sourceBytes.faults().begin(), sourceBytes.faults().end());
+    return *recorded == 0 || *recorded != sourceHash(**sourceBytes);
+}
+
+}  // namespace kinema

@@ -1,0 +1,19 @@
+#include "kinema/io/model_file.hpp"
+
+#include "kinema/io/cooked.hpp"
+
+namespace kinema {
+
+Result<Model> loadModelFile(const std::filesystem::path& path, const ImportOptions& options, ModelFileFormat* format) {
+    if (format != nullptr) *format = ModelFileFormat::Gltf;
+    auto bytes = readFileBytes(path, options.memoryBudget);
+    if (!bytes) return std::vector<Fault>(bytes.faults().begin(), bytes.faults().end());
+    const std::string name = path.filename().string();
+    if (looksCooked(**bytes)) {
+        if (format != nullptr) *format = ModelFileFormat::Cooked;
+        return readCookedModel(**bytes, name);
+    }
+    return importGltf(GltfSource{std::move(*bytes), path.parent_path(), name}, options);
+}
+
+}  // namespace kinema

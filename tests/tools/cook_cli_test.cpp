@@ -1,0 +1,288 @@
+// `kinema cook` as a user runs it: the .kinc files it writes, its per-clip sizes
+// checked against the closed form worked out here from the imported model, and the
+// cooked files read back by `info` and `sample`, which must sample exactly as the
+// source does.
+#include <gtest/gtest.h>
+#include <simdjson.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <iterator>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_process.hpp"
+#include "kinema/io/cooked.hpp"
+#include "kinema/io/gltf.hpp"
+#include "support/assets.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using kinema::test::CliRun;
+
+CliRun runKinema(const std::string& args) { return kinema::test::runCli("", args); }
+
+using kinema::test::quoted;
+
+using kinema::test::contains;
+
+// docs/CLI.md: every joint a clip animates sampled at 30 Hz over its duration, 10 floats of 4 bytes.
+std::uint64_t expectedRawBytes(const kinema::Clip& clip) {
+    std::set<std::uint32_t> joints;
+    for (const kinema::Track& t : clip.tracks()) joints.insert(t.target);
+    const auto samples = static_cast<std::uint64_t>(std::ceil(double(clip.duration()) * 30.0)) + 1;
+    return joints.size() * samples * 10 * 4;
+}
+
+// docs/CLI.md: each track's times and values as 4-byte floats, and its 24-byte header.
+std::uint64_t expectedCookedBytes(const kinema::Clip& clip) {
+    std::uint64_t bytes = 0;
+    for (const kinema::Track& t : clip.tracks()) bytes += (t.times.size() + t.values.size()) * 4 + 24;
+    return bytes;
+}
+
+// The lines of `text` that start with one of `prefixes`.
+std::vector<std::string> linesStartingWith(const std::string& text, std::initializer_list<const char*> prefixes) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        for (const char* p : prefixes) {
+            if (line.starts_with(p)) {
+                lines.push_back(line);
+                break;
+            }
+        }
+    }
+    return lines;
+}
+
+std::vector<std::string> filesIn(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// Each test cooks into a folder of its own, removed afterwards.
+class CookCli : public testing::Test {
+protected:
+    void SetUp() override {
+        const auto* info = testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::path(testing::TempDir()) /
+            ("kinema_cook_" + std::string(info->name()) + "_" + std::to_string(::getpid()));
+        fs::remove_all(dir_);
+    }
+    void TearDown() override {
+        std::error_code ignored;
+        fs::remove_all(dir_, ignored);
+    }
+
+    fs::path dir_;
+};
+
+}  // namespace
+
+TEST_F(CookCli, HelpNamesTheCommand) {
+    const CliRun help = runKinema("--help");
+    EXPECT_EQ(help.exitCode, 0);
+    EXPECT_TRUE(contains(help.out, "cook")) << help.out;
+    const CliRun cook = runKinema("cook --help");
+    EXPECT_EQ(cook.exitCode, 0);
+    EXPECT_TRUE(contains(cook.out, "--jobs")) << cook.out;
+    EXPECT_TRUE(contains(cook.out, "--out")) << cook.out;
+}
+
+TEST_F(CookCli, WritesAKincPerFileAndARowPerClip) {
+    KINEMA_REQUIRE_ASSET(cesium, "CesiumMan/CesiumMan.glb");
+    KINEMA_REQUIRE_ASSET(box, "BoxAnimated/BoxAnimated.glb");
+    const CliRun r = runKinema("cook " + quoted(cesium) + " " + quoted(box) + " --out " + quoted(dir_) + " --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;  // no progress bar off a terminal
+    EXPECT_EQ(filesIn(dir_), (std::vector<std::string>{"BoxAnimated.kinc", "CesiumMan.kinc"}));
+
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.parse(r.out).get(doc)) << r.out;
+    simdjson::dom::array rows;
+    ASSERT_FALSE(doc.get_array().get(rows)) << r.out;
+    std::size_t row = 0;
+    for (const fs::path& source : {cesium, box}) {
+        const auto model = kinema::importGltfFile(source);
+        ASSERT_TRUE(model) << model.message();
+        ASSERT_FALSE(model->clips.empty()) << source;
+        for (const kinema::Clip& clip : model->clips) {
+            ASSERT_LT(row, rows.size()) << r.out;
+            const simdjson::dom::element e = rows.at(row++);
+            EXPECT_EQ(std::string_view(e["file"]), source.string());
+            EXPECT_EQ(std::string_view(e["clip"]), clip.name());
+            const std::uint64_t raw = e["rawBytes"];
+            const std::uint64_t bytes = e["bytes"];
+            EXPECT_EQ(raw, expectedRawBytes(clip)) << source;
+            EXPECT_GT(bytes, 0u);
+            EXPECT_EQ(bytes, expectedCookedBytes(clip)) << source;
+            EXPECT_NEAR(double(e["ratio"]), double(raw) / double(bytes), 1e-12);
+            EXPECT_EQ(double(e["maxErrorCm"]), 0.0);
+            EXPECT_EQ(double(e["p99ErrorCm"]), 0.0);
+        }
+        // The cooked file records the bytes it was made from.
+        const fs::path cooked = dir_ / source.stem().concat(".kinc");
+        const auto changed = kinema::sourceChanged(cooked, source);
+        ASSERT_TRUE(changed) << changed.message();
+        EXPECT_FALSE(*changed);
+    }
+    EXPECT_EQ(row, rows.size()) << r.out;
+
+    // The table: a header and a row per clip, then the summary; the same files again.
+    const CliRun text =
+        runKinema("cook " + quoted(cesium) + " " + quoted(box) + " --out " + quoted(dir_) + " --jobs 1");
+    ASSERT_EQ(text.exitCode, 0) << text.err;
+    EXPECT_TRUE(contains(text.out, "raw bytes")) << text.out;
+    EXPECT_EQ(linesStartingWith(text.out, {cesium.string().c_str()}).size(), 1u) << text.out;
+    EXPECT_EQ(linesStartingWith(text.out, {box.string().c_str()}).size(), 1u) << text.out;
+    EXPECT_TRUE(contains(text.out, "cooked 2 files of 2 into ")) << text.out;
+    EXPECT_EQ(filesIn(dir_), (std::vector<std::string>{"BoxAnimated.kinc", "CesiumMan.kinc"}));
+}
+
+TEST_F(CookCli, CookedFilesInfoAndSampleAsTheirSource) {
+    KINEMA_REQUIRE_ASSET(cesium, "CesiumMan/CesiumMan.glb");
+    KINEMA_REQUIRE_ASSET(box, "BoxAnimated/BoxAnimated.glb");
+    const CliRun cook = runKinema("cook " + quoted(cesium) + " " + quoted(box) + " --out " + quoted(dir_));
+    ASSERT_EQ(cook.exitCode, 0) << cook.err;
+
+    for (const fs::path& source : {cesium, box}) {
+        const fs::path cooked = dir_ / source.stem().concat(".kinc");
+        const CliRun info = runKinema("info " + quoted(cooked));
+        ASSERT_EQ(info.exitCode, 0) << info.err;
+        EXPECT_TRUE(contains(info.out, "format: kinema cooked")) << info.out;
+        EXPECT_TRUE(contains(info.out, "meshes: 0")) << info.out;
+
+        const CliRun sourceJson = runKinema("info --json " + quoted(source));
+        const CliRun cookedJson = runKinema("info --json " + quoted(cooked));
+        ASSERT_EQ(sourceJson.exitCode, 0) << sourceJson.err;
+        ASSERT_EQ(cookedJson.exitCode, 0) << cookedJson.err;
+        simdjson::dom::parser p1, p2;
+        simdjson::dom::element a, b;
+        ASSERT_FALSE(p1.parse(sourceJson.out).get(a)) << sourceJson.out;
+        ASSERT_FALSE(p2.parse(cookedJson.out).get(b)) << cookedJson.out;
+        EXPECT_EQ(std::string_view(a["format"]), "gltf");
+        EXPECT_EQ(std::string_view(b["format"]), "cooked");
+        for (const char* key : {"nodes", "skins", "animations"}) {
+            EXPECT_EQ(simdjson::to_string(a[key]), simdjson::to_string(b[key])) << key << " of " << source;
+        }
+
+        // Times inside, at and past the end (looping and clamped), and between keys.
+        for (const char* options : {"--times 0,0.1,0.37,1,1.5,2,3.3 --json", "--times 0.25,7 --clamp --json"}) {
+            const CliRun s1 = runKinema("sample " + quoted(source) + " " + options);
+            const CliRun s2 = runKinema("sample " + quoted(cooked) + " " + options);
+            ASSERT_EQ(s1.exitCode, 0) << s1.err;
+            ASSERT_EQ(s2.exitCode, 0) << s2.err;
+            simdjson::dom::parser q1, q2;
+            simdjson::dom::element x, y;
+            ASSERT_FALSE(q1.parse(s1.out).get(x)) << s1.out;
+            ASSERT_FALSE(q2.parse(s2.out).get(y)) << s2.out;
+            EXPECT_EQ(simdjson::to_string(x["animation"]), simdjson::to_string(y["animation"]));
+            simdjson::dom::array xs = x["samples"], ys = y["samples"];
+            ASSERT_EQ(xs.size(), ys.size());
+            for (std::size_t i = 0; i < xs.size(); ++i) {
+                EXPECT_EQ(double(xs.at(i)["time"]), double(ys.at(i)["time"]));
+                // The nodes, every number as written; a cooked file has no meshes to compare.
+                EXPECT_EQ(simdjson::to_string(xs.at(i)["nodes"]), simdjson::to_string(ys.at(i)["nodes"]))
+                    << source << " " << options << " sample " << i;
+                EXPECT_EQ(simdjson::dom::array(ys.at(i)["meshes"]).size(), 0u);
+            }
+        }
+        // The readable form: the same time and node lines.
+        const CliRun t1 = runKinema("sample " + quoted(source) + " --times 0.5,1.25");
+        const CliRun t2 = runKinema("sample " + quoted(cooked) + " --times 0.5,1.25");
+        ASSERT_EQ(t1.exitCode, 0) << t1.err;
+        ASSERT_EQ(t2.exitCode, 0) << t2.err;
+        const auto lines = linesStartingWith(t1.out, {"t = ", "  node "});
+        EXPECT_FALSE(lines.empty());
+        EXPECT_EQ(lines, linesStartingWith(t2.out, {"t = ", "  node "}));
+    }
+}
+
+TEST_F(CookCli, ATruncatedCookedFileFailsAtItsByteOffset) {
+    KINEMA_REQUIRE_ASSET(cesium, "CesiumMan/CesiumMan.glb");
+    const CliRun cook = runKinema("cook " + quoted(cesium) + " --out " + quoted(dir_));
+    ASSERT_EQ(cook.exitCode, 0) << cook.err;
+    std::ifstream in(dir_ / "CesiumMan.kinc", std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    ASSERT_GT(bytes.size(), 100u);
+    const fs::path truncated = dir_ / "truncated.kinc";
+    std::ofstream(truncated, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+
+    const CliRun info = runKinema("info " + quoted(truncated));
+    EXPECT_EQ(info.exitCode, 1);
+    EXPECT_TRUE(contains(info.err, "truncated.kinc@byte")) << info.err;
+    EXPECT_TRUE(info.out.empty()) << info.out;
+    const CliRun sample = runKinema("sample " + quoted(truncated) + " --times 0");
+    EXPECT_EQ(sample.exitCode, 1);
+    EXPECT_TRUE(contains(sample.err, "truncated.kinc@byte")) << sample.err;
+}
+
+TEST_F(CookCli, BadArgumentsExit2BeforeWritingAnything) {
+    const std::string out = " --out " + quoted(dir_);
+    const std::vector<std::string> bad = {
+        "cook" + out,                                                 // no inputs
+        "cook a.glb",                                                 // no --out
+        "cook a.glb" + out + " --jobs 0",                             // no job at all
+        "cook a.glb" + out + " --jobs abc",                           // not a number
+        "cook a.glb" + out + " --jobs -3",                            // negative
+        "cook a.txt" + out,                                           // not glTF
+        "cook one/a.glb two/a.gltf" + out,                            // one output for two inputs
+        "cook a.glb --out " + quoted(dir_) + " --json --frobnicate",  // unknown option
+    };
+    for (const std::string& args : bad) {
+        const CliRun r = runKinema(args);
+        EXPECT_EQ(r.exitCode, 2) << args << "\n" << r.err;
+        EXPECT_FALSE(r.err.empty()) << args;
+        EXPECT_FALSE(fs::exists(dir_)) << args;
+    }
+    // --out naming a file, not a folder.
+    const fs::path file = fs::path(testing::TempDir()) / ("kinema_cook_not_a_folder_" + std::to_string(::getpid()));
+    std::ofstream(file) << "x";
+    const CliRun r = runKinema("cook a.glb --out " + quoted(file));
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_TRUE(contains(r.err, "kinema cook: --out: ")) << r.err;
+    fs::remove(file);
+}
+
+TEST_F(CookCli, AFailingFileIsReportedAfterTheOthersAreCooked) {
+    KINEMA_REQUIRE_ASSET(box, "BoxAnimated/BoxAnimated.glb");
+    fs::create_directories(dir_);
+    const fs::path invalid = dir_ / "invalid.gltf";
+    std::ofstream(invalid) << R"({"asset":{"version":"2.0"},"nodes":[{"children":[5]}]})";
+    const fs::path out = dir_ / "out";
+    const CliRun r = runKinema("cook " + quoted(dir_ / "missing.glb") + " " + quoted(invalid) + " " + quoted(box) +
+                               " --out " + quoted(out) + " --jobs 3 --json");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_TRUE(contains(r.err, "kinema cook: ")) << r.err;
+    EXPECT_TRUE(contains(r.err, "missing.glb")) << r.err;
+    EXPECT_TRUE(contains(r.err, "invalid.gltf#/nodes/0/children/0")) << r.err;
+    // The good file is cooked, the others leave nothing behind, not even a temporary file.
+    EXPECT_EQ(filesIn(out), std::vector<std::string>{"BoxAnimated.kinc"});
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.parse(r.out).get(doc)) << r.out;
+    EXPECT_EQ(simdjson::dom::array(doc).size(), 1u) << r.out;
+}
+
+// Import options may come before the inputs: --allow-folder takes one folder a use here.
+TEST_F(CookCli, ImportOptionsMayPrecedeTheInputs) {
+    KINEMA_REQUIRE_ASSET(box, "BoxAnimated/BoxAnimated.glb");
+    const CliRun r = runKinema("cook --lenient --allow-folder " + quoted(box.parent_path()) + " " + quoted(box) +
+                               " --out " + quoted(dir_) + " --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(filesIn(dir_), std::vector<std::string>{"BoxAnimated.kinc"});
+}
