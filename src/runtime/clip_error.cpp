@@ -30,9 +30,10 @@ Result<ClipError> measureClipError(const Skeleton& skeleton, const Clip& referen
     for (const Clip* clip : {&referenceClip, &candidate}) {
         const char* which = clip == &referenceClip ? "reference" : "candidate";
         if (clip->jointsNeeded() > joints) {
-            faults.push_back({which, "clip \"" + std::string(clip->name()) + "\" animates joint " +
-                                         std::to_string(clip->jointsNeeded() - 1) + " of a skeleton of " +
-                                         std::to_string(joints)});
+            faults.push_back({which,
+                              "clip \"" + std::string(clip->name()) + "\" animates joint " +
+                                  std::to_string(clip->jointsNeeded() - 1) + " of a skeleton of " +
+                                  std::to_string(joints)});
         }
     }
     if (!(std::isfinite(options.vertexDistance) && options.vertexDistance > 0.0f)) {

@@ -25,7 +25,7 @@ struct ClipError {
     float max = 0.0f;  // the largest distance between a point's two positions
     float p99 = 0.0f;  // the 99th percentile of all distances (points x instants)
     std::uint32_t worstJoint = 0;
-    float worstTime = 0.0f;  // seconds
+    float worstTime = 0.0f;          // seconds
     std::uint64_t measurements = 0;  // points x instants
 };
 
