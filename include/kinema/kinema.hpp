@@ -36,6 +36,7 @@
 
 // runtime: sampling, blending, composition, palettes, skinning (one instance; SIMD kernels)
 #include "kinema/runtime/bone_adjust.hpp"
+#include "kinema/runtime/clip_compression.hpp"
 #include "kinema/runtime/clip_error.hpp"
 #include "kinema/runtime/clip_time.hpp"
 #include "kinema/runtime/external_pose.hpp"

@@ -1,0 +1,146 @@
+// Error-bounded clip compression: each track takes the form closed-form reasoning
+// predicts (rest value: nothing; one value: a constant; steps: exact; a ramp: two
+// quantized keys), the byte count is the documented one, and every clip of the shared
+// sample models stays within the bound when measured (measureClipError, itself checked
+// against closed forms in clip_error_test.cpp) on the clip decompressClip rebuilds.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "kinema/io/gltf.hpp"
+#include "kinema/runtime/clip_compression.hpp"
+#include "support/assets.hpp"
+
+namespace kinema {
+namespace {
+
+Skeleton chain() {
+    std::vector<JointDesc> joints(3);
+    joints[0].name = "root";
+    joints[1] = {"mid", 0, {}};
+    joints[1].rest.translation = {0.0f, 0.5f, 0.0f};
+    joints[2] = {"tip", 1, {}};
+    joints[2].rest.translation = {0.0f, 0.5f, 0.0f};
+    return Skeleton::create(std::move(joints)).value();
+}
+
+Track track(std::uint32_t target, TrackPath path, Interpolation interpolation, std::vector<float> times,
+            std::vector<float> values) {
+    Track t;
+    t.target = target;
+    t.path = path;
+    t.interpolation = interpolation;
+    t.width = path == TrackPath::Rotation ? 4u : 3u;
+    t.times = std::move(times);
+    t.values = std::move(values);
+    return t;
+}
+
+TEST(ClipCompression, EachTrackTakesTheFormItsValuesCallFor) {
+    const Skeleton skeleton = chain();
+    const Clip clip =
+        Clip::create(
+            "c",
+            {
+                // mid's rest translation throughout: nothing to store
+                track(1, TrackPath::Translation, Interpolation::Linear, {0.0f, 1.0f}, {0, 0.5f, 0, 0, 0.5f, 0}),
+                // tip held at one other value
+                track(2, TrackPath::Translation, Interpolation::Linear, {0.0f, 1.0f}, {0.1f, 0.5f, 0, 0.1f, 0.5f, 0}),
+                // steps: exact
+                track(2, TrackPath::Scale, Interpolation::Step, {0.0f, 0.5f}, {1, 1, 1, 2, 2, 2}),
+                // a ramp of the root over 1 m
+                track(0, TrackPath::Translation, Interpolation::Linear, {0.0f, 1.0f}, {0, 0, 0, 1, 0, 0}),
+            })
+            .value();
+    auto compressed = compressClip(skeleton, clip);
+    ASSERT_TRUE(compressed.ok()) << compressed.message();
+    ASSERT_EQ(compressed->tracks.size(), 4u);
+    EXPECT_EQ(compressed->tracks[0].form, TrackForm::Default);
+    EXPECT_EQ(compressed->tracks[1].form, TrackForm::Constant);
+    EXPECT_EQ(compressed->tracks[2].form, TrackForm::Exact);
+    const CompressedTrack& ramp = compressed->tracks[3];
+    ASSERT_EQ(ramp.form, TrackForm::Quantized);
+    // Two keys quantize exactly to the ends of their range: the fewest bits do.
+    EXPECT_EQ(ramp.bits, 3);
+    EXPECT_EQ(ramp.times, (std::vector<float>{0.0f, 1.0f}));
+    EXPECT_EQ(ramp.packed.size(), 3u);  // 2 keys x 3 components x 3 bits = 18 bits
+    // 12 clip + 4 x 4 track headers + constant 12 + exact (8 + (2 + 6) x 4) + ramp
+    // (24 of ranges + 3 packed) + its timeline once (4 + 2 x 4).
+    EXPECT_EQ(compressed->byteSize(), 12u + 16u + 12u + 40u + 27u + 12u);
+    EXPECT_EQ(compressed->error.max, 0.0f);
+
+    auto rebuilt = decompressClip(*compressed, clip);
+    ASSERT_TRUE(rebuilt.ok()) << rebuilt.message();
+    EXPECT_EQ(rebuilt->duration(), clip.duration());
+    auto error = measureClipError(skeleton, clip, *rebuilt);
+    ASSERT_TRUE(error.ok());
+    EXPECT_EQ(error->max, 0.0f);
+}
+
+TEST(ClipCompression, AFineRampOnTheGridNeedsTheBitsItsRangeCallsFor) {
+    const Skeleton skeleton = chain();
+    // A ramp with a key every 1/30 s bent at every key: its own keys are the grid.
+    std::vector<float> times, values;
+    for (int k = 0; k <= 30; ++k) {
+        times.push_back(static_cast<float>(k) / 30.0f);
+        const float x = (k % 2 == 0 ? 1.0f : 0.9f) * static_cast<float>(k) / 30.0f;
+        values.insert(values.end(), {x, 0.0f, 0.0f});
+    }
+    const Clip clip =
+        Clip::create("c", {track(0, TrackPath::Translation, Interpolation::Linear, times, values)}).value();
+    CompressionOptions options;
+    auto compressed = compressClip(skeleton, clip, options);
+    ASSERT_TRUE(compressed.ok());
+    const CompressedTrack& t = compressed->tracks[0];
+    ASSERT_EQ(t.form, TrackForm::Quantized);
+    // Rounding to the nearest of 2^b - 1 steps over an extent of 1 m errs by at most
+    // half a step, which must stay within half the bound: (2^b - 1) >= 1 / 1e-4.
+    const int needed = static_cast<int>(std::ceil(std::log2(1.0 / 1e-4 + 1.0)));
+    EXPECT_LE(t.bits, needed);
+    EXPECT_LE(compressed->error.max, options.maxError);
+}
+
+class CompressedSample : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(CompressedSample, EveryClipStaysWithinTheBound) {
+    KINEMA_REQUIRE_ASSET(path, GetParam());
+    auto model = importGltfFile(path);
+    ASSERT_TRUE(model.ok()) << model.message();
+    for (const Clip& clip : model->clips) {
+        SCOPED_TRACE(std::string(clip.name()));
+        CompressionOptions options;  // 0.01 cm, 3 cm vertices, 30 Hz
+        auto compressed = compressClip(model->skeleton, clip, options);
+        ASSERT_TRUE(compressed.ok()) << compressed.message();
+        auto rebuilt = decompressClip(*compressed, clip);
+        ASSERT_TRUE(rebuilt.ok()) << rebuilt.message();
+        auto error = measureClipError(model->skeleton, clip, *rebuilt);
+        ASSERT_TRUE(error.ok());
+        EXPECT_LE(error->max, options.maxError);
+        EXPECT_EQ(error->max, compressed->error.max);
+        EXPECT_EQ(rebuilt->markers().size(), clip.markers().size());
+        EXPECT_EQ(rebuilt->duration(), clip.duration());
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedModels, CompressedSample,
+                         ::testing::Values("CesiumMan/CesiumMan.glb", "RiggedFigure/RiggedFigure.glb",
+                                           "RiggedSimple/RiggedSimple.glb", "BoxAnimated/BoxAnimated.glb",
+                                           "InterpolationTest/InterpolationTest.glb", "SimpleSkin/SimpleSkin.gltf",
+                                           "AnimatedCube/AnimatedCube.gltf"));
+
+TEST(ClipCompression, RefusesBadOptionsAndAForeignClip) {
+    const Skeleton skeleton = chain();
+    const Clip clip =
+        Clip::create("c", {track(0, TrackPath::Translation, Interpolation::Linear, {0.0f}, {0, 0, 0})}).value();
+    EXPECT_FALSE(compressClip(skeleton, clip, {0.0f, 0.03f, 30.0f}).ok());
+    EXPECT_FALSE(compressClip(skeleton, clip, {1e-4f, NAN, 30.0f}).ok());
+    EXPECT_FALSE(compressClip(skeleton, clip, {1e-4f, 0.03f, -1.0f}).ok());
+    const Clip far =
+        Clip::create("c", {track(5, TrackPath::Translation, Interpolation::Linear, {0.0f}, {0, 0, 0})}).value();
+    EXPECT_FALSE(compressClip(skeleton, far).ok());
+}
+
+}  // namespace
+}  // namespace kinema
