@@ -20,16 +20,22 @@ constexpr int kBudgetHalvings = 8;
 constexpr std::size_t kTrackHeaderBytes = 4;
 constexpr std::size_t kClipHeaderBytes = 12;
 
-// The components a form stores: a rotation's x, y, z (w >= 0 rebuilt), else all three.
+// The components a form stores: three of a rotation's four (the `dropped` one, made
+// >= 0 by the quaternion's sign, is rebuilt from unit length), else all three.
 constexpr std::size_t kStored = 3;
 
-std::array<float, kStored> stored(const Transform& t, TrackPath path) {
+std::array<float, kStored> stored(const Transform& t, TrackPath path, std::uint8_t dropped) {
     switch (path) {
         case TrackPath::Translation: return {t.translation.x, t.translation.y, t.translation.z};
         case TrackPath::Scale: return {t.scale.x, t.scale.y, t.scale.z};
         case TrackPath::Rotation: {
-            const Quat q = t.rotation.w < 0.0f ? -t.rotation : t.rotation;
-            return {q.x, q.y, q.z};
+            const float c[4] = {t.rotation.x, t.rotation.y, t.rotation.z, t.rotation.w};
+            const float sign = c[dropped] < 0.0f ? -1.0f : 1.0f;
+            std::array<float, kStored> out{};
+            for (std::size_t i = 0, k = 0; i < 4; ++i) {
+                if (i != dropped) out[k++] = sign * c[i];
+            }
+            return out;
         }
         case TrackPath::Weights: break;
     }
@@ -37,11 +43,35 @@ std::array<float, kStored> stored(const Transform& t, TrackPath path) {
 }
 
 // Track values for a key: the stored components as the track's own layout wants them.
-void appendValue(std::vector<float>& values, TrackPath path, const std::array<float, kStored>& v) {
-    values.insert(values.end(), v.begin(), v.end());
-    if (path == TrackPath::Rotation) {
-        values.push_back(std::sqrt(std::max(0.0f, 1.0f - v[0] * v[0] - v[1] * v[1] - v[2] * v[2])));
+void appendValue(std::vector<float>& values, TrackPath path, std::uint8_t dropped,
+                 const std::array<float, kStored>& v) {
+    if (path != TrackPath::Rotation) {
+        values.insert(values.end(), v.begin(), v.end());
+        return;
     }
+    const float rebuilt = std::sqrt(std::max(0.0f, 1.0f - v[0] * v[0] - v[1] * v[1] - v[2] * v[2]));
+    for (std::size_t i = 0, k = 0; i < 4; ++i) values.push_back(i == dropped ? rebuilt : v[k++]);
+}
+
+// The rotation component to rebuild: the one farthest from 0 over the whole track,
+// where rebuilding from unit length loses the least (near 0 a small error in the
+// other three is a large one in it).
+std::uint8_t componentToDrop(std::span<const Transform> values) {
+    float best = -1.0f;
+    std::uint8_t drop = 3;
+    for (std::uint8_t i = 0; i < 4; ++i) {
+        float least = 2.0f;
+        for (const Transform& t : values) {
+            const Quat q = normalize(t.rotation);
+            const float c[4] = {q.x, q.y, q.z, q.w};
+            least = std::min(least, std::abs(c[i]));
+        }
+        if (least > best) {
+            best = least;
+            drop = i;
+        }
+    }
+    return drop;
 }
 
 // How far a change of one joint's property moves the virtual vertices it carries:
@@ -165,7 +195,7 @@ Track quantizedTrack(const CompressedTrack& c, const Grid& grid) {
         for (std::size_t i = 0; i < kStored; ++i, at += c.bits) {
             v[i] = c.minimum[i] + c.extent[i] * (static_cast<float>(readBits(c.packed, at, c.bits)) / top);
         }
-        appendValue(t.values, c.path, v);
+        appendValue(t.values, c.path, c.dropped, v);
     }
     return t;
 }
@@ -177,7 +207,7 @@ Track constantTrack(const CompressedTrack& c) {
     t.interpolation = Interpolation::Step;
     t.width = c.path == TrackPath::Rotation ? 4u : 3u;
     t.times = {0.0f};
-    appendValue(t.values, c.path, {c.constant[0], c.constant[1], c.constant[2]});
+    appendValue(t.values, c.path, c.dropped, {c.constant[0], c.constant[1], c.constant[2]});
     return t;
 }
 
@@ -229,11 +259,13 @@ CompressedTrack chooseForm(const Track& track, const Transform& rest, const Grid
         c.form = TrackForm::Default;
         return c;
     }
+    const std::uint8_t dropped = track.path == TrackPath::Rotation ? componentToDrop(reference) : 3;
     CompressedTrack constant;
     constant.target = track.target;
     constant.path = track.path;
     constant.form = TrackForm::Constant;
-    const auto first = stored(reference.front(), track.path);
+    constant.dropped = dropped;
+    const auto first = stored(reference.front(), track.path, dropped);
     constant.constant.assign(first.begin(), first.end());
     if (worstLocalError(constantTrack(constant), reference, rest, grid, reach) <= budget) return constant;
 
@@ -243,9 +275,10 @@ CompressedTrack chooseForm(const Track& track, const Transform& rest, const Grid
     std::optional<CompressedTrack> best;
     const auto consider = [&](std::span<const float> times) {
         std::vector<std::array<float, kStored>> samples;
-        for (const float t : times) samples.push_back(stored(sampleAt(track, rest, t), track.path));
+        for (const float t : times) samples.push_back(stored(sampleAt(track, rest, t), track.path, dropped));
         for (int bits = kMinBits; bits <= kMaxBits; ++bits) {
             CompressedTrack c = quantize(track, samples, bits);
+            c.dropped = dropped;
             if (times.data() != grid.times.data()) c.times.assign(times.begin(), times.end());
             if (worstLocalError(quantizedTrack(c, grid), reference, rest, grid, reach) <= budget) {
                 if (!best || c.packed.size() < best->packed.size()) best = std::move(c);

@@ -102,6 +102,24 @@ TEST(ClipCompression, AFineRampOnTheGridNeedsTheBitsItsRangeCallsFor) {
     EXPECT_LE(compressed->error.max, options.maxError);
 }
 
+TEST(ClipCompression, ARotationNearAHalfTurnRebuildsTheComponentFarthestFromZero) {
+    const Skeleton skeleton = chain();
+    // About x from 3.0 to 3.1 rad: w is 0.07 to 0.02, x nearly 1.
+    std::vector<float> times, values;
+    for (int k = 0; k <= 30; ++k) {
+        const float a = 3.0f + 0.1f * static_cast<float>(k * k) / 900.0f;
+        times.push_back(static_cast<float>(k) / 30.0f);
+        values.insert(values.end(), {std::sin(0.5f * a), 0.0f, 0.0f, std::cos(0.5f * a)});
+    }
+    const Clip clip = Clip::create("c", {track(0, TrackPath::Rotation, Interpolation::Linear, times, values)}).value();
+    auto compressed = compressClip(skeleton, clip);
+    ASSERT_TRUE(compressed.ok());
+    const CompressedTrack& t = compressed->tracks[0];
+    ASSERT_EQ(t.form, TrackForm::Quantized);
+    EXPECT_EQ(t.dropped, 0);  // x
+    EXPECT_LE(compressed->error.max, 1e-4f);
+}
+
 class CompressedSample : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(CompressedSample, EveryClipStaysWithinTheBound) {

@@ -4,7 +4,7 @@
 // error bound, judged as measureClipError judges (virtual vertices in model space,
 // at a grid and its midpoints, against the exact curves):
 //   - Default: the joint's rest value throughout; nothing stored.
-//   - Constant: one value (a rotation as x, y, z with w >= 0 rebuilt).
+//   - Constant: one value (a rotation as three components, the fourth rebuilt).
 //   - Quantized: the track resampled on a uniform grid (`sampleRate`), or a LINEAR
 //     track at its own key times (a timeline several tracks share is counted once),
 //     each component as an unsigned integer of `bits` bits between the component's
@@ -41,7 +41,8 @@ struct CompressedTrack {
     TrackPath path = TrackPath::Translation;
     TrackForm form = TrackForm::Exact;
     std::uint8_t bits = 0;               // Quantized: bits per component value
-    std::vector<float> constant;         // Constant: 3 floats (a rotation's x, y, z)
+    std::uint8_t dropped = 3;            // a rotation's component not stored (x, y, z, w: 0-3), rebuilt >= 0
+    std::vector<float> constant;         // Constant: 3 floats (a rotation's components but `dropped`)
     std::vector<float> minimum, extent;  // Quantized: per stored component
     std::vector<std::uint8_t> packed;    // Quantized: sample after sample, component after component, LSB first
     std::vector<float> times;            // Quantized: the track's own key times, or empty for the grid
