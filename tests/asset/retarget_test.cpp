@@ -17,23 +17,14 @@
 #include "kinema/io/joint_map_json.hpp"
 #include "kinema/runtime/sample.hpp"
 #include "support/assets.hpp"
+#include "support/track_builder.hpp"
 
 namespace kinema {
 namespace {
 
 constexpr float kPi = std::numbers::pi_v<float>;
 
-Track track(std::uint32_t target, TrackPath path, std::vector<float> times, std::vector<float> values,
-            Interpolation interpolation = Interpolation::Linear) {
-    Track t;
-    t.target = target;
-    t.path = path;
-    t.interpolation = interpolation;
-    t.width = path == TrackPath::Rotation ? 4u : 3u;
-    t.times = std::move(times);
-    t.values = std::move(values);
-    return t;
-}
+using test::makeTrack;
 
 Quat axisAngle(Vec3 axis, float degrees) { return fromAxisAngle(axis, degrees * kPi / 180.0f); }
 
@@ -137,24 +128,24 @@ std::vector<JointDesc> smallRig() {
 std::vector<Track> smallRigTracks() {
     const Quat q0 = axisAngle({1, 0, 0}, 20.0f), q1 = axisAngle({0, 1, 0}, -35.0f), q2 = axisAngle({0, 0, 1}, 50.0f);
     return {
-        track(0, TrackPath::Translation, {0.0f, 0.5f, 1.0f}, {0, 1, 0, 0.1f, 1.05f, 0.3f, 0.2f, 0.98f, 0.6f}),
-        track(0, TrackPath::Rotation, {0.0f, 1.0f}, quatValues({axisAngle({0, 1, 0}, 10.0f), q1})),
-        track(1, TrackPath::Rotation, {0.0f, 0.4f, 0.9f},
-              quatValues({{0.1f, 0, 0, 0.2f},
-                          q0,
-                          {0, 0.3f, 0, 0},
-                          {0, 0, 0.2f, 0},
-                          q1,
-                          {0.1f, 0.1f, 0, 0},
-                          {0, 0, 0, 0.1f},
-                          q2,
-                          {0, 0, 0, 0}}),
-              Interpolation::CubicSpline),
-        track(2, TrackPath::Rotation, {0.0f, 0.3f, 0.7f}, quatValues({q0, q1, q2}), Interpolation::Step),
-        track(3, TrackPath::Rotation, {0.1f, 0.35f, 0.6f, 0.8f},
-              quatValues({axisAngle({1, 0, 0}, 10.0f), axisAngle({1, 0, 0}, 80.0f), axisAngle({1, 0, 0}, 170.0f),
-                          axisAngle({1, 0.2f, 0}, 40.0f)})),
-        track(4, TrackPath::Scale, {0.0f, 1.0f}, {1, 1, 1, 1.2f, 0.9f, 1.1f}),
+        makeTrack(0, TrackPath::Translation, {0.0f, 0.5f, 1.0f}, {0, 1, 0, 0.1f, 1.05f, 0.3f, 0.2f, 0.98f, 0.6f}),
+        makeTrack(0, TrackPath::Rotation, {0.0f, 1.0f}, quatValues({axisAngle({0, 1, 0}, 10.0f), q1})),
+        makeTrack(1, TrackPath::Rotation, {0.0f, 0.4f, 0.9f},
+                  quatValues({{0.1f, 0, 0, 0.2f},
+                              q0,
+                              {0, 0.3f, 0, 0},
+                              {0, 0, 0.2f, 0},
+                              q1,
+                              {0.1f, 0.1f, 0, 0},
+                              {0, 0, 0, 0.1f},
+                              q2,
+                              {0, 0, 0, 0}}),
+                  Interpolation::CubicSpline),
+        makeTrack(2, TrackPath::Rotation, {0.0f, 0.3f, 0.7f}, quatValues({q0, q1, q2}), Interpolation::Step),
+        makeTrack(3, TrackPath::Rotation, {0.1f, 0.35f, 0.6f, 0.8f},
+                  quatValues({axisAngle({1, 0, 0}, 10.0f), axisAngle({1, 0, 0}, 80.0f), axisAngle({1, 0, 0}, 170.0f),
+                              axisAngle({1, 0.2f, 0}, 40.0f)})),
+        makeTrack(4, TrackPath::Scale, {0.0f, 1.0f}, {1, 1, 1, 1.2f, 0.9f, 1.1f}),
     };
 }
 
@@ -237,9 +228,10 @@ TEST(Retarget, AnotherRestPoseTurnsByTheSameModelSpaceChange) {
     const Skeleton t = skeleton(apose);
     const Clip clip = clipFor(
         s,
-        {track(1, TrackPath::Rotation, {0.0f, 1.0f},
-               quatValues({axisAngle({0, 0, 1}, -90.0f), axisAngle({0, 1, 0}, 60.0f) * axisAngle({0, 0, 1}, -90.0f)})),
-         track(2, TrackPath::Rotation, {0.0f, 1.0f}, quatValues({{}, axisAngle({0, 0, 1}, 70.0f)}))});
+        {makeTrack(
+             1, TrackPath::Rotation, {0.0f, 1.0f},
+             quatValues({axisAngle({0, 0, 1}, -90.0f), axisAngle({0, 1, 0}, 60.0f) * axisAngle({0, 0, 1}, -90.0f)})),
+         makeTrack(2, TrackPath::Rotation, {0.0f, 1.0f}, quatValues({{}, axisAngle({0, 0, 1}, 70.0f)}))});
     const auto out = retargetClip(clip, s, t);
     ASSERT_TRUE(out.ok()) << out.message();
     const auto restS = modelRotations(s, {s.restPose().begin(), s.restPose().end()});
@@ -327,9 +319,10 @@ Clip walkClip(const Skeleton& s) {
     }
     return clipFor(
         s,
-        {track(0, TrackPath::Translation, times, hips), track(1, TrackPath::Rotation, times, spine),
-         track(2, TrackPath::Rotation, times, rotations[0]), track(3, TrackPath::Rotation, times, rotations[1]),
-         track(5, TrackPath::Rotation, times, rotations[2]), track(6, TrackPath::Rotation, times, rotations[3])});
+        {makeTrack(0, TrackPath::Translation, times, hips), makeTrack(1, TrackPath::Rotation, times, spine),
+         makeTrack(2, TrackPath::Rotation, times, rotations[0]), makeTrack(3, TrackPath::Rotation, times, rotations[1]),
+         makeTrack(5, TrackPath::Rotation, times, rotations[2]),
+         makeTrack(6, TrackPath::Rotation, times, rotations[3])});
 }
 
 struct Contact {
@@ -438,11 +431,11 @@ TEST(Retarget, AJointTheTargetLacksFoldsIntoItsChild) {
                                  {"tail", 0, {{0, -0.1f, -0.2f}, axisAngle({1, 0, 0}, 30.0f), {1, 1, 1}}}});
     const Clip clip = clipFor(
         s,
-        {track(1, TrackPath::Rotation, {0.0f, 0.5f, 1.0f},
-               quatValues({axisAngle({1, 0, 0}, 10.0f), axisAngle({1, 0, 0}, 40.0f), axisAngle({0, 1, 0}, 30.0f)})),
-         track(2, TrackPath::Rotation, {0.0f, 0.3f, 0.8f},
-               quatValues({{}, axisAngle({0, 0, 1}, 45.0f), axisAngle({0, 1, 0}, -60.0f)})),
-         track(3, TrackPath::Rotation, {0.0f, 1.0f}, quatValues({{}, axisAngle({1, 0, 0}, -30.0f)}))});
+        {makeTrack(1, TrackPath::Rotation, {0.0f, 0.5f, 1.0f},
+                   quatValues({axisAngle({1, 0, 0}, 10.0f), axisAngle({1, 0, 0}, 40.0f), axisAngle({0, 1, 0}, 30.0f)})),
+         makeTrack(2, TrackPath::Rotation, {0.0f, 0.3f, 0.8f},
+                   quatValues({{}, axisAngle({0, 0, 1}, 45.0f), axisAngle({0, 1, 0}, -60.0f)})),
+         makeTrack(3, TrackPath::Rotation, {0.0f, 1.0f}, quatValues({{}, axisAngle({1, 0, 0}, -30.0f)}))});
 
     const auto report = checkRetarget(clip, s, t, {});
     ASSERT_TRUE(report.ok()) << report.message();
@@ -490,9 +483,9 @@ TEST(Retarget, AFoldedStepKeyStaysAJump) {
     const Skeleton t = skeleton({{"hips", kNoParent, {}}, {"chest", 0, {{0, 0.4f, 0}, {}, {1, 1, 1}}}});
     const Clip clip =
         clipFor(s,
-                {track(1, TrackPath::Rotation, {0.0f, 0.5f}, quatValues({{}, axisAngle({0, 0, 1}, 90.0f)}),
-                       Interpolation::Step),
-                 track(2, TrackPath::Rotation, {0.0f, 1.0f}, quatValues({{}, axisAngle({1, 0, 0}, 60.0f)}))});
+                {makeTrack(1, TrackPath::Rotation, {0.0f, 0.5f}, quatValues({{}, axisAngle({0, 0, 1}, 90.0f)}),
+                           Interpolation::Step),
+                 makeTrack(2, TrackPath::Rotation, {0.0f, 1.0f}, quatValues({{}, axisAngle({1, 0, 0}, 60.0f)}))});
     RetargetOptions options;
     options.sampleRate = 0.0f;  // key times only: 0, just before 0.5, 0.5, 1
     const auto out = retargetClip(clip, s, t, options);
@@ -512,8 +505,8 @@ TEST(Retarget, TranslationsOfInnerJointsAreTheTargetsUnlessAllAreTransferred) {
     const Skeleton s = skeleton(walkRig(1.0f));
     const Skeleton t = skeleton(walkRig(1.3f));
     const Clip clip = clipFor(s,
-                              {track(0, TrackPath::Translation, {0.0f, 1.0f}, {0, 1, 0, 0, 1, 2}),
-                               track(3, TrackPath::Translation, {0.0f, 1.0f}, {0, -0.45f, 0, 0, -0.5f, 0.1f})});
+                              {makeTrack(0, TrackPath::Translation, {0.0f, 1.0f}, {0, 1, 0, 0, 1, 2}),
+                               makeTrack(3, TrackPath::Translation, {0.0f, 1.0f}, {0, -0.45f, 0, 0, -0.5f, 0.1f})});
     RetargetOptions options;
     options.translationScale = 2.0f;
     const auto root = retargetClip(clip, s, t, options);
@@ -533,7 +526,7 @@ TEST(Retarget, MorphWeightsStayWhereTheJointKeepsItsIndex) {
     const Skeleton s = skeleton({{"body", kNoParent, {}}, {"face", 0, {}}});
     const Skeleton same = skeleton({{"body", kNoParent, {}}, {"face", 0, {}}});
     const Skeleton moved = skeleton({{"body", kNoParent, {}}, {"extra", 0, {}}, {"face", 0, {}}});
-    Track w = track(1, TrackPath::Weights, {0.0f, 1.0f}, {0, 1, 1, 0});
+    Track w = makeTrack(1, TrackPath::Weights, {0.0f, 1.0f}, {0, 1, 1, 0});
     w.width = 2;
     w.weightOffset = 0;
     const Clip clip = clipFor(s, {w});
@@ -591,7 +584,7 @@ TEST(Retarget, FaultsNameTheEntry) {
               "sampleRate: must be finite and >= 0 (0: key times only), not nan");
 
     // A clip made for another skeleton: bind it to the source first.
-    const Clip foreign = clipFor(other, {track(0, TrackPath::Translation, {0.0f}, {0, 0, 0})});
+    const Clip foreign = clipFor(other, {makeTrack(0, TrackPath::Translation, {0.0f}, {0, 0, 0})});
     EXPECT_EQ(retargetClip(foreign, s, s).message(),
               "clip: clip \"clip\" was made for a skeleton with other joint names than the source: bindClip it to "
               "the source first");

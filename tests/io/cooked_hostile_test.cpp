@@ -28,6 +28,7 @@
 #include "kinema/asset/model.hpp"
 #include "kinema/io/cooked.hpp"
 #include "cooked_fixtures.hpp"
+#include "support/track_builder.hpp"
 
 namespace kinema {
 namespace {
@@ -107,18 +108,6 @@ std::uint32_t tagOf(const char (&s)[5]) {
 
 // --- The model. ----------------------------------------------------------------------
 
-Track track(std::uint32_t target, TrackPath path, Interpolation interpolation, std::vector<float> times,
-            std::vector<float> values) {
-    Track t;
-    t.target = target;
-    t.path = path;
-    t.interpolation = interpolation;
-    t.width = path == TrackPath::Rotation ? 4u : 3u;
-    t.times = std::move(times);
-    t.values = std::move(values);
-    return t;
-}
-
 // Three joints, one skin, two morph weights and three clips: one on the skeleton's
 // names with every interpolation, markers, curves and a length, one with names of
 // its own, one without names that animates the morph weights. -0, a denormal and a non-identity node order check that nothing
@@ -137,12 +126,13 @@ Model makeModel() {
         std::make_shared<const std::vector<std::string>>(m.skeleton.names().begin(), m.skeleton.names().end());
 
     std::vector<Track> tracks;
-    tracks.push_back(track(0, TrackPath::Translation, Interpolation::Linear, {0.0f, 0.5f, 1.0f},
-                           {0.0f, 0.0f, 0.0f, 0.1f, -0.0f, 0.2f, tiny, 0.0f, 0.0f}));
-    tracks.push_back(track(1, TrackPath::Rotation, Interpolation::CubicSpline, {0.0f, 1.0f},
-                           {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.1f, 0.0f, 0.0f, 0.0f,  // key 0
-                            0.0f, 0.1f, 0.0f, 0.0f, 0.0f, 0.6f, 0.0f, 0.8f, 0.0f, 0.0f, 0.0f, 0.0f}));
-    tracks.push_back(track(2, TrackPath::Scale, Interpolation::Step, {0.0f, 0.25f}, {1, 1, 1, 2, 2, 2}));
+    tracks.push_back(test::makeTrack(0, TrackPath::Translation, {0.0f, 0.5f, 1.0f},
+                                     {0.0f, 0.0f, 0.0f, 0.1f, -0.0f, 0.2f, tiny, 0.0f, 0.0f}));
+    tracks.push_back(test::makeTrack(1, TrackPath::Rotation, {0.0f, 1.0f},
+                                     {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f, 0.1f, 0.0f, 0.0f, 0.0f,  // key 0
+                                      0.0f, 0.1f, 0.0f, 0.0f, 0.0f, 0.6f, 0.0f, 0.8f, 0.0f, 0.0f, 0.0f, 0.0f},
+                                     Interpolation::CubicSpline));
+    tracks.push_back(test::makeTrack(2, TrackPath::Scale, {0.0f, 0.25f}, {1, 1, 1, 2, 2, 2}, Interpolation::Step));
     auto walk = Clip::create("walk", std::move(tracks), {{"step", 0.5f}, {"start", 0.0f}}, skeletonNames);
     EXPECT_TRUE(walk.ok()) << walk.message();
     walk = walk->withCurves(
@@ -153,8 +143,8 @@ Model makeModel() {
     m.clips.push_back(std::move(walk).value());
 
     auto ownNames = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"root", "chest"});
-    auto idle = Clip::create(
-        "idle", {track(1, TrackPath::Rotation, Interpolation::Linear, {0.0f}, {0.0f, 0.0f, 0.0f, 1.0f})}, {}, ownNames);
+    auto idle =
+        Clip::create("idle", {test::makeTrack(1, TrackPath::Rotation, {0.0f}, {0.0f, 0.0f, 0.0f, 1.0f})}, {}, ownNames);
     EXPECT_TRUE(idle.ok()) << idle.message();
     m.clips.push_back(std::move(idle).value());
     Track weights;
@@ -164,7 +154,7 @@ Model makeModel() {
     weights.times = {0.0f, 0.5f};
     weights.values = {0.0f, 1.0f, 1.0f, 0.0f};
     auto pose = Clip::create(
-        "pose", {track(2, TrackPath::Translation, Interpolation::Step, {0.0f}, {0.0f, 0.3f, 0.0f}), weights});
+        "pose", {test::makeTrack(2, TrackPath::Translation, {0.0f}, {0.0f, 0.3f, 0.0f}, Interpolation::Step), weights});
     EXPECT_TRUE(pose.ok()) << pose.message();
     m.clips.push_back(std::move(pose).value());
 

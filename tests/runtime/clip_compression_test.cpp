@@ -12,6 +12,7 @@
 #include "kinema/io/gltf.hpp"
 #include "kinema/runtime/clip_compression.hpp"
 #include "support/assets.hpp"
+#include "support/track_builder.hpp"
 
 namespace kinema {
 namespace {
@@ -26,33 +27,20 @@ Skeleton chain() {
     return Skeleton::create(std::move(joints)).value();
 }
 
-Track track(std::uint32_t target, TrackPath path, Interpolation interpolation, std::vector<float> times,
-            std::vector<float> values) {
-    Track t;
-    t.target = target;
-    t.path = path;
-    t.interpolation = interpolation;
-    t.width = path == TrackPath::Rotation ? 4u : 3u;
-    t.times = std::move(times);
-    t.values = std::move(values);
-    return t;
-}
-
 TEST(ClipCompression, EachTrackTakesTheFormItsValuesCallFor) {
     const Skeleton skeleton = chain();
     const Clip clip =
-        Clip::create(
-            "c",
-            {
-                // mid's rest translation throughout: nothing to store
-                track(1, TrackPath::Translation, Interpolation::Linear, {0.0f, 1.0f}, {0, 0.5f, 0, 0, 0.5f, 0}),
-                // tip held at one other value
-                track(2, TrackPath::Translation, Interpolation::Linear, {0.0f, 1.0f}, {0.1f, 0.5f, 0, 0.1f, 0.5f, 0}),
-                // steps: exact
-                track(2, TrackPath::Scale, Interpolation::Step, {0.0f, 0.5f}, {1, 1, 1, 2, 2, 2}),
-                // a ramp of the root over 1 m
-                track(0, TrackPath::Translation, Interpolation::Linear, {0.0f, 1.0f}, {0, 0, 0, 1, 0, 0}),
-            })
+        Clip::create("c",
+                     {
+                         // mid's rest translation throughout: nothing to store
+                         test::makeTrack(1, TrackPath::Translation, {0.0f, 1.0f}, {0, 0.5f, 0, 0, 0.5f, 0}),
+                         // tip held at one other value
+                         test::makeTrack(2, TrackPath::Translation, {0.0f, 1.0f}, {0.1f, 0.5f, 0, 0.1f, 0.5f, 0}),
+                         // steps: exact
+                         test::makeTrack(2, TrackPath::Scale, {0.0f, 0.5f}, {1, 1, 1, 2, 2, 2}, Interpolation::Step),
+                         // a ramp of the root over 1 m
+                         test::makeTrack(0, TrackPath::Translation, {0.0f, 1.0f}, {0, 0, 0, 1, 0, 0}),
+                     })
             .value();
     auto compressed = compressClip(skeleton, clip);
     ASSERT_TRUE(compressed.ok()) << compressed.message();
@@ -88,8 +76,7 @@ TEST(ClipCompression, AFineRampOnTheGridNeedsTheBitsItsRangeCallsFor) {
         const float x = (k % 2 == 0 ? 1.0f : 0.9f) * static_cast<float>(k) / 30.0f;
         values.insert(values.end(), {x, 0.0f, 0.0f});
     }
-    const Clip clip =
-        Clip::create("c", {track(0, TrackPath::Translation, Interpolation::Linear, times, values)}).value();
+    const Clip clip = Clip::create("c", {test::makeTrack(0, TrackPath::Translation, times, values)}).value();
     CompressionOptions options;
     auto compressed = compressClip(skeleton, clip, options);
     ASSERT_TRUE(compressed.ok());
@@ -111,7 +98,7 @@ TEST(ClipCompression, ARotationNearAHalfTurnRebuildsTheComponentFarthestFromZero
         times.push_back(static_cast<float>(k) / 30.0f);
         values.insert(values.end(), {std::sin(0.5f * a), 0.0f, 0.0f, std::cos(0.5f * a)});
     }
-    const Clip clip = Clip::create("c", {track(0, TrackPath::Rotation, Interpolation::Linear, times, values)}).value();
+    const Clip clip = Clip::create("c", {test::makeTrack(0, TrackPath::Rotation, times, values)}).value();
     auto compressed = compressClip(skeleton, clip);
     ASSERT_TRUE(compressed.ok());
     const CompressedTrack& t = compressed->tracks[0];
@@ -150,13 +137,11 @@ INSTANTIATE_TEST_SUITE_P(SharedModels, CompressedSample,
 
 TEST(ClipCompression, RefusesBadOptionsAndAForeignClip) {
     const Skeleton skeleton = chain();
-    const Clip clip =
-        Clip::create("c", {track(0, TrackPath::Translation, Interpolation::Linear, {0.0f}, {0, 0, 0})}).value();
+    const Clip clip = Clip::create("c", {test::makeTrack(0, TrackPath::Translation, {0.0f}, {0, 0, 0})}).value();
     EXPECT_FALSE(compressClip(skeleton, clip, {0.0f, 0.03f, 30.0f}).ok());
     EXPECT_FALSE(compressClip(skeleton, clip, {1e-4f, NAN, 30.0f}).ok());
     EXPECT_FALSE(compressClip(skeleton, clip, {1e-4f, 0.03f, -1.0f}).ok());
-    const Clip far =
-        Clip::create("c", {track(5, TrackPath::Translation, Interpolation::Linear, {0.0f}, {0, 0, 0})}).value();
+    const Clip far = Clip::create("c", {test::makeTrack(5, TrackPath::Translation, {0.0f}, {0, 0, 0})}).value();
     EXPECT_FALSE(compressClip(skeleton, far).ok());
 }
 
