@@ -10,6 +10,9 @@
 //   SimdW1a/<joints>          W1, 256 instances, +1/60 s per frame, sample + local->model
 //                             (the SIMD twin of W1/<joints>)
 //   SimdW1aNoLocalPoses/<joints>  SimdW1a keeping no local poses (BatchOptions::localPoses)
+//   SimdW1aCompressed/<joints>  SimdW1a on the W1 clip compressed at the default bound
+//                             (compressClip, 0.01 cm) and packed with its bits
+//                             (PackedClip::fromCompressed)
 //   SimdW1b/<joints>          W1b, every instance jumps to a random time every frame
 //                             (twin of W1bSeek/<joints>)
 //   SimdW1c/<joints>          two W1 clips sampled and blended 50/50, then local->model
@@ -44,6 +47,7 @@
 
 #include "bench_common.hpp"
 #include "kinema/batch/pose_batch.hpp"
+#include "kinema/runtime/clip_compression.hpp"
 #include "kinema/runtime/packed_clip.hpp"
 #include "kinema/runtime/pose_kernels.hpp"
 #include "kinema/runtime/simd.hpp"
@@ -139,6 +143,27 @@ void BM_SimdW1a(benchmark::State& state) {
     state.counters["bytes_per_key"] = clip.bytesPerKey();
 }
 BENCHMARK(BM_SimdW1a)->Name("SimdW1a")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
+
+void BM_SimdW1aCompressed(benchmark::State& state) {
+    const Model* model = w1Model(state);
+    if (model == nullptr) return;
+    auto compressed = compressClip(model->skeleton, model->clips.front());
+    if (!compressed) {
+        state.SkipWithError(compressed.message().c_str());
+        return;
+    }
+    auto clip = PackedClip::fromCompressed(*compressed, model->clips.front());
+    if (!clip) {
+        state.SkipWithError(clip.message().c_str());
+        return;
+    }
+    PoseBatch batch = bench::makeBatch(*model, kInstances, options(1));
+    auto inputs = staggeredInputs(*clip, kInstances);
+    playForward(state, batch, inputs);
+    setPerJoint(state, kInstances, model->skeleton.jointCount());
+    state.counters["bytes_per_key"] = clip->bytesPerKey();
+}
+BENCHMARK(BM_SimdW1aCompressed)->Name("SimdW1aCompressed")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
 
 // SimdW1a with BatchOptions::localPoses off: model matrices only, each thread
 // evaluating in one scratch pose (256 poses' writes fewer per frame).

@@ -388,8 +388,46 @@ Result<CompressedClip> compressClip(const Skeleton& skeleton, const Clip& clip, 
 }
 
 Result<Clip> decompressClip(const CompressedClip& compressed, const Clip& source) {
+    if (!(std::isfinite(compressed.sampleRate) && compressed.sampleRate > 0.0f) ||
+        !(std::isfinite(compressed.duration) && compressed.duration >= 0.0f) ||
+        double(compressed.duration) * compressed.sampleRate > 1e6) {
+        return Fault{"compressed", "sample rate or duration out of range"};
+    }
     const Grid grid = makeGrid(compressed.duration, compressed.sampleRate);
     if (grid.samples != compressed.samples) return Fault{"compressed", "grid does not match its sample count"};
+    std::vector<Fault> faults;
+    for (std::size_t i = 0; i < compressed.tracks.size(); ++i) {
+        const CompressedTrack& c = compressed.tracks[i];
+        const std::string at = "compressed/tracks/" + std::to_string(i);
+        const auto finite = [](const std::vector<float>& v) {
+            return std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); });
+        };
+        if (c.path == TrackPath::Weights) faults.push_back({at + "/path", "morph weights are never compressed"});
+        if (c.dropped > 3) faults.push_back({at + "/dropped", "not a quaternion component (0-3)"});
+        switch (c.form) {
+            case TrackForm::Default: break;
+            case TrackForm::Constant:
+                if (c.constant.size() != kStored || !finite(c.constant))
+                    faults.push_back({at + "/constant", "not three finite values"});
+                break;
+            case TrackForm::Quantized: {
+                if (c.bits < 1 || c.bits > kMaxBits) faults.push_back({at + "/bits", "outside 1-20"});
+                if (c.minimum.size() != kStored || c.extent.size() != kStored || !finite(c.minimum) ||
+                    !finite(c.extent)) {
+                    faults.push_back({at + "/minimum", "minimum and extent are not three finite values each"});
+                }
+                const std::size_t keys = c.times.empty() ? grid.times.size() : c.times.size();
+                if (c.bits <= kMaxBits && c.packed.size() * 8 < keys * kStored * c.bits)
+                    faults.push_back({at + "/packed", "holds fewer bits than its samples need"});
+                break;
+            }
+            case TrackForm::Exact:
+                if (c.exact.target != c.target || c.exact.path != c.path)
+                    faults.push_back({at + "/exact", "drives another target or path than the track"});
+                break;
+        }
+    }
+    if (!faults.empty()) return faults;
     return rebuild(compressed, source, grid);
 }
 

@@ -17,16 +17,46 @@ namespace {
 
 std::size_t roundUpLanes(std::size_t n) { return (n + kSoaLanes - 1) / kSoaLanes * kSoaLanes; }
 
-// One lane of a block: a track, and for weights which of its morph weights.
+// One lane of a block: a track, and for weights which of its morph weights; for a
+// quantized lane the compressed track whose bits it keeps.
 struct Lane {
     std::uint32_t target;
     const Track* track;
     std::uint32_t element;
+    const CompressedTrack* quantized = nullptr;
 };
+
+// A block's key: timeline, path, interpolation, and for quantized lanes the
+// rebuilt rotation component (kFloatLanes for float lanes).
+constexpr int kFloatLanes = -1;
+using BlockKey = std::tuple<std::uint32_t, TrackPath, Interpolation, int>;
+
+// Component values of a Quantized track: per sample, kStoredComponents of `bits` bits.
+constexpr std::uint32_t kStoredComponents = 3;
+
+std::uint32_t readBits(const std::vector<std::uint8_t>& bytes, std::size_t at, unsigned bits) {
+    std::uint32_t v = 0;
+    for (unsigned b = 0; b < bits; ++b, ++at) v |= static_cast<std::uint32_t>((bytes[at / 8] >> (at % 8)) & 1u) << b;
+    return v;
+}
+
+void writeBits(std::uint8_t* bytes, std::size_t at, std::uint32_t value, unsigned bits) {
+    for (unsigned b = 0; b < bits; ++b, ++at) {
+        if ((value >> b) & 1u) bytes[at / 8] = static_cast<std::uint8_t>(bytes[at / 8] | (1u << (at % 8)));
+    }
+}
 
 }  // namespace
 
-PackedClip::PackedClip(const Clip& clip)
+PackedClip::PackedClip(const Clip& clip) : PackedClip(clip, nullptr) {}
+
+Result<PackedClip> PackedClip::fromCompressed(const CompressedClip& compressed, const Clip& source) {
+    auto clip = decompressClip(compressed, source);
+    if (!clip) return std::vector<Fault>(clip.faults().begin(), clip.faults().end());
+    return PackedClip(*clip, &compressed);
+}
+
+PackedClip::PackedClip(const Clip& clip, const CompressedClip* compressed)
     : name_(clip.name()),
       markers_(clip.markers().begin(), clip.markers().end()),
       curves_(clip.curves().begin(), clip.curves().end()),
@@ -67,21 +97,35 @@ PackedClip::PackedClip(const Clip& clip)
         timelines_.push_back(tl);
     }
 
-    // Blocks: lanes grouped by (timeline, path, interpolation), sorted by target.
-    std::map<std::tuple<std::uint32_t, TrackPath, Interpolation>, std::vector<Lane>> groups;
-    for (std::size_t i = 0; i < clip.tracks().size(); ++i) {
-        const Track& t = clip.tracks()[i];
-        auto& lanes = groups[{trackTimeline[i], t.path, t.interpolation}];
-        if (t.path == TrackPath::Weights) {
-            for (std::uint32_t e = 0; e < t.width; ++e) lanes.push_back({t.weightOffset + e, &t, e});
-        } else {
-            lanes.push_back({t.target, &t, 0});
+    // The Quantized tracks of `compressed` by (target, path): `clip` holds them decoded.
+    std::map<std::pair<std::uint32_t, TrackPath>, const CompressedTrack*> quantizedOf;
+    if (compressed != nullptr) {
+        for (const CompressedTrack& c : compressed->tracks) {
+            if (c.form == TrackForm::Quantized) quantizedOf[{c.target, c.path}] = &c;
         }
     }
-    std::size_t valueCount = 0;
+
+    // Blocks: lanes grouped by (timeline, path, interpolation, quantized), sorted by target.
+    std::map<BlockKey, std::vector<Lane>> groups;
+    for (std::size_t i = 0; i < clip.tracks().size(); ++i) {
+        const Track& t = clip.tracks()[i];
+        if (t.path == TrackPath::Weights) {
+            auto& lanes = groups[{trackTimeline[i], t.path, t.interpolation, kFloatLanes}];
+            for (std::uint32_t e = 0; e < t.width; ++e) lanes.push_back({t.weightOffset + e, &t, e});
+            continue;
+        }
+        const auto q = quantizedOf.find({t.target, t.path});
+        if (q == quantizedOf.end()) {
+            groups[{trackTimeline[i], t.path, t.interpolation, kFloatLanes}].push_back({t.target, &t, 0});
+        } else {
+            const int dropped = t.path == TrackPath::Rotation ? q->second->dropped : 3;
+            groups[{trackTimeline[i], t.path, t.interpolation, dropped}].push_back({t.target, &t, 0, q->second});
+        }
+    }
+    std::size_t valueCount = 0, bitBytes = 0;
     for (auto& [key, lanes] : groups) {
         std::sort(lanes.begin(), lanes.end(), [](const Lane& a, const Lane& b) { return a.target < b.target; });
-        const auto [timeline, path, interpolation] = key;
+        const auto [timeline, path, interpolation, quantKey] = key;
         detail::PackedBlock block;
         block.timeline = timeline;
         block.path = static_cast<std::uint8_t>(path);
@@ -100,7 +144,44 @@ PackedClip::PackedClip(const Clip& clip)
             targets_.push_back(lanes[l].target);
             if (lanes[l].target != lanes[0].target + l) block.contiguous = 0;
         }
-        valueCount += static_cast<std::size_t>(timelines_[timeline].keyCount + 1) * block.keyStride;
+        const std::size_t rows = timelines_[timeline].keyCount + 1;
+        if (quantKey == kFloatLanes) {
+            valueCount += rows * block.keyStride;
+        } else {
+            // Row layout: stored component after component, lane after lane, each lane
+            // at its own width; padding lanes read zero bits worth zero.
+            block.quantized = 1;
+            block.dropped = static_cast<std::uint8_t>(quantKey);
+            block.quantOffset = static_cast<std::uint32_t>(quantBitOffsets_.size());
+            std::uint32_t laneBits = 0;
+            for (const Lane& lane : lanes) laneBits += lane.quantized->bits;
+            const std::size_t padded = block.paddedLanes;
+            quantBitOffsets_.resize(quantBitOffsets_.size() + kStoredComponents * padded, 0u);
+            quantMasks_.resize(quantBitOffsets_.size(), 0u);
+            quantSteps_.resize(quantBitOffsets_.size(), 0.0f);
+            quantMinimums_.resize(quantBitOffsets_.size(), 0.0f);
+            std::uint32_t at = 0;
+            for (std::uint32_t c = 0; c < kStoredComponents; ++c) {
+                for (std::size_t l = 0; l < lanes.size(); ++l) {
+                    const CompressedTrack& q = *lanes[l].quantized;
+                    const std::size_t i = block.quantOffset + c * padded + l;
+                    const std::uint32_t top = (1u << q.bits) - 1u;
+                    quantBitOffsets_[i] = at;
+                    quantMasks_[i] = top;
+                    quantSteps_[i] = q.extent[c] / static_cast<float>(top);
+                    quantMinimums_[i] = q.minimum[c];
+                    at += q.bits;
+                }
+                // Padding lanes point past the component's last lane (their mask reads
+                // nothing): bit offsets never decrease along a row of lanes, which the
+                // kernels' windowed reads rely on.
+                for (std::size_t l = lanes.size(); l < padded; ++l)
+                    quantBitOffsets_[block.quantOffset + c * padded + l] = at;
+            }
+            block.keyStride = (kStoredComponents * laneBits + 7) / 8;
+            block.valueOffset = static_cast<std::uint32_t>(bitBytes);
+            bitBytes += rows * block.keyStride;
+        }
         blocks_.push_back(block);
     }
 
@@ -120,10 +201,32 @@ PackedClip::PackedClip(const Clip& clip)
     coveredJoints_ = trsComplete ? maxPlusOne[0] : static_cast<std::size_t>(-1);
     coveredWeights_ = perPath[3] == maxPlusOne[3] ? maxPlusOne[3] : static_cast<std::size_t>(-1);
 
+    // The quantized rows, then the bytes the kernels' widest read (64 bytes from a
+    // row's last lane) may touch.
+    bits_.assign(bitBytes + 64, 0u);
+    for (const detail::PackedBlock& block : blocks_) {
+        if (block.quantized == 0) continue;
+        const auto& lanes = groups[{block.timeline, static_cast<TrackPath>(block.path),
+                                    static_cast<Interpolation>(block.interpolation), block.dropped}];
+        const std::size_t keys = timelines_[block.timeline].keyCount;
+        for (std::size_t k = 0; k <= keys; ++k) {
+            const std::size_t src = std::min(k, keys - 1);
+            std::uint8_t* row = bits_.data() + block.valueOffset + k * block.keyStride;
+            for (std::uint32_t c = 0; c < kStoredComponents; ++c) {
+                for (std::size_t l = 0; l < lanes.size(); ++l) {
+                    const CompressedTrack& q = *lanes[l].quantized;
+                    const std::uint32_t value = readBits(q.packed, (src * kStoredComponents + c) * q.bits, q.bits);
+                    writeBits(row, quantBitOffsets_[block.quantOffset + c * block.paddedLanes + l], value, q.bits);
+                }
+            }
+        }
+    }
+
     values_.assign(valueCount, 0.0f);
     for (const detail::PackedBlock& block : blocks_) {
+        if (block.quantized != 0) continue;
         const auto& lanes = groups[{block.timeline, static_cast<TrackPath>(block.path),
-                                    static_cast<Interpolation>(block.interpolation)}];
+                                    static_cast<Interpolation>(block.interpolation), kFloatLanes}];
         const std::size_t keys = timelines_[block.timeline].keyCount;
         const bool cubic = block.interpolation == static_cast<std::uint8_t>(Interpolation::CubicSpline);
         const std::size_t parts = cubic ? 3 : 1;
@@ -153,7 +256,8 @@ PackedClip::PackedClip(const Clip& clip)
 std::size_t PackedClip::byteSize() const noexcept {
     return values_.size() * sizeof(float) + times_.size() * sizeof(float) + seek_.size() * sizeof(std::uint32_t) +
         targets_.size() * sizeof(std::uint32_t) + blocks_.size() * sizeof(detail::PackedBlock) +
-        timelines_.size() * sizeof(PackedTimeline);
+        timelines_.size() * sizeof(PackedTimeline) + bits_.size() +
+        quantBitOffsets_.size() * (2 * sizeof(std::uint32_t) + 2 * sizeof(float));
 }
 
 double PackedClip::bytesPerKey() const noexcept {

@@ -116,6 +116,7 @@ bool PoseKernels::sampleInto(const PackedClip& clip, double time, PackedClipCurs
                             clip.values().data(),
                             clip.targets().data(),
                             points.data(),
+                            clip.quantizedLanes(),
                             view(pose),
                             over ? 1u : 0u,
                             overWeight,

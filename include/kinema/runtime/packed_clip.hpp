@@ -12,7 +12,9 @@
 // keys) at most a step or two. A per-instance PackedClipCursor remembers the last
 // interval of every timeline and is tried first.
 //
-// Values are stored exactly (full float); bytesPerKey() reports the cost.
+// Values are stored exactly (full float), except in a packed compressed clip
+// (fromCompressed): there each Quantized track keeps its bit-packed samples, which
+// the kernels decode as they interpolate. bytesPerKey() reports the cost.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +25,8 @@
 #include <vector>
 
 #include "kinema/asset/clip.hpp"
+#include "kinema/core/result.hpp"
+#include "kinema/runtime/clip_compression.hpp"
 #include "kinema/runtime/detail/kernel_abi.hpp"
 #include "kinema/runtime/soa_pose.hpp"
 
@@ -40,6 +44,10 @@ public:
     PackedClip() = default;
     // Lays out `clip` (already validated by Clip::create).
     explicit PackedClip(const Clip& clip);
+    // Lays out the clip decompressClip(compressed, source) gives, with its Quantized
+    // tracks kept in their bits: samples the same values (to float rounding of the
+    // decoding) from a fraction of the memory. Faults: those of decompressClip.
+    static Result<PackedClip> fromCompressed(const CompressedClip& compressed, const Clip& source);
 
     // The source clip's name and markers (sorted by time), so that sampling and the
     // marker sweep need nothing but the packed clip.
@@ -66,6 +74,11 @@ public:
     std::span<const std::uint32_t> seekIndex() const noexcept { return seek_; }
     std::span<const float> values() const noexcept { return values_; }
     std::span<const std::uint32_t> targets() const noexcept { return targets_; }
+    // The quantized blocks' rows and per-lane tables (detail::PackedBlock).
+    detail::QuantizedLanes quantizedLanes() const noexcept {
+        return {bits_.data(), quantBitOffsets_.data(), quantMasks_.data(), quantSteps_.data(),
+                quantMinimums_.data()};
+    }
 
     // (track, key) pairs of the source clip: what one "key" in bytesPerKey() is.
     std::size_t trackKeyCount() const noexcept { return trackKeys_; }
@@ -75,6 +88,8 @@ public:
     std::size_t byteSize() const noexcept;
 
 private:
+    PackedClip(const Clip& clip, const CompressedClip* compressed);
+
     std::string name_;
     std::vector<Marker> markers_;
     std::vector<CurveTrack> curves_;
@@ -92,6 +107,11 @@ private:
     std::vector<std::uint32_t> seek_;
     SimdVector<float> values_;
     std::vector<std::uint32_t> targets_;
+    std::vector<std::uint8_t> bits_;
+    std::vector<std::uint32_t> quantBitOffsets_;
+    std::vector<std::uint32_t> quantMasks_;
+    std::vector<float> quantSteps_;
+    std::vector<float> quantMinimums_;
 };
 
 // Per-instance sampling state for one PackedClip: the last interval of each

@@ -45,6 +45,21 @@ struct S {
     static F min(F a, F b) noexcept {
         return map(a, b, [](float x, float y) { return y < x ? y : x; });
     }
+    static F max(F a, F b) noexcept {
+        return map(a, b, [](float x, float y) { return x < y ? y : x; });
+    }
+    // The unsigned integers of masks[i] bits at bit bitOffsets[i] of `row`, as floats
+    // (the row's bytes hold the bits least significant first, on any host).
+    static F unpackBits(const std::uint8_t* row, const std::uint32_t* bitOffsets, const std::uint32_t* masks) noexcept {
+        F r;
+        for (unsigned i = 0; i < 4; ++i) {
+            const std::uint8_t* b = row + (bitOffsets[i] >> 3);
+            const std::uint32_t word = static_cast<std::uint32_t>(b[0]) | static_cast<std::uint32_t>(b[1]) << 8 |
+                static_cast<std::uint32_t>(b[2]) << 16 | static_cast<std::uint32_t>(b[3]) << 24;
+            r.v[i] = static_cast<float>((word >> (bitOffsets[i] & 7u)) & masks[i]);
+        }
+        return r;
+    }
     static M bits(bool b) noexcept { return set1(__builtin_bit_cast(float, b ? 0xffffffffu : 0u)); }
     static M cmplt(F a, F b) noexcept {
         F r;

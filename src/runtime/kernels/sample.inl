@@ -114,6 +114,40 @@ inline void forEachChunk(const BlockOutput<C>& out, LanesOf&& lanesOf) noexcept 
     }
 }
 
+// Rotations interpolated between two keys' rows at fraction u: the corrected nlerp
+// where every lane's keys are close, else the half-arc slerp.
+struct RotationLerp {
+    explicit RotationLerp(float fraction) noexcept : u(fraction), nf(nlerpFraction(fraction)) {}
+
+    template <unsigned K>
+    __attribute__((always_inline)) void operator()(const F (&a)[K][4], const F (&b)[K][4], F (&v)[K][4]) noexcept {
+        F d[K];
+        bool near = true;
+        for (unsigned k = 0; k < K; ++k) {
+            d[k] = dot4(a[k], b[k]);
+            near = near && S::allLanes(S::cmplt(S::set1(kNlerpMinCos), S::abs(d[k])));
+        }
+        if (near) {
+            for (unsigned k = 0; k < K; ++k) correctedNlerp(a[k], b[k], d[k], nf, v[k]);
+            return;
+        }
+        // The series are set up only when a register of lanes needs them: clips baked
+        // at common rates take the corrected nlerp everywhere, and the set-up (two
+        // chains of seven double multiplies, sixteen broadcasts) sits on each pose's
+        // critical path.
+        if (!haveSeries) {
+            h = halfArcSlerp(u);
+            haveSeries = true;
+        }
+        slerp(a, b, h, v);
+    }
+
+    float u;
+    NlerpFraction nf;
+    HalfArcSlerp h{};
+    bool haveSeries = false;
+};
+
 // One block with C components per lane.
 template <unsigned C, bool Over>
 void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& args) noexcept {
@@ -172,35 +206,18 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
         return;
     }
     if constexpr (C == 4) {
-        // The series are set up only when a register of lanes needs them: clips
-        // baked at common rates take the corrected nlerp everywhere, and the set-up
-        // (two chains of seven double multiplies, sixteen broadcasts) sits on each
-        // pose's critical path.
-        HalfArcSlerp h;
-        bool haveSeries = false;
-        const NlerpFraction nf = nlerpFraction(u);
+        RotationLerp lerp(u);
         forEachChunk<4, 2, Over>(
             out, [&](unsigned ch, auto& v) __attribute__((always_inline)) {
                 constexpr unsigned kGroup = sizeof(v) / sizeof(v[0]);
-                F a[kGroup][4], b[kGroup][4], d[kGroup];
-                bool near = true;
+                F a[kGroup][4], b[kGroup][4];
                 for (unsigned k = 0; k < kGroup; ++k) {
                     for (unsigned c = 0; c < 4; ++c) {
                         a[k][c] = S::load(r0[c] + ch + k * W);
                         b[k][c] = S::load(r1[c] + ch + k * W);
                     }
-                    d[k] = dot4(a[k], b[k]);
-                    near = near && S::allLanes(S::cmplt(S::set1(kNlerpMinCos), S::abs(d[k])));
                 }
-                if (near) {
-                    for (unsigned k = 0; k < kGroup; ++k) correctedNlerp(a[k], b[k], d[k], nf, v[k]);
-                } else {
-                    if (!haveSeries) {
-                        h = halfArcSlerp(u);
-                        haveSeries = true;
-                    }
-                    slerp(a, b, h, v);
-                }
+                lerp(a, b, v);
             });
         return;
     }
@@ -213,10 +230,86 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
     });
 }
 
+// One row of a quantized block's lanes from `ch`: the C values of each lane, a
+// rotation's `Dropped` component rebuilt from the other three.
+template <unsigned C, unsigned Dropped>
+struct QuantizedRows {
+    const detail::QuantizedLanes* q;
+    unsigned index;  // QuantizedLanes entry of stored component 0, lane 0
+    unsigned padded;
+
+    __attribute__((always_inline)) void operator()(const std::uint8_t* row, unsigned ch, F* v) const noexcept {
+        constexpr unsigned kStored = C == 4 ? 3 : C;
+        F s[kStored];
+        for (unsigned c = 0; c < kStored; ++c) {
+            const unsigned i = index + c * padded + ch;
+            s[c] = S::fmadd(S::unpackBits(row, q->bitOffsets + i, q->masks + i), S::loadu(q->steps + i),
+                            S::loadu(q->minimums + i));
+        }
+        if constexpr (C == 4) {
+            const F rest = S::fnmadd(s[2], s[2], S::fnmadd(s[1], s[1], S::fnmadd(s[0], s[0], S::set1(1.0f))));
+            const F rebuilt = S::sqrt(S::max(rest, S::zero()));
+            for (unsigned c = 0, k = 0; c < 4; ++c) v[c] = c == Dropped ? rebuilt : s[k++];
+        } else {
+            for (unsigned c = 0; c < C; ++c) v[c] = s[c];
+        }
+    }
+};
+
+// A quantized block (PackedBlock): LINEAR keys decoded from two bit-packed rows.
+template <unsigned C, unsigned Dropped, bool Over>
+void sampleQuantizedBlock(const detail::PackedBlock& block, const detail::SampleArgs& args) noexcept {
+    const BlockOutput<C> out = blockOutput<C>(block, args);
+    const detail::TimelinePoint point = args.points[block.timeline];
+    const std::uint8_t* row0 =
+        args.quantized.bits + block.valueOffset + static_cast<std::size_t>(point.key) * block.keyStride;
+    const std::uint8_t* row1 = row0 + block.keyStride;
+    const QuantizedRows<C, Dropped> decode{&args.quantized, block.quantOffset, block.paddedLanes};
+    const float u = point.u;
+    if (u == 0.0f) {
+        forEachChunk<C, 1, Over>(out, [&](unsigned ch, F* v) { decode(row0, ch, v); });
+        return;
+    }
+    if constexpr (C == 4) {
+        RotationLerp lerp(u);
+        forEachChunk<4, 2, Over>(
+            out, [&](unsigned ch, auto& v) __attribute__((always_inline)) {
+                constexpr unsigned kGroup = sizeof(v) / sizeof(v[0]);
+                F a[kGroup][4], b[kGroup][4];
+                for (unsigned k = 0; k < kGroup; ++k) {
+                    decode(row0, ch + k * W, a[k]);
+                    decode(row1, ch + k * W, b[k]);
+                }
+                lerp(a, b, v);
+            });
+        return;
+    }
+    const F fu = S::set1(u);
+    forEachChunk<C, 1, Over>(out, [&](unsigned ch, F* v) {
+        F a[C], b[C];
+        decode(row0, ch, a);
+        decode(row1, ch, b);
+        for (unsigned c = 0; c < C; ++c) v[c] = S::fmadd(S::sub(b[c], a[c]), fu, a[c]);
+    });
+}
+
 template <bool Over>
 void sampleBlocks(const detail::SampleArgs& args) noexcept {
     for (std::uint32_t bi = 0; bi < args.blockCount; ++bi) {
         const detail::PackedBlock& block = args.blocks[bi];
+        if (block.quantized != 0) {
+            if (block.components == 3) {
+                sampleQuantizedBlock<3, 3, Over>(block, args);
+                continue;
+            }
+            switch (block.dropped) {
+                case 0: sampleQuantizedBlock<4, 0, Over>(block, args); break;
+                case 1: sampleQuantizedBlock<4, 1, Over>(block, args); break;
+                case 2: sampleQuantizedBlock<4, 2, Over>(block, args); break;
+                default: sampleQuantizedBlock<4, 3, Over>(block, args); break;
+            }
+            continue;
+        }
         switch (block.components) {
             case 1: sampleBlock<1, Over>(block, args); break;
             case 3: sampleBlock<3, Over>(block, args); break;
