@@ -111,16 +111,11 @@ bool PoseKernels::sampleInto(const PackedClip& clip, double time, PackedClipCurs
             p = {k, static_cast<float>(std::min(u, 1.0)), span};
         }
     }
-    detail::SampleArgs args{clip.blocks().data(),
-                            static_cast<std::uint32_t>(clip.blocks().size()),
-                            clip.values().data(),
-                            clip.targets().data(),
-                            points.data(),
-                            clip.quantizedLanes(),
-                            view(pose),
-                            over ? 1u : 0u,
-                            overWeight,
-                            overMask};
+    detail::SampleArgs args{clip.blocks().data(), static_cast<std::uint32_t>(clip.blocks().size()),
+                            clip.values().data(), clip.targets().data(),
+                            points.data(),        clip.quantizedLanes(),
+                            view(pose),           over ? 1u : 0u,
+                            overWeight,           overMask};
     table_.sample(args);
     return true;
 }

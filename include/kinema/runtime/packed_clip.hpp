@@ -76,8 +76,7 @@ public:
     std::span<const std::uint32_t> targets() const noexcept { return targets_; }
     // The quantized blocks' rows and per-lane tables (detail::PackedBlock).
     detail::QuantizedLanes quantizedLanes() const noexcept {
-        return {bits_.data(), quantBitOffsets_.data(), quantMasks_.data(), quantSteps_.data(),
-                quantMinimums_.data()};
+        return {bits_.data(), quantBitOffsets_.data(), quantMasks_.data(), quantSteps_.data(), quantMinimums_.data()};
     }
 
     // (track, key) pairs of the source clip: what one "key" in bytesPerKey() is.
