@@ -7,7 +7,8 @@
 // Beyond "no crash, no sanitizer report", each run checks the reader's contract: a
 // rejection carries faults located in the input; an accepted file gives a
 // consistent model whose cooked form reads back, and cooking that again gives the
-// same bytes (reading and writing reach a fixed point after one round).
+// same bytes (reading and writing reach a fixed point after one round). Each
+// compressed clip accepted packs for the SIMD sampler and samples.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -18,6 +19,9 @@
 #include <vector>
 
 #include "kinema/io/cooked.hpp"
+#include "kinema/runtime/packed_clip.hpp"
+#include "kinema/runtime/pose_kernels.hpp"
+#include "kinema/runtime/soa_pose.hpp"
 
 namespace {
 
@@ -46,9 +50,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         covered.insert(covered.end(), bytes.begin() + 40, bytes.end());
         putU64(bytes, 32, kinema::sourceHash(covered));
     }
-    auto read = kinema::readCookedModel(bytes, kSource);
-    if (!read) {
-        for (const kinema::Fault& f : read.faults()) {
+    auto cookedFile = kinema::readCooked(bytes, kSource);
+    if (!cookedFile) {
+        for (const kinema::Fault& f : cookedFile.faults()) {
             if (f.where.rfind(kSource + "@byte ", 0) != 0 && f.where.rfind(kSource + "#", 0) != 0) {
                 contractBroken("fault not located in the input", f.where);
             }
@@ -56,15 +60,31 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
         return 0;
     }
-    if (read->source != kSource) contractBroken("source not kept", read->source);
-    const auto faults = kinema::findModelFaults(*read);
+    const kinema::Model& read = cookedFile->model;
+    const auto& compressed = cookedFile->compressedClips;
+    if (read.source != kSource) contractBroken("source not kept", read.source);
+    if (compressed.size() != read.clips.size()) contractBroken("a compressed form per clip", "");
+    const auto faults = kinema::findModelFaults(read);
     if (!faults.empty()) contractBroken("an inconsistent model accepted", kinema::describe(faults));
     const auto hash = kinema::cookedSourceHash(bytes, kSource);
     if (!hash) contractBroken("an accepted file's header refused", hash.message());
 
-    const std::vector<std::byte> cooked = kinema::cookModel(*read, *hash);
-    auto again = kinema::readCookedModel(cooked, "recooked.kinc");
+    const kinema::PoseKernels kernels;
+    for (std::size_t c = 0; c < read.clips.size(); ++c) {
+        if (compressed[c].tracks.empty()) continue;
+        auto packed = kinema::PackedClip::fromCompressed(compressed[c], read.clips[c]);
+        if (!packed) contractBroken("an accepted compressed clip does not pack", packed.message());
+        kinema::SoaPose pose(packed->jointsNeeded(), packed->weightsNeeded());
+        kinema::PackedClipCursor cursor(*packed);
+        for (const double t : {0.0, 0.5 * packed->duration(), double(packed->duration())}) {
+            if (!kernels.sample(*packed, t, cursor, pose)) contractBroken("a packed clip does not sample", "");
+        }
+    }
+
+    const std::vector<std::byte> cooked = kinema::cookModel(read, *hash, compressed);
+    auto again = kinema::readCooked(cooked, "recooked.kinc");
     if (!again) contractBroken("a re-cooked model does not read back", again.message());
-    if (kinema::cookModel(*again, *hash) != cooked) contractBroken("re-cooking changed the bytes", "");
+    if (kinema::cookModel(again->model, *hash, again->compressedClips) != cooked)
+        contractBroken("re-cooking changed the bytes", "");
     return 0;
 }

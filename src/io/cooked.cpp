@@ -48,6 +48,8 @@ std::string tagName(std::uint32_t t) {
 
 // How a clip's joint names are stored.
 enum class ClipNames : std::uint8_t { None = 0, Skeleton = 1, Own = 2 };
+// How a clip's joint tracks are stored: in its track list, or compressed after it.
+enum class ClipEncoding : std::uint8_t { Exact = 0, Compressed = 1 };
 
 // ---------------------------------------------------------------------------
 // Writing.
@@ -107,7 +109,53 @@ void writeTransforms(ByteWriter& w, std::span<const Transform> rest) {
     }
 }
 
-void writeClip(ByteWriter& w, const Clip& clip, std::span<const std::string> skeletonNames) {
+void writeTrack(ByteWriter& w, const Track& t) {
+    w.scalar(t.target);
+    w.scalar(static_cast<std::uint8_t>(t.path));
+    w.scalar(static_cast<std::uint8_t>(t.interpolation));
+    w.scalar(std::uint16_t{0});
+    w.scalar(t.width);
+    w.scalar(t.weightOffset);
+    w.count(t.times.size());
+    w.count(t.values.size());
+    w.array(std::span<const float>(t.times));
+    w.array(std::span<const float>(t.values));
+}
+
+void writeCompressed(ByteWriter& w, const CompressedClip& c) {
+    w.scalar(c.sampleRate);
+    w.scalar(c.samples);
+    w.scalar(c.duration);
+    w.scalar(c.error.max);
+    w.scalar(c.error.p99);
+    w.scalar(c.error.worstJoint);
+    w.scalar(c.error.worstTime);
+    w.scalar(c.error.measurements);
+    w.count(c.tracks.size());
+    for (const CompressedTrack& t : c.tracks) {
+        w.scalar(t.target);
+        w.scalar(static_cast<std::uint8_t>(t.path));
+        w.scalar(static_cast<std::uint8_t>(t.form));
+        w.scalar(t.bits);
+        w.scalar(t.dropped);
+        switch (t.form) {
+            case TrackForm::Default: break;
+            case TrackForm::Constant: w.array(std::span<const float>(t.constant)); break;
+            case TrackForm::Quantized:
+                w.array(std::span<const float>(t.minimum));
+                w.array(std::span<const float>(t.extent));
+                w.count(t.times.size());
+                w.array(std::span<const float>(t.times));
+                w.count(t.packed.size());
+                w.array(std::span<const std::uint8_t>(t.packed));
+                break;
+            case TrackForm::Exact: writeTrack(w, t.exact); break;
+        }
+    }
+}
+
+void writeClip(ByteWriter& w, const Clip& clip, std::span<const std::string> skeletonNames,
+               const CompressedClip* compressed) {
     w.string(clip.name());
     w.scalar(clip.length());
     const auto names = clip.jointNames();
@@ -120,19 +168,13 @@ void writeClip(ByteWriter& w, const Clip& clip, std::span<const std::string> ske
         w.count(names.size());
         for (const std::string& n : names) w.string(n);
     }
-    w.count(clip.tracks().size());
+    // Compressed: the track list holds the morph weight tracks, the joint tracks follow compressed.
+    std::vector<const Track*> tracks;
     for (const Track& t : clip.tracks()) {
-        w.scalar(t.target);
-        w.scalar(static_cast<std::uint8_t>(t.path));
-        w.scalar(static_cast<std::uint8_t>(t.interpolation));
-        w.scalar(std::uint16_t{0});
-        w.scalar(t.width);
-        w.scalar(t.weightOffset);
-        w.count(t.times.size());
-        w.count(t.values.size());
-        w.array(std::span<const float>(t.times));
-        w.array(std::span<const float>(t.values));
+        if (compressed == nullptr || t.path == TrackPath::Weights) tracks.push_back(&t);
     }
+    w.count(tracks.size());
+    for (const Track* t : tracks) writeTrack(w, *t);
     w.count(clip.markers().size());
     for (const Marker& m : clip.markers()) {
         w.string(m.name);
@@ -146,6 +188,8 @@ void writeClip(ByteWriter& w, const Clip& clip, std::span<const std::string> ske
         w.array(std::span<const float>(c.times));
         w.array(std::span<const float>(c.values));
     }
+    w.scalar(static_cast<std::uint8_t>(compressed != nullptr ? ClipEncoding::Compressed : ClipEncoding::Exact));
+    if (compressed != nullptr) writeCompressed(w, *compressed);
 }
 
 std::uint64_t fnv1a(std::span<const std::byte> bytes, std::uint64_t h = 0xcbf29ce484222325ull) noexcept {
@@ -298,7 +342,8 @@ Result<Header> readHeader(std::span<const std::byte> bytes, const std::string& s
     }
     if (h.sections != kSectionCount) {
         return atByte(source, 40,
-                      std::to_string(h.sections) + " sections; version 1 files have " + std::to_string(kSectionCount));
+                      std::to_string(h.sections) + " sections; version " + std::to_string(kCookedVersion) +
+                          " files have " + std::to_string(kSectionCount));
     }
     if (reserved != 0) return atByte(source, 44, "reserved header field is not 0");
     return h;
@@ -368,9 +413,80 @@ bool readSkins(ByteReader& r, const std::string& source, Model& model, std::vect
     return true;
 }
 
+// One track record; `at` names it in faults.
+bool readTrack(ByteReader& r, const std::string& source, const std::string& at, Track& track,
+               std::vector<Fault>& faults) {
+    std::uint8_t path = 0, interpolation = 0;
+    std::uint16_t reserved = 0;
+    std::uint32_t keys = 0, values = 0;
+    const std::size_t trackAt = r.offset();
+    if (!r.scalar(track.target) || !r.scalar(path) || !r.scalar(interpolation) || !r.scalar(reserved) ||
+        !r.scalar(track.width) || !r.scalar(track.weightOffset) || !r.scalar(keys) || !r.scalar(values) ||
+        !r.array(track.times, keys) || !r.array(track.values, values)) {
+        faults.push_back(readFault(source, r, at));
+        return false;
+    }
+    if (path > static_cast<std::uint8_t>(TrackPath::Weights) ||
+        interpolation > static_cast<std::uint8_t>(Interpolation::CubicSpline) || reserved != 0) {
+        faults.push_back(atByte(source, trackAt + 4, at + ": unknown path or interpolation, or reserved bits set"));
+        return false;
+    }
+    track.path = static_cast<TrackPath>(path);
+    track.interpolation = static_cast<Interpolation>(interpolation);
+    return true;
+}
+
+// A clip's compressed joint tracks; their values are checked by decompressClip.
+bool readCompressed(ByteReader& r, const std::string& source, const std::string& at, CompressedClip& c,
+                    std::vector<Fault>& faults) {
+    const auto failed = [&](const std::string& what) {
+        faults.push_back(readFault(source, r, at + " " + what));
+        return false;
+    };
+    std::uint32_t count = 0;
+    if (!r.scalar(c.sampleRate) || !r.scalar(c.samples) || !r.scalar(c.duration) || !r.scalar(c.error.max) ||
+        !r.scalar(c.error.p99) || !r.scalar(c.error.worstJoint) || !r.scalar(c.error.worstTime) ||
+        !r.scalar(c.error.measurements)) {
+        return failed("compressed clip header");
+    }
+    if (!r.count(count, 8)) return failed("compressed track count");
+    c.tracks.resize(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        CompressedTrack& t = c.tracks[i];
+        const std::string track = "compressed track " + std::to_string(i);
+        std::uint8_t path = 0, form = 0;
+        const std::size_t trackAt = r.offset();
+        if (!r.scalar(t.target) || !r.scalar(path) || !r.scalar(form) || !r.scalar(t.bits) || !r.scalar(t.dropped))
+            return failed(track);
+        if (path > static_cast<std::uint8_t>(TrackPath::Scale) || form > static_cast<std::uint8_t>(TrackForm::Exact)) {
+            faults.push_back(atByte(source, trackAt + 4, at + " " + track + ": unknown path or form"));
+            return false;
+        }
+        t.path = static_cast<TrackPath>(path);
+        t.form = static_cast<TrackForm>(form);
+        std::uint32_t n = 0;
+        switch (t.form) {
+            case TrackForm::Default: break;
+            case TrackForm::Constant:
+                if (!r.array(t.constant, 3)) return failed(track);
+                break;
+            case TrackForm::Quantized:
+                if (!r.array(t.minimum, 3) || !r.array(t.extent, 3) || !r.count(n, 4) || !r.array(t.times, n) ||
+                    !r.count(n, 1) || !r.array(t.packed, n)) {
+                    return failed(track);
+                }
+                break;
+            case TrackForm::Exact:
+                if (!readTrack(r, source, at + " " + track, t.exact, faults)) return false;
+                break;
+        }
+    }
+    return true;
+}
+
 // One clip, validated as Clip::create and its with* steps validate clips built in code.
 bool readClip(ByteReader& r, const std::string& source, std::size_t index,
-              const std::shared_ptr<const std::vector<std::string>>& skeletonNames, Model& model,
+              const std::shared_ptr<const std::vector<std::string>>& skeletonNames, CookedModel& cooked,
               std::vector<Fault>& faults) {
     const std::string at = "clip " + std::to_string(index);
     const auto failed = [&](const std::string& what) {
@@ -402,25 +518,7 @@ bool readClip(ByteReader& r, const std::string& source, std::size_t index,
     if (!r.count(count, 24)) return failed("track count");
     std::vector<Track> tracks(count);
     for (std::uint32_t t = 0; t < count; ++t) {
-        Track& track = tracks[t];
-        std::uint8_t path = 0, interpolation = 0;
-        std::uint16_t reserved = 0;
-        std::uint32_t keys = 0, values = 0;
-        const std::size_t trackAt = r.offset();
-        if (!r.scalar(track.target) || !r.scalar(path) || !r.scalar(interpolation) || !r.scalar(reserved) ||
-            !r.scalar(track.width) || !r.scalar(track.weightOffset) || !r.scalar(keys) || !r.scalar(values) ||
-            !r.array(track.times, keys) || !r.array(track.values, values)) {
-            return failed("track " + std::to_string(t));
-        }
-        if (path > static_cast<std::uint8_t>(TrackPath::Weights) ||
-            interpolation > static_cast<std::uint8_t>(Interpolation::CubicSpline) || reserved != 0) {
-            faults.push_back(
-                atByte(source, trackAt + 4,
-                       at + " track " + std::to_string(t) + ": unknown path or interpolation, or reserved bits set"));
-            return false;
-        }
-        track.path = static_cast<TrackPath>(path);
-        track.interpolation = static_cast<Interpolation>(interpolation);
+        if (!readTrack(r, source, at + " track " + std::to_string(t), tracks[t], faults)) return false;
     }
     if (!r.count(count, 8)) return failed("marker count");
     std::vector<Marker> markers(count);
@@ -444,6 +542,24 @@ bool readClip(ByteReader& r, const std::string& source, std::size_t index,
         }
         curve.interpolation = static_cast<Interpolation>(interpolation);
     }
+    const std::size_t encodingAt = r.offset();
+    std::uint8_t encoding = 0;
+    if (!r.scalar(encoding)) return failed("encoding");
+    CompressedClip compressed;
+    if (encoding == static_cast<std::uint8_t>(ClipEncoding::Compressed)) {
+        if (!readCompressed(r, source, at, compressed, faults)) return false;
+        for (std::size_t t = 0; t < tracks.size(); ++t) {
+            if (tracks[t].path != TrackPath::Weights) {
+                faults.push_back(
+                    atByte(source, encodingAt,
+                           at + " track " + std::to_string(t) + ": a joint track in the list of a compressed clip"));
+                return false;
+            }
+        }
+    } else if (encoding != static_cast<std::uint8_t>(ClipEncoding::Exact)) {
+        faults.push_back(atByte(source, encodingAt, at + " encoding: unknown kind " + std::to_string(encoding)));
+        return false;
+    }
     const std::string where = source + "#clips/" + std::to_string(index) + "/";
     const auto located = [&](const auto& result) {
         for (const Fault& f : result.faults()) faults.push_back({where + f.where, f.what});
@@ -461,11 +577,19 @@ bool readClip(ByteReader& r, const std::string& source, std::size_t index,
         if (!withLength) return located(withLength);
         clip = std::move(withLength);
     }
-    model.clips.push_back(std::move(clip).value());
+    if (!compressed.tracks.empty()) {
+        // The clip so far holds the name, markers, curves, length and morph weights.
+        auto rebuilt = decompressClip(compressed, *clip);
+        if (!rebuilt) return located(rebuilt);
+        clip = std::move(rebuilt);
+    }
+    cooked.model.clips.push_back(std::move(clip).value());
+    cooked.compressedClips.push_back(std::move(compressed));
     return true;
 }
 
-bool readClips(ByteReader& r, const std::string& source, Model& model, std::vector<Fault>& faults) {
+bool readClips(ByteReader& r, const std::string& source, CookedModel& cooked, std::vector<Fault>& faults) {
+    Model& model = cooked.model;
     std::uint32_t n = 0;
     if (!r.count(n, 4 + 4 + 1 + 12)) {
         faults.push_back(readFault(source, r, "clip count"));
@@ -474,8 +598,9 @@ bool readClips(ByteReader& r, const std::string& source, Model& model, std::vect
     const auto names = model.skeleton.names();
     const auto skeletonNames = std::make_shared<const std::vector<std::string>>(names.begin(), names.end());
     model.clips.reserve(n);
+    cooked.compressedClips.reserve(n);
     for (std::uint32_t c = 0; c < n; ++c) {
-        if (!readClip(r, source, c, skeletonNames, model, faults)) return false;
+        if (!readClip(r, source, c, skeletonNames, cooked, faults)) return false;
     }
     return true;
 }
@@ -488,7 +613,8 @@ bool looksCooked(std::span<const std::byte> bytes) noexcept {
     return bytes.size() >= kMagic.size() && std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) == 0;
 }
 
-std::vector<std::byte> cookModel(const Model& model, std::uint64_t sourceHashValue) {
+std::vector<std::byte> cookModel(const Model& model, std::uint64_t sourceHashValue,
+                                 std::span<const CompressedClip> compressed) {
     ByteWriter w;
     for (const char c : kMagic) w.scalar(c);
     w.scalar(kByteOrderMark);
@@ -530,7 +656,10 @@ std::vector<std::byte> cookModel(const Model& model, std::uint64_t sourceHashVal
 
     mark = w.beginSection(kClipsTag);
     w.count(model.clips.size());
-    for (const Clip& clip : model.clips) writeClip(w, clip, skeleton.names());
+    for (std::size_t c = 0; c < model.clips.size(); ++c) {
+        const bool packed = c < compressed.size() && !compressed[c].tracks.empty();
+        writeClip(w, model.clips[c], skeleton.names(), packed ? &compressed[c] : nullptr);
+    }
     w.endSection(mark);
 
     std::vector<std::byte>& out = w.bytes();
@@ -546,12 +675,19 @@ Result<std::uint64_t> cookedSourceHash(std::span<const std::byte> bytes, std::st
 }
 
 Result<Model> readCookedModel(std::span<const std::byte> bytes, std::string source) {
+    auto cooked = readCooked(bytes, std::move(source));
+    if (!cooked) return std::vector<Fault>(cooked.faults().begin(), cooked.faults().end());
+    return std::move(cooked->model);
+}
+
+Result<CookedModel> readCooked(std::span<const std::byte> bytes, std::string source) {
     auto header = readHeader(bytes, source);
     if (!header) return std::vector<Fault>(header.faults().begin(), header.faults().end());
     if (checksumOf(bytes) != header->checksum) {
         return atByte(source, 32, "checksum mismatch: the file is damaged (cook the source again)");
     }
-    Model model;
+    CookedModel cooked;
+    Model& model = cooked.model;
     model.source = source;
     std::vector<Fault> faults;
     const std::uint32_t order[] = {kSkeletonTag, kLayoutTag, kSkinsTag, kClipsTag};
@@ -585,7 +721,7 @@ Result<Model> readCookedModel(std::span<const std::byte> bytes, std::string sour
         } else if (expected == kSkinsTag) {
             ok = readSkins(r, source, model, faults);
         } else {
-            ok = readClips(r, source, model, faults);
+            ok = readClips(r, source, cooked, faults);
         }
         if (!ok) return faults;
         if (r.left() != 0) {
@@ -601,7 +737,7 @@ Result<Model> readCookedModel(std::span<const std::byte> bytes, std::string sour
         for (Fault& f : faults) f.where = source + "#" + f.where;
         return faults;
     }
-    return model;
+    return cooked;
 }
 
 Result<Model> readCookedModelFile(const std::filesystem::path& path) {

@@ -309,8 +309,14 @@ Result<Clip> rebuild(const CompressedClip& compressed, const Clip& source, const
         std::string(source.name()), std::move(tracks), {source.markers().begin(), source.markers().end()},
         names.empty() ? nullptr : std::make_shared<const std::vector<std::string>>(names.begin(), names.end()));
     if (clip && !source.curves().empty()) clip = clip->withCurves({source.curves().begin(), source.curves().end()});
-    // The source's duration, whatever the rebuilt keys end at.
-    if (clip && source.duration() > clip->duration()) clip = clip->withLength(source.duration());
+    // The source's length, or its duration (joint keys included) whatever the rebuilt
+    // keys end at.
+    const float duration = std::max(source.duration(), compressed.duration);
+    if (clip && source.length() != 0.0f) {
+        clip = clip->withLength(source.length());
+    } else if (clip && duration > clip->duration()) {
+        clip = clip->withLength(duration);
+    }
     return clip;
 }
 

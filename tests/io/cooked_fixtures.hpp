@@ -1,5 +1,7 @@
-// Test helper: two models compared in every part a cooked file holds, floats by
-// bit pattern (so -0 and NaN payloads count too).
+// Test helpers for cooked files: little-endian field access, the checksum made to
+// match again after damage (with a FNV-1a written here, not taken from the reader),
+// and two models compared in every part a cooked file holds, floats by bit pattern
+// (so -0 and NaN payloads count too).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,13 +9,52 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstddef>
 #include <cstring>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "kinema/asset/model.hpp"
 
 namespace kinema::test {
+
+using Bytes = std::vector<std::byte>;
+
+// Byte access, little-endian as the format is.
+
+inline std::uint64_t getLE(const Bytes& b, std::size_t at, std::size_t n) {
+    std::uint64_t v = 0;
+    for (std::size_t i = 0; i < n; ++i) v |= std::uint64_t{std::to_integer<std::uint8_t>(b.at(at + i))} << (8 * i);
+    return v;
+}
+inline void putLE(Bytes& b, std::size_t at, std::size_t n, std::uint64_t v) {
+    for (std::size_t i = 0; i < n; ++i) b.at(at + i) = static_cast<std::byte>((v >> (8 * i)) & 0xffu);
+}
+inline std::uint32_t getU32(const Bytes& b, std::size_t at) { return static_cast<std::uint32_t>(getLE(b, at, 4)); }
+inline std::uint64_t getU64(const Bytes& b, std::size_t at) { return getLE(b, at, 8); }
+inline void putU32(Bytes& b, std::size_t at, std::uint32_t v) { putLE(b, at, 4, v); }
+inline void putU64(Bytes& b, std::size_t at, std::uint64_t v) { putLE(b, at, 8, v); }
+inline void putF32(Bytes& b, std::size_t at, float v) { putU32(b, at, std::bit_cast<std::uint32_t>(v)); }
+
+inline std::uint64_t fnv1a64(std::span<const std::byte> bytes) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (const std::byte c : bytes) {
+        h ^= std::to_integer<std::uint64_t>(c);
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+// The checksum: FNV-1a 64 of the file without its own field (bytes 0..31, then 40..end).
+inline std::uint64_t checksumOf(const Bytes& b) {
+    Bytes covered(b.begin(), b.begin() + 32);
+    covered.insert(covered.end(), b.begin() + 40, b.end());
+    return fnv1a64(covered);
+}
+
+// Makes the checksum (bytes 32..39) match the file again after damage.
+inline void reseal(Bytes& b) { putU64(b, 32, checksumOf(b)); }
 
 inline bool sameBits(std::span<const float> a, std::span<const float> b) {
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);

@@ -33,44 +33,9 @@
 namespace kinema {
 namespace {
 
-using Bytes = std::vector<std::byte>;
+using namespace test;  // the byte helpers of cooked_fixtures.hpp
 
 const std::string kSource = "hostile.kinc";
-
-// --- Byte access, little-endian as the format is. ---------------------------------
-
-std::uint64_t getLE(const Bytes& b, std::size_t at, std::size_t n) {
-    std::uint64_t v = 0;
-    for (std::size_t i = 0; i < n; ++i) v |= std::uint64_t{std::to_integer<std::uint8_t>(b.at(at + i))} << (8 * i);
-    return v;
-}
-void putLE(Bytes& b, std::size_t at, std::size_t n, std::uint64_t v) {
-    for (std::size_t i = 0; i < n; ++i) b.at(at + i) = static_cast<std::byte>((v >> (8 * i)) & 0xffu);
-}
-std::uint32_t getU32(const Bytes& b, std::size_t at) { return static_cast<std::uint32_t>(getLE(b, at, 4)); }
-std::uint64_t getU64(const Bytes& b, std::size_t at) { return getLE(b, at, 8); }
-void putU32(Bytes& b, std::size_t at, std::uint32_t v) { putLE(b, at, 4, v); }
-void putU64(Bytes& b, std::size_t at, std::uint64_t v) { putLE(b, at, 8, v); }
-void putF32(Bytes& b, std::size_t at, float v) { putU32(b, at, std::bit_cast<std::uint32_t>(v)); }
-
-std::uint64_t fnv1a64(std::span<const std::byte> bytes) {
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (const std::byte c : bytes) {
-        h ^= std::to_integer<std::uint64_t>(c);
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
-// The checksum: FNV-1a 64 of the file without its own field (bytes 0..31, then 40..end).
-std::uint64_t checksumOf(const Bytes& b) {
-    Bytes covered(b.begin(), b.begin() + 32);
-    covered.insert(covered.end(), b.begin() + 40, b.end());
-    return fnv1a64(covered);
-}
-
-// Makes the checksum (bytes 32..39) match the file again after damage.
-void reseal(Bytes& b) { putU64(b, 32, checksumOf(b)); }
 
 // --- The layout. ---------------------------------------------------------------------
 
@@ -298,8 +263,10 @@ TEST_F(CookedHostile, NotACookedFile) {
 
 TEST_F(CookedHostile, HeaderFields) {
     Bytes b = bytes;
-    putU32(b, 12, 2);
-    EXPECT_TRUE(refused(b, atByte(12), "format version 2; this build reads version 1"));
+    putU32(b, 12, 1);
+    EXPECT_TRUE(refused(b, atByte(12), "format version 1; this build reads version 2"));
+    putU32(b, 12, 3);
+    EXPECT_TRUE(refused(b, atByte(12), "format version 3; this build reads version 2"));
 
     b = bytes;
     putU32(b, 8, 0x0D0C0B0Au);
@@ -323,7 +290,7 @@ TEST_F(CookedHostile, HeaderFields) {
 
     b = bytes;
     putU32(b, 40, 5);
-    EXPECT_TRUE(refused(b, atByte(40), "5 sections; version 1 files have 4"));
+    EXPECT_TRUE(refused(b, atByte(40), "5 sections; version 2 files have 4"));
     putU32(b, 40, 0);
     EXPECT_TRUE(refused(b, atByte(40), "0 sections"));
 

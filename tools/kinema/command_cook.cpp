@@ -26,6 +26,7 @@
 #include "kinema/io/cooked.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/io/model_file.hpp"
+#include "kinema/runtime/clip_compression.hpp"
 #include "kinema/runtime/clip_error.hpp"
 #include "progress_bar.hpp"
 
@@ -77,6 +78,17 @@ std::uint64_t cookedBytes(const Clip& clip) {
     return bytes;
 }
 
+// A compressed clip as the cooked file stores it: the compressed joint tracks
+// (CompressedClip::byteSize) and the morph weight tracks kept exact.
+std::uint64_t compressedBytes(const CompressedClip& compressed, const Clip& clip) {
+    std::uint64_t bytes = compressed.byteSize();
+    for (const Track& t : clip.tracks()) {
+        if (t.path == TrackPath::Weights)
+            bytes += (t.times.size() + t.values.size()) * sizeof(float) + kTrackHeaderBytes;
+    }
+    return bytes;
+}
+
 bool hasGltfExtension(const fs::path& path) {
     std::string ext = path.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(),
@@ -123,7 +135,8 @@ Result<bool> writeAtomically(const fs::path& target, const std::vector<std::byte
     return true;
 }
 
-FileResult cookOne(const std::string& input, const fs::path& output, const ImportOptions& options) {
+FileResult cookOne(const std::string& input, const fs::path& output, const ImportOptions& options,
+                   const CookOptions& cook) {
     FileResult result;
     const fs::path path(input);
     auto bytes = readFileBytes(path, options.memoryBudget);
@@ -140,9 +153,24 @@ FileResult cookOne(const std::string& input, const fs::path& output, const Impor
         result.faults.assign(model.faults().begin(), model.faults().end());
         return result;
     }
-    const std::vector<std::byte> cooked = cookModel(*model, hash);
-    // What a reader will get, measured against the source clips by virtual vertices
-    // (metres in glTF: x 100 for cm), before the file is put in place.
+    // glTF is in metres: the bound and the 3 cm points in model units are cm / 100.
+    std::vector<CompressedClip> compressed;
+    if (!cook.exact) {
+        CompressionOptions compression;
+        compression.maxError = static_cast<float>(cook.errorCm / 100.0);
+        for (const Clip& clip : model->clips) {
+            auto c = compressClip(model->skeleton, clip, compression);
+            if (!c) {
+                result.faults.assign(c.faults().begin(), c.faults().end());
+                for (Fault& f : result.faults) f.where = input + "#clips/" + std::string(clip.name()) + "/" + f.where;
+                return result;
+            }
+            compressed.push_back(std::move(c).value());
+        }
+    }
+    const std::vector<std::byte> cooked = cookModel(*model, hash, compressed);
+    // What a reader will get, measured against the source clips by virtual vertices,
+    // before the file is put in place.
     auto readBack = readCookedModel(cooked, output.filename().string());
     if (!readBack) {
         result.faults.assign(readBack.faults().begin(), readBack.faults().end());
@@ -156,7 +184,8 @@ FileResult cookOne(const std::string& input, const fs::path& output, const Impor
             result.faults.assign(error.faults().begin(), error.faults().end());
             return result;
         }
-        rows.push_back({std::string(clip.name()), rawBytes(clip), cookedBytes(clip), 100.0 * double(error->max),
+        const std::uint64_t clipBytes = compressed.empty() ? cookedBytes(clip) : compressedBytes(compressed[c], clip);
+        rows.push_back({std::string(clip.name()), rawBytes(clip), clipBytes, 100.0 * double(error->max),
                         100.0 * double(error->p99)});
     }
     auto written = writeAtomically(output, cooked);
@@ -282,7 +311,7 @@ int runCook(const CookOptions& options) {
             tbb::blocked_range<std::size_t>(0, options.inputs.size(), 1),
             [&](const tbb::blocked_range<std::size_t>& range) {
                 for (std::size_t i = range.begin(); i != range.end(); ++i) {
-                    results[i] = cookOne(options.inputs[i], outputs[i], importOptions);
+                    results[i] = cookOne(options.inputs[i], outputs[i], importOptions, options);
                     const std::lock_guard lock(progressMutex);
                     progress.update(++done);
                 }

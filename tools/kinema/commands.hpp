@@ -99,6 +99,8 @@ struct CookOptions {
     std::vector<std::string> inputs;  // .gltf and .glb files
     std::string out;                  // folder of the .kinc files, created when missing
     std::optional<std::size_t> jobs;  // files cooked at once; default the hardware's threads
+    double errorCm = 0.01;            // the compression bound: virtual vertex error in cm
+    bool exact = false;               // store the clips' keys as given, uncompressed
     bool json = false;
     ImportFlags import;
 };

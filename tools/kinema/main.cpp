@@ -207,17 +207,24 @@ int main(int argc, char** argv) {
     auto* cookCmd = app.add_subcommand(
         "cook",
         "Cook glTF files into kinema's binary animation format: DIR/<name>.kinc per input, holding the "
-        "skeleton, skins and clips (not meshes, materials or images), loaded without parsing. Files are cooked "
-        "in parallel. Prints a row per clip: file, clip, raw bytes (the animated joints sampled at 30 Hz, 10 "
-        "floats each), cooked bytes (the clip's key data in the file), their ratio, and the largest and 99th "
-        "percentile position error in cm (0: keys are stored exactly). Exit 1 when any file fails, after the "
-        "others are cooked.");
+        "skeleton, skins and clips (not meshes, materials or images), loaded without parsing. Each clip's "
+        "joint tracks are compressed within --error-cm (unless --exact). Files are cooked in parallel. Prints a "
+        "row per clip: file, clip, raw bytes (the animated joints sampled at 30 Hz, 10 floats each), cooked "
+        "bytes (the clip's compressed data, or its key data when exact), their ratio, and the largest and 99th "
+        "percentile error in cm of points 3 cm from each joint, measured on the file as written (0: keys "
+        "are stored exactly). Exit 1 when any file fails, after the others are cooked.");
     cookCmd->add_option("IN", cook.inputs, ".gltf or .glb files")->required();
     cookCmd->add_option("--out", cook.out, "folder for the .kinc files (created when missing)")
         ->type_name("DIR")
         ->required();
     cookCmd->add_option("--jobs", cook.jobs, "files cooked at once, 1..1024 (default: the hardware's threads)")
         ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));
+    cookCmd
+        ->add_option("--error-cm", cook.errorCm,
+                     "largest error a point 3 cm from a joint may show, in cm, for files in metres (default 0.01)")
+        ->check(CLI::Range(1e-6, 1e6));
+    cookCmd->add_flag("--exact", cook.exact, "store every clip's keys as given, without compression")
+        ->excludes("--error-cm");
     cookCmd->add_flag("--json", cook.json,
                       "print only a JSON array, an object per clip: file, clip, rawBytes, bytes, ratio, maxErrorCm, "
                       "p99ErrorCm");

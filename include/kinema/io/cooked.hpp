@@ -3,8 +3,9 @@
 // A cooked file holds a skeleton (names, parents, rest pose), the node and morph
 // weight layout, skins and clips (tracks, markers, user curves, length, joint names)
 // as little-endian arrays that load with one read and bulk copies: no text, no
-// per-key parsing. Reading a cooked file and writing it back gives the same bytes;
-// the model read back equals the one written, float for float. Meshes, materials,
+// per-key parsing. A clip's joint tracks are stored exact or compressed
+// (runtime/clip_compression.hpp). Reading a cooked file and writing it back gives
+// the same bytes; a model of exact clips reads back float for float. Meshes, materials,
 // images and cameras are not part of it (docs/COOKED.md).
 //
 // The reader trusts nothing: magic, byte order, version, size, checksum, every
@@ -22,12 +23,13 @@
 #include <vector>
 
 #include "kinema/asset/model.hpp"
+#include "kinema/runtime/clip_compression.hpp"
 #include "kinema/core/result.hpp"
 
 namespace kinema {
 
 // The format version this build writes and reads.
-inline constexpr std::uint32_t kCookedVersion = 1;
+inline constexpr std::uint32_t kCookedVersion = 2;
 
 // The FNV-1a 64-bit hash of `bytes`: how a cooked file records its source file.
 std::uint64_t sourceHash(std::span<const std::byte> bytes) noexcept;
@@ -37,11 +39,24 @@ bool looksCooked(std::span<const std::byte> bytes) noexcept;
 
 // The cooked form of `model`'s animation data. `sourceHash` (0: none) is kept in
 // the header, for sourceChanged(). The model must be consistent (findModelFaults
-// empty), as an import or a builder leaves it.
-std::vector<std::byte> cookModel(const Model& model, std::uint64_t sourceHash = 0);
+// empty), as an import or a builder leaves it. `compressed[i]`, where given and
+// holding tracks, is stored for clip i in place of its joint tracks: compressClip's
+// result for that clip on the model's skeleton.
+std::vector<std::byte> cookModel(const Model& model, std::uint64_t sourceHash = 0,
+                                 std::span<const CompressedClip> compressed = {});
 
-// The model a cooked file holds; `source` names it in faults and becomes
-// Model::source.
+// A cooked file's model, and per clip the compressed joint tracks the file stores
+// (no tracks: the clip is stored exact). model.clips[i] is the clip they play
+// (decompressClip); PackedClip::fromCompressed(compressedClips[i], model.clips[i])
+// samples it from the bits.
+struct CookedModel {
+    Model model;
+    std::vector<CompressedClip> compressedClips;
+};
+Result<CookedModel> readCooked(std::span<const std::byte> bytes, std::string source);
+
+// The model a cooked file holds (readCooked's, without the compressed forms);
+// `source` names it in faults and becomes Model::source.
 Result<Model> readCookedModel(std::span<const std::byte> bytes, std::string source);
 Result<Model> readCookedModelFile(const std::filesystem::path& path);
 
