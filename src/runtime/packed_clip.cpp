@@ -1,6 +1,7 @@
 #include "kinema/runtime/packed_clip.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <tuple>
 
@@ -18,7 +19,7 @@ namespace {
 std::size_t roundUpLanes(std::size_t n) { return (n + kSoaLanes - 1) / kSoaLanes * kSoaLanes; }
 
 // One lane of a block: a track, and for weights which of its morph weights; for a
-// quantized lane the compressed track whose bits it keeps.
+// quantized lane the compressed track whose samples it keeps.
 struct Lane {
     std::uint32_t target;
     const Track* track;
@@ -27,8 +28,9 @@ struct Lane {
 };
 
 // A block's key: timeline, path, interpolation, and for quantized lanes the
-// rebuilt rotation component (kFloatLanes for float lanes).
+// integer size and the rebuilt rotation component (kFloatLanes for float lanes).
 constexpr int kFloatLanes = -1;
+int quantizedKey(std::uint8_t bytes, std::uint8_t dropped) { return bytes * 4 + dropped; }
 using BlockKey = std::tuple<std::uint32_t, TrackPath, Interpolation, int>;
 
 // Component values of a Quantized track: per sample, kStoredComponents of `bits` bits.
@@ -40,11 +42,8 @@ std::uint32_t readBits(const std::vector<std::uint8_t>& bytes, std::size_t at, u
     return v;
 }
 
-void writeBits(std::uint8_t* bytes, std::size_t at, std::uint32_t value, unsigned bits) {
-    for (unsigned b = 0; b < bits; ++b, ++at) {
-        if ((value >> b) & 1u) bytes[at / 8] = static_cast<std::uint8_t>(bytes[at / 8] | (1u << (at % 8)));
-    }
-}
+// The integer size a quantized track's samples take in memory.
+std::uint8_t integerBytes(const CompressedTrack& t) { return t.bits <= 16 ? 2 : 4; }
 
 }  // namespace
 
@@ -118,11 +117,12 @@ PackedClip::PackedClip(const Clip& clip, const CompressedClip* compressed)
         if (q == quantizedOf.end()) {
             groups[{trackTimeline[i], t.path, t.interpolation, kFloatLanes}].push_back({t.target, &t, 0});
         } else {
-            const int dropped = t.path == TrackPath::Rotation ? q->second->dropped : 3;
-            groups[{trackTimeline[i], t.path, t.interpolation, dropped}].push_back({t.target, &t, 0, q->second});
+            const std::uint8_t dropped = t.path == TrackPath::Rotation ? q->second->dropped : 3;
+            groups[{trackTimeline[i], t.path, t.interpolation, quantizedKey(integerBytes(*q->second), dropped)}]
+                .push_back({t.target, &t, 0, q->second});
         }
     }
-    std::size_t valueCount = 0, bitBytes = 0;
+    std::size_t valueCount = 0, rowBytes = 0;
     for (auto& [key, lanes] : groups) {
         std::sort(lanes.begin(), lanes.end(), [](const Lane& a, const Lane& b) { return a.target < b.target; });
         const auto [timeline, path, interpolation, quantKey] = key;
@@ -148,39 +148,24 @@ PackedClip::PackedClip(const Clip& clip, const CompressedClip* compressed)
         if (quantKey == kFloatLanes) {
             valueCount += rows * block.keyStride;
         } else {
-            // Row layout: stored component after component, lane after lane, each lane
-            // at its own width; padding lanes read zero bits worth zero.
-            block.quantized = 1;
-            block.dropped = static_cast<std::uint8_t>(quantKey);
-            block.quantOffset = static_cast<std::uint32_t>(quantBitOffsets_.size());
-            std::uint32_t laneBits = 0;
-            for (const Lane& lane : lanes) laneBits += lane.quantized->bits;
+            // Row layout: stored component after component, each paddedLanes integers.
+            block.quantized = static_cast<std::uint8_t>(quantKey / 4);
+            block.dropped = static_cast<std::uint8_t>(quantKey % 4);
+            block.quantOffset = static_cast<std::uint32_t>(quantSteps_.size());
             const std::size_t padded = block.paddedLanes;
-            quantBitOffsets_.resize(quantBitOffsets_.size() + kStoredComponents * padded, 0u);
-            quantMasks_.resize(quantBitOffsets_.size(), 0u);
-            quantSteps_.resize(quantBitOffsets_.size(), 0.0f);
-            quantMinimums_.resize(quantBitOffsets_.size(), 0.0f);
-            std::uint32_t at = 0;
+            quantSteps_.resize(quantSteps_.size() + kStoredComponents * padded, 0.0f);
+            quantMinimums_.resize(quantSteps_.size(), 0.0f);
             for (std::uint32_t c = 0; c < kStoredComponents; ++c) {
                 for (std::size_t l = 0; l < lanes.size(); ++l) {
                     const CompressedTrack& q = *lanes[l].quantized;
                     const std::size_t i = block.quantOffset + c * padded + l;
-                    const std::uint32_t top = (1u << q.bits) - 1u;
-                    quantBitOffsets_[i] = at;
-                    quantMasks_[i] = top;
-                    quantSteps_[i] = q.extent[c] / static_cast<float>(top);
+                    quantSteps_[i] = q.extent[c] / static_cast<float>((1u << q.bits) - 1u);
                     quantMinimums_[i] = q.minimum[c];
-                    at += q.bits;
                 }
-                // Padding lanes point past the component's last lane (their mask reads
-                // nothing): bit offsets never decrease along a row of lanes, which the
-                // kernels' windowed reads rely on.
-                for (std::size_t l = lanes.size(); l < padded; ++l)
-                    quantBitOffsets_[block.quantOffset + c * padded + l] = at;
             }
-            block.keyStride = (kStoredComponents * laneBits + 7) / 8;
-            block.valueOffset = static_cast<std::uint32_t>(bitBytes);
-            bitBytes += rows * block.keyStride;
+            block.keyStride = static_cast<std::uint32_t>(kStoredComponents * padded * block.quantized);
+            block.valueOffset = static_cast<std::uint32_t>(rowBytes);
+            rowBytes += rows * block.keyStride;
         }
         blocks_.push_back(block);
     }
@@ -201,22 +186,27 @@ PackedClip::PackedClip(const Clip& clip, const CompressedClip* compressed)
     coveredJoints_ = trsComplete ? maxPlusOne[0] : static_cast<std::size_t>(-1);
     coveredWeights_ = perPath[3] == maxPlusOne[3] ? maxPlusOne[3] : static_cast<std::size_t>(-1);
 
-    // The quantized rows, then the bytes the kernels' widest read (64 bytes from a
-    // row's last lane) may touch.
-    bits_.assign(bitBytes + 64, 0u);
+    quantRows_.assign(rowBytes, 0u);
     for (const detail::PackedBlock& block : blocks_) {
         if (block.quantized == 0) continue;
-        const auto& lanes = groups[{block.timeline, static_cast<TrackPath>(block.path),
-                                    static_cast<Interpolation>(block.interpolation), block.dropped}];
+        const auto& lanes =
+            groups[{block.timeline, static_cast<TrackPath>(block.path), static_cast<Interpolation>(block.interpolation),
+                    quantizedKey(block.quantized, block.dropped)}];
         const std::size_t keys = timelines_[block.timeline].keyCount;
         for (std::size_t k = 0; k <= keys; ++k) {
             const std::size_t src = std::min(k, keys - 1);
-            std::uint8_t* row = bits_.data() + block.valueOffset + k * block.keyStride;
+            std::uint8_t* row = quantRows_.data() + block.valueOffset + k * block.keyStride;
             for (std::uint32_t c = 0; c < kStoredComponents; ++c) {
                 for (std::size_t l = 0; l < lanes.size(); ++l) {
                     const CompressedTrack& q = *lanes[l].quantized;
                     const std::uint32_t value = readBits(q.packed, (src * kStoredComponents + c) * q.bits, q.bits);
-                    writeBits(row, quantBitOffsets_[block.quantOffset + c * block.paddedLanes + l], value, q.bits);
+                    std::uint8_t* at = row + (c * block.paddedLanes + l) * block.quantized;
+                    if (block.quantized == 2) {
+                        const auto narrow = static_cast<std::uint16_t>(value);
+                        std::memcpy(at, &narrow, sizeof narrow);
+                    } else {
+                        std::memcpy(at, &value, sizeof value);
+                    }
                 }
             }
         }
@@ -256,8 +246,7 @@ PackedClip::PackedClip(const Clip& clip, const CompressedClip* compressed)
 std::size_t PackedClip::byteSize() const noexcept {
     return values_.size() * sizeof(float) + times_.size() * sizeof(float) + seek_.size() * sizeof(std::uint32_t) +
         targets_.size() * sizeof(std::uint32_t) + blocks_.size() * sizeof(detail::PackedBlock) +
-        timelines_.size() * sizeof(PackedTimeline) + bits_.size() +
-        quantBitOffsets_.size() * (2 * sizeof(std::uint32_t) + 2 * sizeof(float));
+        timelines_.size() * sizeof(PackedTimeline) + quantRows_.size() + quantSteps_.size() * 2 * sizeof(float);
 }
 
 double PackedClip::bytesPerKey() const noexcept {

@@ -13,8 +13,9 @@
 // interval of every timeline and is tried first.
 //
 // Values are stored exactly (full float), except in a packed compressed clip
-// (fromCompressed): there each Quantized track keeps its bit-packed samples, which
-// the kernels decode as they interpolate. bytesPerKey() reports the cost.
+// (fromCompressed): there each Quantized track keeps its integer samples (16 bits
+// each, 32 for a track wider than 16 bits), which the kernels decode as they
+// interpolate. bytesPerKey() reports the cost.
 #pragma once
 
 #include <cstddef>
@@ -45,7 +46,7 @@ public:
     // Lays out `clip` (already validated by Clip::create).
     explicit PackedClip(const Clip& clip);
     // Lays out the clip decompressClip(compressed, source) gives, with its Quantized
-    // tracks kept in their bits: samples the same values (to float rounding of the
+    // tracks kept as integers: samples the same values (to float rounding of the
     // decoding) from a fraction of the memory. Faults: those of decompressClip.
     static Result<PackedClip> fromCompressed(const CompressedClip& compressed, const Clip& source);
 
@@ -74,9 +75,9 @@ public:
     std::span<const std::uint32_t> seekIndex() const noexcept { return seek_; }
     std::span<const float> values() const noexcept { return values_; }
     std::span<const std::uint32_t> targets() const noexcept { return targets_; }
-    // The quantized blocks' rows and per-lane tables (detail::PackedBlock).
+    // The quantized blocks' rows and per-lane scales (detail::PackedBlock).
     detail::QuantizedLanes quantizedLanes() const noexcept {
-        return {bits_.data(), quantBitOffsets_.data(), quantMasks_.data(), quantSteps_.data(), quantMinimums_.data()};
+        return {quantRows_.data(), quantSteps_.data(), quantMinimums_.data()};
     }
 
     // (track, key) pairs of the source clip: what one "key" in bytesPerKey() is.
@@ -106,9 +107,7 @@ private:
     std::vector<std::uint32_t> seek_;
     SimdVector<float> values_;
     std::vector<std::uint32_t> targets_;
-    std::vector<std::uint8_t> bits_;
-    std::vector<std::uint32_t> quantBitOffsets_;
-    std::vector<std::uint32_t> quantMasks_;
+    SimdVector<std::uint8_t> quantRows_;
     std::vector<float> quantSteps_;
     std::vector<float> quantMinimums_;
 };

@@ -22,21 +22,13 @@ struct S {
     static F sqrt(F a) noexcept { return _mm256_sqrt_ps(a); }
     static F min(F a, F b) noexcept { return _mm256_min_ps(a, b); }
     static F max(F a, F b) noexcept { return _mm256_max_ps(a, b); }
-    // The unsigned integers of masks[i] bits at bit bitOffsets[i] of `row`, as floats.
-    // The eight lanes' bits lie in increasing order within 28 bytes of the first
-    // lane's byte: one 32-byte load, and each lane's two dwords picked by vpermd.
-    static F unpackBits(const std::uint8_t* row, const std::uint32_t* bitOffsets, const std::uint32_t* masks) noexcept {
-        const std::uint32_t base = bitOffsets[0] >> 3;
-        const __m256i window = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(row + base));
-        const __m256i at = _mm256_sub_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(bitOffsets)),
-                                            _mm256_set1_epi32(static_cast<int>(base * 8)));
-        const __m256i word = _mm256_srli_epi32(at, 5);
-        const __m256i shift = _mm256_and_si256(at, _mm256_set1_epi32(31));
-        const __m256i lo = _mm256_permutevar8x32_epi32(window, word);
-        const __m256i hi = _mm256_permutevar8x32_epi32(window, _mm256_add_epi32(word, _mm256_set1_epi32(1)));
-        const __m256i bits = _mm256_or_si256(_mm256_srlv_epi32(lo, shift),
-                                             _mm256_sllv_epi32(hi, _mm256_sub_epi32(_mm256_set1_epi32(32), shift)));
-        return _mm256_cvtepi32_ps(_mm256_and_si256(bits, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(masks))));
+    // Quantized lanes (kernel_abi.hpp, PackedBlock) as floats: 8 unsigned 16- or
+    // 32-bit integers.
+    static F fromU16(const std::uint16_t* p) noexcept {
+        return _mm256_cvtepi32_ps(_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+    }
+    static F fromU32(const std::uint32_t* p) noexcept {
+        return _mm256_cvtepi32_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
     }
     static M cmplt(F a, F b) noexcept { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
     static M cmpeq(F a, F b) noexcept { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }

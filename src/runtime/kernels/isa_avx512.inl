@@ -24,22 +24,14 @@ struct S {
     static F sqrt(F a) noexcept { return _mm512_maskz_sqrt_ps(0xffff, a); }
     static F min(F a, F b) noexcept { return _mm512_maskz_min_ps(0xffff, a, b); }
     static F max(F a, F b) noexcept { return _mm512_maskz_max_ps(0xffff, a, b); }
-    // The unsigned integers of masks[i] bits at bit bitOffsets[i] of `row`, as floats.
-    // The sixteen lanes' bits lie in increasing order within 44 bytes of the first
-    // lane's byte: one 64-byte load, and each lane's two dwords picked by vpermd.
-    static F unpackBits(const std::uint8_t* row, const std::uint32_t* bitOffsets, const std::uint32_t* masks) noexcept {
-        const std::uint32_t base = bitOffsets[0] >> 3;
-        const __m512i window = _mm512_loadu_si512(row + base);
-        const __m512i at =
-            _mm512_sub_epi32(_mm512_loadu_si512(bitOffsets), _mm512_set1_epi32(static_cast<int>(base * 8)));
-        const __m512i word = _mm512_maskz_srli_epi32(0xffff, at, 5);
-        const __m512i shift = _mm512_and_si512(at, _mm512_set1_epi32(31));
-        const __m512i lo = _mm512_maskz_permutexvar_epi32(0xffff, word, window);
-        const __m512i hi = _mm512_maskz_permutexvar_epi32(0xffff, _mm512_add_epi32(word, _mm512_set1_epi32(1)), window);
-        const __m512i bits =
-            _mm512_or_si512(_mm512_maskz_srlv_epi32(0xffff, lo, shift),
-                            _mm512_maskz_sllv_epi32(0xffff, hi, _mm512_sub_epi32(_mm512_set1_epi32(32), shift)));
-        return _mm512_maskz_cvtepi32_ps(0xffff, _mm512_and_si512(bits, _mm512_loadu_si512(masks)));
+    // Quantized lanes (kernel_abi.hpp, PackedBlock) as floats: 16 unsigned 16- or
+    // 32-bit integers.
+    static F fromU16(const std::uint16_t* p) noexcept {
+        return _mm512_maskz_cvtepi32_ps(
+            0xffff, _mm512_maskz_cvtepu16_epi32(0xffff, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))));
+    }
+    static F fromU32(const std::uint32_t* p) noexcept {
+        return _mm512_maskz_cvtepi32_ps(0xffff, _mm512_loadu_si512(p));
     }
     static M cmplt(F a, F b) noexcept { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
     static M cmpeq(F a, F b) noexcept { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }

@@ -48,18 +48,15 @@ struct S {
     static F max(F a, F b) noexcept {
         return map(a, b, [](float x, float y) { return x < y ? y : x; });
     }
-    // The unsigned integers of masks[i] bits at bit bitOffsets[i] of `row`, as floats
-    // (the row's bytes hold the bits least significant first, on any host).
-    static F unpackBits(const std::uint8_t* row, const std::uint32_t* bitOffsets, const std::uint32_t* masks) noexcept {
-        F r;
-        for (unsigned i = 0; i < 4; ++i) {
-            const std::uint8_t* b = row + (bitOffsets[i] >> 3);
-            const std::uint32_t word = static_cast<std::uint32_t>(b[0]) | static_cast<std::uint32_t>(b[1]) << 8 |
-                static_cast<std::uint32_t>(b[2]) << 16 | static_cast<std::uint32_t>(b[3]) << 24;
-            r.v[i] = static_cast<float>((word >> (bitOffsets[i] & 7u)) & masks[i]);
-        }
-        return r;
+    // Quantized lanes (kernel_abi.hpp, PackedBlock) as floats: 4 unsigned 16- or
+    // 32-bit integers.
+    template <class T>
+    static F fromUnsigned(const T* p) noexcept {
+        return F{
+            {static_cast<float>(p[0]), static_cast<float>(p[1]), static_cast<float>(p[2]), static_cast<float>(p[3])}};
     }
+    static F fromU16(const std::uint16_t* p) noexcept { return fromUnsigned(p); }
+    static F fromU32(const std::uint32_t* p) noexcept { return fromUnsigned(p); }
     static M bits(bool b) noexcept { return set1(__builtin_bit_cast(float, b ? 0xffffffffu : 0u)); }
     static M cmplt(F a, F b) noexcept {
         F r;

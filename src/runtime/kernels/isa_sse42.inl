@@ -22,16 +22,13 @@ struct S {
     static F sqrt(F a) noexcept { return _mm_sqrt_ps(a); }
     static F min(F a, F b) noexcept { return _mm_min_ps(a, b); }
     static F max(F a, F b) noexcept { return _mm_max_ps(a, b); }
-    // The unsigned integers of masks[i] bits at bit bitOffsets[i] of `row`, as floats
-    // (no gather below AVX2: four 32-bit loads).
-    static F unpackBits(const std::uint8_t* row, const std::uint32_t* bitOffsets, const std::uint32_t* masks) noexcept {
-        alignas(16) std::uint32_t q[4];
-        for (unsigned i = 0; i < 4; ++i) {
-            std::uint32_t word;
-            __builtin_memcpy(&word, row + (bitOffsets[i] >> 3), sizeof word);
-            q[i] = (word >> (bitOffsets[i] & 7u)) & masks[i];
-        }
-        return _mm_cvtepi32_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(q)));
+    // Quantized lanes (kernel_abi.hpp, PackedBlock) as floats: 4 unsigned 16- or
+    // 32-bit integers.
+    static F fromU16(const std::uint16_t* p) noexcept {
+        return _mm_cvtepi32_ps(_mm_cvtepu16_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+    }
+    static F fromU32(const std::uint32_t* p) noexcept {
+        return _mm_cvtepi32_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     }
     static M cmplt(F a, F b) noexcept { return _mm_cmplt_ps(a, b); }
     static M cmpeq(F a, F b) noexcept { return _mm_cmpeq_ps(a, b); }

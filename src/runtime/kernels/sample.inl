@@ -230,22 +230,36 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
     });
 }
 
-// One row of a quantized block's lanes from `ch`: the C values of each lane, a
-// rotation's `Dropped` component rebuilt from the other three.
-template <unsigned C, unsigned Dropped>
-struct QuantizedRows {
-    const detail::QuantizedLanes* q;
-    unsigned index;  // QuantizedLanes entry of stored component 0, lane 0
-    unsigned padded;
+// A quantized block's stored components (kernel_abi.hpp, PackedBlock) for the
+// lanes from `ch`: the integers of a row as floats, and the C values they stand
+// for, a rotation's `Dropped` component rebuilt from the other three.
+template <unsigned C, unsigned Dropped, class Element>
+struct QuantizedLanes {
+    static constexpr unsigned kStored = C == 4 ? 3 : C;
 
-    __attribute__((always_inline)) void operator()(const std::uint8_t* row, unsigned ch, F* v) const noexcept {
-        constexpr unsigned kStored = C == 4 ? 3 : C;
-        F s[kStored];
+    __attribute__((always_inline))
+    QuantizedLanes(const detail::PackedBlock& block, const detail::SampleArgs& args, unsigned ch) noexcept
+        : padded(block.paddedLanes), lane(ch) {
         for (unsigned c = 0; c < kStored; ++c) {
-            const unsigned i = index + c * padded + ch;
-            s[c] = S::fmadd(S::unpackBits(row, q->bitOffsets + i, q->masks + i), S::loadu(q->steps + i),
-                            S::loadu(q->minimums + i));
+            const unsigned i = block.quantOffset + c * padded + ch;
+            step[c] = S::loadu(args.quantized.steps + i);
+            minimum[c] = S::loadu(args.quantized.minimums + i);
         }
+    }
+    __attribute__((always_inline)) void integers(const std::uint8_t* row, F* q) const noexcept {
+        const auto* e = reinterpret_cast<const Element*>(row);
+        for (unsigned c = 0; c < kStored; ++c) {
+            if constexpr (sizeof(Element) == 2) {
+                q[c] = S::fromU16(e + c * padded + lane);
+            } else {
+                q[c] = S::fromU32(e + c * padded + lane);
+            }
+        }
+    }
+    __attribute__((always_inline)) void values(const std::uint8_t* row, F* v) const noexcept {
+        F s[kStored];
+        integers(row, s);
+        for (unsigned c = 0; c < kStored; ++c) s[c] = S::fmadd(s[c], step[c], minimum[c]);
         if constexpr (C == 4) {
             const F rest = S::fnmadd(s[2], s[2], S::fnmadd(s[1], s[1], S::fnmadd(s[0], s[0], S::set1(1.0f))));
             const F rebuilt = S::sqrt(S::max(rest, S::zero()));
@@ -254,20 +268,23 @@ struct QuantizedRows {
             for (unsigned c = 0; c < C; ++c) v[c] = s[c];
         }
     }
+
+    unsigned padded, lane;
+    F step[kStored], minimum[kStored];
 };
 
-// A quantized block (PackedBlock): LINEAR keys decoded from two bit-packed rows.
-template <unsigned C, unsigned Dropped, bool Over>
+// A quantized block (PackedBlock): LINEAR keys decoded from two rows of integers.
+template <unsigned C, unsigned Dropped, class Element, bool Over>
 void sampleQuantizedBlock(const detail::PackedBlock& block, const detail::SampleArgs& args) noexcept {
+    using Lanes = QuantizedLanes<C, Dropped, Element>;
     const BlockOutput<C> out = blockOutput<C>(block, args);
     const detail::TimelinePoint point = args.points[block.timeline];
     const std::uint8_t* row0 =
-        args.quantized.bits + block.valueOffset + static_cast<std::size_t>(point.key) * block.keyStride;
+        args.quantized.rows + block.valueOffset + static_cast<std::size_t>(point.key) * block.keyStride;
     const std::uint8_t* row1 = row0 + block.keyStride;
-    const QuantizedRows<C, Dropped> decode{&args.quantized, block.quantOffset, block.paddedLanes};
     const float u = point.u;
     if (u == 0.0f) {
-        forEachChunk<C, 1, Over>(out, [&](unsigned ch, F* v) { decode(row0, ch, v); });
+        forEachChunk<C, 1, Over>(out, [&](unsigned ch, F* v) { Lanes(block, args, ch).values(row0, v); });
         return;
     }
     if constexpr (C == 4) {
@@ -277,20 +294,35 @@ void sampleQuantizedBlock(const detail::PackedBlock& block, const detail::Sample
                 constexpr unsigned kGroup = sizeof(v) / sizeof(v[0]);
                 F a[kGroup][4], b[kGroup][4];
                 for (unsigned k = 0; k < kGroup; ++k) {
-                    decode(row0, ch + k * W, a[k]);
-                    decode(row1, ch + k * W, b[k]);
+                    const Lanes lanes(block, args, ch + k * W);
+                    lanes.values(row0, a[k]);
+                    lanes.values(row1, b[k]);
                 }
                 lerp(a, b, v);
             });
         return;
     }
+    // Translation and scale interpolate the integers, then scale once: the same line
+    // as interpolating the decoded values, to float rounding.
     const F fu = S::set1(u);
     forEachChunk<C, 1, Over>(out, [&](unsigned ch, F* v) {
+        const Lanes lanes(block, args, ch);
         F a[C], b[C];
-        decode(row0, ch, a);
-        decode(row1, ch, b);
-        for (unsigned c = 0; c < C; ++c) v[c] = S::fmadd(S::sub(b[c], a[c]), fu, a[c]);
+        lanes.integers(row0, a);
+        lanes.integers(row1, b);
+        for (unsigned c = 0; c < C; ++c) {
+            v[c] = S::fmadd(S::fmadd(S::sub(b[c], a[c]), fu, a[c]), lanes.step[c], lanes.minimum[c]);
+        }
     });
+}
+
+template <unsigned C, unsigned Dropped, bool Over>
+void sampleQuantizedBlock(const detail::PackedBlock& block, const detail::SampleArgs& args) noexcept {
+    if (block.quantized == 2) {
+        sampleQuantizedBlock<C, Dropped, std::uint16_t, Over>(block, args);
+    } else {
+        sampleQuantizedBlock<C, Dropped, std::uint32_t, Over>(block, args);
+    }
 }
 
 template <bool Over>

@@ -118,7 +118,8 @@ inline NlerpFraction nlerpFraction(float u) noexcept {
 }
 
 // `d` is dot(a, b) per lane.
-inline void correctedNlerp(const F* a, const F* bIn, F d, const NlerpFraction& f, F* out) noexcept {
+__attribute__((always_inline)) inline void correctedNlerp(const F* a, const F* bIn, F d, const NlerpFraction& f,
+                                                          F* out) noexcept {
     const F sign = S::signOf(d);
     const F y = S::sub(S::set1(1.0f), S::xorSign(d, sign));
     const F s = S::fmadd(S::fmadd(y, f.bend2, f.bend1), y, f.u);

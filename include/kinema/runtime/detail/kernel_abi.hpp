@@ -14,16 +14,14 @@ namespace kinema::detail {
 // in-tangent, value, out-tangent) component after component, each `paddedLanes`
 // floats. The key after the last repeats it, so key k + 1 is always readable.
 //
-// A quantized block (LINEAR, translation, rotation or scale) holds its keys as
-// bit-packed rows instead: row k starts at byte valueOffset + k * keyStride of the
-// clip's bit array, and stored component c of lane l is the unsigned integer of
-// QuantizedLanes::masks[i] bits at bit QuantizedLanes::bitOffsets[i] of the row,
-// i = quantOffset + c * paddedLanes + l, worth q * steps[i] + minimums[i]. A
-// rotation stores the three components other than `dropped`, which is rebuilt
-// (>= 0) from unit length. Padding lanes decode to 0 (identity for a rotation).
-// Along a row the bit offsets of one component never decrease from lane to lane
-// (padding lanes included), and every lane is at most 20 bits wide: sixteen lanes
-// lie within 44 bytes of the first one's byte.
+// A quantized block (LINEAR, translation, rotation or scale) holds its keys as rows
+// of unsigned integers of `quantized` bytes (2 or 4) instead: row k starts at byte
+// valueOffset + k * keyStride of the clip's row array, and holds the stored
+// components one after another, each `paddedLanes` integers. Lane l's integer q of
+// stored component c is worth q * steps[i] + minimums[i], i = quantOffset + c *
+// paddedLanes + l (QuantizedLanes). A rotation stores the three components other than
+// `dropped`, which is rebuilt (>= 0) from unit length. Padding lanes decode to 0
+// (identity for a rotation).
 struct PackedBlock {
     std::uint32_t timeline = 0;
     std::uint8_t path = 0;           // TrackPath
@@ -35,16 +33,14 @@ struct PackedBlock {
     std::uint32_t keyStride = 0;     // floats per key
     std::uint32_t valueOffset = 0;   // first float of key 0 in the clip's value array
     std::uint32_t targetOffset = 0;  // first entry in the clip's target array (joint or weight index per lane)
-    std::uint8_t quantized = 0;      // non-zero: keys are bit-packed rows (above); valueOffset, keyStride in bytes
+    std::uint8_t quantized = 0;      // 2 or 4: keys are rows of integers of that size (above); offsets in bytes
     std::uint8_t dropped = 3;        // a quantized rotation's rebuilt component (x, y, z, w: 0-3)
     std::uint32_t quantOffset = 0;   // a quantized block's first entry in the QuantizedLanes arrays
 };
 
-// Per stored component and lane of the quantized blocks (see PackedBlock).
+// The quantized blocks' rows, and per stored component and lane their scale.
 struct QuantizedLanes {
-    const std::uint8_t* bits;  // the rows; readable 64 bytes past the last row's start
-    const std::uint32_t* bitOffsets;
-    const std::uint32_t* masks;  // (1 << width) - 1
+    const std::uint8_t* rows;
     const float* steps;
     const float* minimums;
 };
