@@ -389,6 +389,28 @@ TEST(Cli, BenchInstancesClipAndTheScalingAndStageWorkloads) {
     EXPECT_EQ(seen, expected) << r.out;
 }
 
+// The compressed workload: per joint count an exact row and a compressed one, the
+// compressed clip in fewer bytes a key, its scaling the ratio of the two rows' times.
+TEST(Cli, BenchCompressedWorkloadPairsTheExactAndTheCompressedClip) {
+    const CliRun r = runKinema("bench --workload compressed --repetitions 2 --min-time 0 --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.parse(r.out).get(doc)) << r.out;
+    simdjson::dom::array rows = doc.get_array();
+    ASSERT_EQ(rows.size(), 4u) << r.out;
+    for (std::size_t i = 0; i < 4; i += 2) {
+        const simdjson::dom::element exact = rows.at(i), small = rows.at(i + 1);
+        EXPECT_EQ(std::string_view(exact["workload"]), "compressed");
+        EXPECT_EQ(std::string_view(exact["pass"]), "sample+model, exact");
+        EXPECT_EQ(std::string_view(small["pass"]), "sample+model, 0.01 cm");
+        EXPECT_EQ(uint64_t(exact["joints"]), uint64_t(small["joints"]));
+        EXPECT_LT(double(small["bytes_per_key"]), 0.6 * double(exact["bytes_per_key"])) << r.out;
+        EXPECT_NEAR(double(small["scaling"]), double(small["ns_per_evaluation"]) / double(exact["ns_per_evaluation"]),
+                    1e-9);
+    }
+}
+
 // The render workload: one row for rigid nodes (per node) and one for skinned
 // characters (per character joint), each with the instance count it was given.
 TEST(Cli, BenchRenderWorkloadTimesBothScenes) {

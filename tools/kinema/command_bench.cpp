@@ -9,6 +9,9 @@
 //        from one pose's cache-hot model matrices as in PoseBatch) and CPU skinning of a
 //        10,000-vertex mesh with 4 influences (ns per vertex; positions, and
 //        positions + normals by the inverse-transpose and by the blended matrix)
+//   compressed  w1a on the W1 clip as stored and compressed within 0.01 cm
+//        (PackedClip::fromCompressed), repetitions interleaved; scaling = compressed
+//        time / exact time
 //   w1e  w1a on all threads; scaling = w1a time / w1e time
 //   w1f  w1a with 10,000 instances, on 1 thread and on all threads; scaling = the
 //        ratio of the two
@@ -49,6 +52,7 @@
 #include "kinema/batch/pose_batch.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/runtime/clip_time.hpp"
+#include "kinema/runtime/clip_compression.hpp"
 #include "kinema/runtime/packed_clip.hpp"
 #include "kinema/runtime/pose_kernels.hpp"
 #include "kinema/runtime/simd.hpp"
@@ -79,8 +83,8 @@ constexpr std::size_t kCharacterJoints = 64;
 constexpr std::size_t kGpuCrowd = 10'000;
 constexpr std::uint32_t kGpuWidth = 1920;
 constexpr std::uint32_t kGpuHeight = 1080;
-constexpr std::array<std::string_view, 10> kWorkloads{"w1a", "w1b", "w1c", "w1d", "w1e",
-                                                      "w1f", "w1s", "ik",  "w2",  "render"};
+constexpr std::array<std::string_view, 11> kWorkloads{"w1a", "compressed", "w1b", "w1c", "w1d",   "w1e",
+                                                      "w1f", "w1s",        "ik",  "w2",  "render"};
 constexpr std::size_t kIkInstances = 1000;
 
 // Every evaluation adds one output value here, so no evaluation can be optimised away.
@@ -126,24 +130,28 @@ double median(std::vector<double> v) {
     return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// One repetition: whole evaluations until --min-time has passed; ns per evaluation.
+template <class F>
+double repetition(const Settings& s, F&& evaluate) {
+    using Clock = std::chrono::steady_clock;
+    std::uint64_t evaluations = 0;
+    const auto start = Clock::now();
+    std::chrono::duration<double> elapsed{};
+    do {
+        evaluate();
+        ++evaluations;
+        elapsed = Clock::now() - start;
+    } while (elapsed.count() < s.minTime);
+    return elapsed.count() * 1e9 / static_cast<double>(evaluations);
+}
+
 // Runs `evaluate` once untimed, then the repetitions; ns per evaluation of each.
 template <class F>
 std::vector<double> measure(const Settings& s, F&& evaluate) {
-    using Clock = std::chrono::steady_clock;
     evaluate();
     std::vector<double> reps;
     reps.reserve(static_cast<std::size_t>(s.repetitions));
-    for (int r = 0; r < s.repetitions; ++r) {
-        std::uint64_t evaluations = 0;
-        const auto start = Clock::now();
-        std::chrono::duration<double> elapsed{};
-        do {
-            evaluate();
-            ++evaluations;
-            elapsed = Clock::now() - start;
-        } while (elapsed.count() < s.minTime);
-        reps.push_back(elapsed.count() * 1e9 / static_cast<double>(evaluations));
-    }
+    for (int r = 0; r < s.repetitions; ++r) reps.push_back(repetition(s, evaluate));
     return reps;
 }
 
@@ -191,6 +199,49 @@ Row playW1(const Settings& s, std::size_t joints, std::size_t instances, std::si
         consume(batch.model(instances - 1)[joints - 1].m[12]);
     });
     return row;
+}
+
+// W1a on the W1 clip as stored and compressed at the default bound, each on a batch
+// of its own, repetitions alternating between the two (A B, B A, ...) so that the
+// machine's drift falls on both alike.
+std::vector<Row> compressedW1(const Settings& s, std::size_t joints) {
+    const Model& model = w1OrThrow(s, joints).model;
+    const Clip& source = model.clips.front();
+    auto compressed = compressClip(model.skeleton, source);
+    if (!compressed) throw std::runtime_error(compressed.message());
+    auto packed = PackedClip::fromCompressed(*compressed, source);
+    if (!packed) throw std::runtime_error(packed.message());
+    const PackedClip exact(source);
+    const std::size_t instances = s.instancesOr(kW1Instances);
+    struct Side {
+        const PackedClip* clip;
+        PoseBatch batch;
+        std::vector<InstanceRequest> inputs;
+        std::vector<double> reps;
+    };
+    Side sides[2] = {{&exact, bench::makeBatch(model, instances, batchOptions(s, 1)), {}, {}},
+                     {&*packed, bench::makeBatch(model, instances, batchOptions(s, 1)), {}, {}}};
+    for (Side& side : sides) side.inputs = bench::staggeredInputs(*side.clip, instances);
+    const auto frame = [&](Side& side) {
+        for (InstanceRequest& in : side.inputs) in.layers[0].time += kFrameStep;
+        check(side.batch.evaluate(side.inputs));
+        consume(side.batch.model(instances - 1)[joints - 1].m[12]);
+    };
+    for (Side& side : sides) frame(side);
+    for (int r = 0; r < s.repetitions; ++r) {
+        for (int k = 0; k < 2; ++k) {
+            Side& side = sides[(r + k) % 2];
+            side.reps.push_back(repetition(s, [&] { frame(side); }));
+        }
+    }
+    Row stored{"compressed", "sample+model, exact", joints, instances, 1};
+    stored.bytesPerKey = exact.bytesPerKey();
+    stored.repetitionNs = std::move(sides[0].reps);
+    Row small{"compressed", "sample+model, 0.01 cm", joints, instances, 1};
+    small.bytesPerKey = packed->bytesPerKey();
+    small.repetitionNs = std::move(sides[1].reps);
+    small.scaling = median(small.repetitionNs) / median(stored.repetitionNs);
+    return {std::move(stored), std::move(small)};
 }
 
 // IK: W1a's frame for 1000 instances, then the same frame with two two-bone tasks
@@ -690,7 +741,7 @@ int runBench(const BenchOptions& options) {
             selected.fill(true);
         } else if (it == kWorkloads.end()) {
             std::cerr << "kinema bench: unknown workload '" << name
-                      << "' (known: w1a, w1b, w1c, w1d, w1e, w1f, w1s, ik, w2, render, all)\n";
+                      << "' (known: w1a, compressed, w1b, w1c, w1d, w1e, w1f, w1s, ik, w2, render, all)\n";
             return 2;
         } else {
             selected[static_cast<std::size_t>(it - kWorkloads.begin())] = true;
@@ -767,6 +818,9 @@ int runBench(const BenchOptions& options) {
             Row row = playW1(s, joints, w1Instances, 1, "w1a");
             w1aNs = median(row.repetitionNs);
             add(std::move(row));
+        }
+        if (wants("compressed")) {
+            for (Row& r : compressedW1(s, joints)) add(std::move(r));
         }
         if (wants("w1b")) add(seekW1(s, joints));
         if (wants("w1c")) add(blendW1(s, joints));

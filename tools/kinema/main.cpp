@@ -158,7 +158,8 @@ int main(int argc, char** argv) {
     auto* benchCmd = app.add_subcommand(
         "bench",
         "Time the per-frame workloads on the SIMD path (PoseBatch, PoseKernels, PackedClip): W1 "
-        "(64 and 128 joints, 256 instances) sequential (w1a), seeking (w1b), blending two clips (w1c), "
+        "(64 and 128 joints, 256 instances) sequential (w1a), w1a on the clip exact and compressed within 0.01 cm "
+        "(compressed), seeking (w1b), blending two clips (w1c), "
         "palettes and CPU skinning of 10k vertices (w1d), w1a on all threads (w1e), w1a with 10,000 "
         "instances on 1 and on all threads (w1f), the stages alone: sample, local->model, blend (w1s), "
         "w1a, then with two two-bone IK tasks, then with an aim as well, per instance, 1000 instances (ik), "
@@ -166,9 +167,9 @@ int main(int argc, char** argv) {
         "skinned characters, with a GPU the GPU time of a frame of 10,000 GPU-skinned CesiumMan at 1920x1080 "
         "(render). Prints a table, or JSON with --json.");
     benchCmd
-        ->add_option(
-            "--workload", bench.workloads,
-            "comma-separated workloads: w1a, w1b, w1c, w1d, w1e, w1f, w1s, ik, w2, render or all (default all)")
+        ->add_option("--workload", bench.workloads,
+                     "comma-separated workloads: w1a, compressed, w1b, w1c, w1d, w1e, w1f, w1s, ik, w2, render or all "
+                     "(default all)")
         ->delimiter(',');
     benchCmd->add_option("--threads", bench.threads, "threads for w1e and w1f (default 0: as many as the hardware has)")
         ->check(CLI::Range(std::size_t{0}, std::size_t{1024}));
