@@ -22,7 +22,7 @@ constexpr std::array<char, 8> kMagic{'K', 'N', 'M', 'C', 'O', 'O', 'K', '\0'};
 constexpr std::uint32_t kByteOrderMark = 0x0A0B0C0Du;
 constexpr std::size_t kHeaderBytes = 48;
 constexpr std::size_t kSectionHeaderBytes = 16;
-constexpr std::uint32_t kSectionCount = 4;
+constexpr std::uint32_t kSectionCount = 5;
 // No name in a model is longer; a longer one is damage, not data.
 constexpr std::uint32_t kMaxString = 1u << 16;
 
@@ -36,6 +36,7 @@ constexpr std::uint32_t kSkeletonTag = tag('S', 'K', 'E', 'L');
 constexpr std::uint32_t kLayoutTag = tag('N', 'O', 'D', 'E');
 constexpr std::uint32_t kSkinsTag = tag('S', 'K', 'I', 'N');
 constexpr std::uint32_t kClipsTag = tag('C', 'L', 'I', 'P');
+constexpr std::uint32_t kStateMachinesTag = tag('S', 'T', 'A', 'T');
 
 std::string tagName(std::uint32_t t) {
     std::string s;
@@ -190,6 +191,59 @@ void writeClip(ByteWriter& w, const Clip& clip, std::span<const std::string> ske
     }
     w.scalar(static_cast<std::uint8_t>(compressed != nullptr ? ClipEncoding::Compressed : ClipEncoding::Exact));
     if (compressed != nullptr) writeCompressed(w, *compressed);
+}
+
+void writeStateMachine(ByteWriter& w, const CookedStateMachine& machine) {
+    const StateMachineDesc& d = machine.desc;
+    w.string(machine.name);
+    w.string(d.defaultState);
+    w.count(d.parameters.size());
+    for (const ParameterDesc& p : d.parameters) {
+        w.string(p.name);
+        w.scalar(static_cast<std::uint8_t>(p.type));
+        w.scalar(p.defaultValue);
+    }
+    w.count(d.states.size());
+    for (const StateDesc& st : d.states) {
+        w.string(st.name);
+        w.string(st.clip);
+        w.scalar(st.speed);
+        w.string(st.speedParameter);
+        w.scalar(static_cast<std::uint8_t>(st.mode));
+        w.scalar(static_cast<std::uint8_t>(st.blendSpace ? 1 : 0));
+        if (!st.blendSpace) continue;
+        const BlendSpaceDesc& b = *st.blendSpace;
+        w.scalar(b.dimensions);
+        w.string(b.xParameter);
+        w.string(b.yParameter);
+        w.scalar(static_cast<std::uint8_t>(b.sync));
+        w.count(b.clips.size());
+        for (const BlendSpaceClipDesc& c : b.clips) {
+            w.string(c.clip);
+            w.scalar(c.x);
+            w.scalar(c.y);
+        }
+    }
+    w.count(d.transitions.size());
+    for (const TransitionDesc& t : d.transitions) {
+        w.string(t.from);
+        w.string(t.to);
+        w.scalar(t.duration);
+        w.scalar(static_cast<std::uint8_t>(t.easing));
+        w.scalar(static_cast<std::uint8_t>(t.exitTime ? 1 : 0));
+        w.scalar(t.exitTime.value_or(0.0f));
+        w.scalar(t.offset);
+        w.scalar(static_cast<std::uint8_t>(t.syncMarkers ? 1 : 0));
+        w.scalar(static_cast<std::uint8_t>(t.interruption));
+        w.scalar(static_cast<std::uint8_t>(t.canTransitionToSelf ? 1 : 0));
+        w.string(t.predicate);
+        w.count(t.conditions.size());
+        for (const ConditionDesc& c : t.conditions) {
+            w.string(c.parameter);
+            w.scalar(static_cast<std::uint8_t>(c.op));
+            w.scalar(c.value);
+        }
+    }
 }
 
 std::uint64_t fnv1a(std::span<const std::byte> bytes, std::uint64_t h = 0xcbf29ce484222325ull) noexcept {
@@ -605,6 +659,118 @@ bool readClips(ByteReader& r, const std::string& source, CookedModel& cooked, st
     return true;
 }
 
+// A one-byte enumerator no greater than `last`.
+template <class E>
+bool readEnum(ByteReader& r, E& out, E last) {
+    std::uint8_t v = 0;
+    if (!r.scalar(v)) return false;
+    if (v > static_cast<std::uint8_t>(last)) return false;
+    out = static_cast<E>(v);
+    return true;
+}
+
+bool readFlag(ByteReader& r, bool& out) {
+    std::uint8_t v = 0;
+    if (!r.scalar(v) || v > 1) return false;
+    out = v != 0;
+    return true;
+}
+
+// One state machine; enumerators out of range and flags other than 0 or 1 are
+// faults at their byte. Its names and values are checked against the model's
+// clips by the caller.
+bool readStateMachine(ByteReader& r, const std::string& source, const std::string& at, CookedStateMachine& m,
+                      std::vector<Fault>& faults) {
+    const auto failed = [&](const std::string& what) {
+        if (r.why().empty()) {
+            faults.push_back(atByte(source, r.offset() - 1, at + " " + what + ": a value out of range"));
+        } else {
+            faults.push_back(readFault(source, r, at + " " + what));
+        }
+        return false;
+    };
+    StateMachineDesc& d = m.desc;
+    std::uint32_t n = 0;
+    if (!r.string(m.name) || !r.string(d.defaultState)) return failed("name");
+    if (!r.count(n, 9)) return failed("parameter count");
+    d.parameters.resize(n);
+    for (ParameterDesc& p : d.parameters) {
+        if (!r.string(p.name) || !readEnum(r, p.type, ParameterType::Trigger) || !r.scalar(p.defaultValue))
+            return failed("parameter");
+    }
+    if (!r.count(n, 18)) return failed("state count");
+    d.states.resize(n);
+    for (StateDesc& st : d.states) {
+        bool blend = false;
+        if (!r.string(st.name) || !r.string(st.clip) || !r.scalar(st.speed) || !r.string(st.speedParameter) ||
+            !readEnum(r, st.mode, LoopMode::PingPong) || !readFlag(r, blend)) {
+            return failed("state");
+        }
+        if (!blend) continue;
+        BlendSpaceDesc& b = st.blendSpace.emplace();
+        std::uint32_t clips = 0;
+        if (!r.scalar(b.dimensions) || !r.string(b.xParameter) || !r.string(b.yParameter) ||
+            !readEnum(r, b.sync, BlendSync::Markers) || !r.count(clips, 12)) {
+            return failed("blend space");
+        }
+        b.clips.resize(clips);
+        for (BlendSpaceClipDesc& c : b.clips) {
+            if (!r.string(c.clip) || !r.scalar(c.x) || !r.scalar(c.y)) return failed("blend space clip");
+        }
+    }
+    if (!r.count(n, 28)) return failed("transition count");
+    d.transitions.resize(n);
+    for (TransitionDesc& t : d.transitions) {
+        bool hasExit = false;
+        float exitTime = 0.0f;
+        std::uint32_t conditions = 0;
+        if (!r.string(t.from) || !r.string(t.to) || !r.scalar(t.duration) ||
+            !readEnum(r, t.easing, static_cast<Easing>(kEasingCount - 1)) || !readFlag(r, hasExit) ||
+            !r.scalar(exitTime) || !r.scalar(t.offset) || !readFlag(r, t.syncMarkers) ||
+            !readEnum(r, t.interruption, Interruption::DestinationThenSource) || !readFlag(r, t.canTransitionToSelf) ||
+            !r.string(t.predicate) || !r.count(conditions, 9)) {
+            return failed("transition");
+        }
+        if (hasExit) t.exitTime = exitTime;
+        t.conditions.resize(conditions);
+        for (ConditionDesc& c : t.conditions) {
+            if (!r.string(c.parameter) || !readEnum(r, c.op, ConditionOp::IsFalse) || !r.scalar(c.value))
+                return failed("condition");
+        }
+    }
+    return true;
+}
+
+bool readStateMachines(ByteReader& r, const std::string& source, CookedModel& cooked, std::vector<Fault>& faults) {
+    std::uint32_t n = 0;
+    if (!r.count(n, 20)) {
+        faults.push_back(readFault(source, r, "state machine count"));
+        return false;
+    }
+    cooked.stateMachines.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (!readStateMachine(r, source, "state machine " + std::to_string(i), cooked.stateMachines[i], faults))
+            return false;
+    }
+    return true;
+}
+
+// Each state machine against the model's clips, as one loaded from JSON is checked.
+void checkStateMachines(const CookedModel& cooked, const std::string& source, std::vector<Fault>& faults) {
+    const ClipLookup lookup = [&](std::string_view name) -> const Clip* {
+        for (const Clip& c : cooked.model.clips) {
+            if (c.name() == name) return &c;
+        }
+        return nullptr;
+    };
+    for (std::size_t i = 0; i < cooked.stateMachines.size(); ++i) {
+        auto definition = StateMachineDefinition::create(cooked.stateMachines[i].desc, lookup);
+        if (definition) continue;
+        for (const Fault& f : definition.faults())
+            faults.push_back({source + "#stateMachines/" + std::to_string(i) + f.where, f.what});
+    }
+}
+
 }  // namespace
 
 std::uint64_t sourceHash(std::span<const std::byte> bytes) noexcept { return fnv1a(bytes); }
@@ -613,8 +779,15 @@ bool looksCooked(std::span<const std::byte> bytes) noexcept {
     return bytes.size() >= kMagic.size() && std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) == 0;
 }
 
-std::vector<std::byte> cookModel(const Model& model, std::uint64_t sourceHashValue,
-                                 std::span<const CompressedClip> compressed) {
+std::vector<std::byte> cookModel(const Model& model, std::uint64_t sourceHashValue) {
+    CookedModel cooked;
+    cooked.model = model;
+    return cookModel(cooked, sourceHashValue);
+}
+
+std::vector<std::byte> cookModel(const CookedModel& cooked, std::uint64_t sourceHashValue) {
+    const Model& model = cooked.model;
+    const std::span<const CompressedClip> compressed = cooked.compressedClips;
     ByteWriter w;
     for (const char c : kMagic) w.scalar(c);
     w.scalar(kByteOrderMark);
@@ -662,6 +835,11 @@ std::vector<std::byte> cookModel(const Model& model, std::uint64_t sourceHashVal
     }
     w.endSection(mark);
 
+    mark = w.beginSection(kStateMachinesTag);
+    w.count(cooked.stateMachines.size());
+    for (const CookedStateMachine& m : cooked.stateMachines) writeStateMachine(w, m);
+    w.endSection(mark);
+
     std::vector<std::byte>& out = w.bytes();
     w.patch(16, out.size());
     w.patch(32, checksumOf(out));
@@ -690,7 +868,7 @@ Result<CookedModel> readCooked(std::span<const std::byte> bytes, std::string sou
     Model& model = cooked.model;
     model.source = source;
     std::vector<Fault> faults;
-    const std::uint32_t order[] = {kSkeletonTag, kLayoutTag, kSkinsTag, kClipsTag};
+    const std::uint32_t order[] = {kSkeletonTag, kLayoutTag, kSkinsTag, kClipsTag, kStateMachinesTag};
     std::size_t pos = kHeaderBytes;
     for (const std::uint32_t expected : order) {
         ByteReader sectionHeader(bytes, pos, bytes.size());
@@ -720,8 +898,10 @@ Result<CookedModel> readCooked(std::span<const std::byte> bytes, std::string sou
             ok = readLayout(r, source, model, faults);
         } else if (expected == kSkinsTag) {
             ok = readSkins(r, source, model, faults);
-        } else {
+        } else if (expected == kClipsTag) {
             ok = readClips(r, source, cooked, faults);
+        } else {
+            ok = readStateMachines(r, source, cooked, faults);
         }
         if (!ok) return faults;
         if (r.left() != 0) {
@@ -737,6 +917,8 @@ Result<CookedModel> readCooked(std::span<const std::byte> bytes, std::string sou
         for (Fault& f : faults) f.where = source + "#" + f.where;
         return faults;
     }
+    checkStateMachines(cooked, source, faults);
+    if (!faults.empty()) return faults;
     return cooked;
 }
 

@@ -130,7 +130,7 @@ protected:
         auto c = compressClip(model.skeleton, model.clips[0]);
         ASSERT_TRUE(c.ok()) << c.message();
         compressed = {*c, CompressedClip{}};
-        bytes = cookModel(model, 42, compressed);
+        bytes = cookModel(CookedModel{model, compressed, {}}, 42);
     }
     Model model;
     std::vector<CompressedClip> compressed;
@@ -155,7 +155,7 @@ TEST_F(CookedCompressed, ReadsBackTheCompressedClipAndTheClipItPlays) {
     EXPECT_EQ(read->model.clips[0].length(), 1.5f);
     EXPECT_EQ(read->model.clips[0].markers().front().name, "step");
 
-    EXPECT_EQ(cookModel(read->model, 42, read->compressedClips), bytes);
+    EXPECT_EQ(cookModel(*read, 42), bytes);
     // readCookedModel gives the same model without the compressed forms.
     auto plain = readCookedModel(bytes, kSource);
     ASSERT_TRUE(plain.ok()) << plain.message();
@@ -253,7 +253,7 @@ TEST(CookedCompressedSample, PackedFromTheFileSamplesAsPackedInMemory) {
     ASSERT_TRUE(model.ok()) << model.message();
     std::vector<CompressedClip> compressed;
     for (const Clip& clip : model->clips) compressed.push_back(compressClip(model->skeleton, clip).value());
-    const Bytes bytes = cookModel(*model, 0, compressed);
+    const Bytes bytes = cookModel(CookedModel{*model, compressed, {}});
     auto read = readCooked(bytes, "CesiumMan.kinc");
     ASSERT_TRUE(read.ok()) << read.message();
     const PoseKernels kernels;

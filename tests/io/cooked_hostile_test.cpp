@@ -48,11 +48,11 @@ struct Section {
     std::size_t length = 0;
 };
 
-// The four sections, found by their length fields.
+// The five sections, found by their length fields.
 std::vector<Section> sections(const Bytes& b) {
     std::vector<Section> out;
     std::size_t pos = kHeaderBytes;
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 5; ++i) {
         Section s;
         s.header = pos;
         s.body = pos + kSectionHeaderBytes;
@@ -62,7 +62,7 @@ std::vector<Section> sections(const Bytes& b) {
     }
     return out;
 }
-enum SectionIndex : std::size_t { kSkel = 0, kNode = 1, kSkin = 2, kClip = 3 };
+enum SectionIndex : std::size_t { kSkel = 0, kNode = 1, kSkin = 2, kClip = 3, kStat = 4 };
 
 std::uint32_t tagOf(const char (&s)[5]) {
     return static_cast<std::uint32_t>(static_cast<unsigned char>(s[0])) |
@@ -188,7 +188,7 @@ TEST_F(CookedHostile, TheModelReadsBackBitForBitAndCooksToTheSameBytes) {
     ASSERT_TRUE(looksCooked(bytes));
     ASSERT_EQ(getU64(bytes, 16), bytes.size());
     ASSERT_EQ(getU64(bytes, 32), checksumOf(bytes));
-    EXPECT_EQ(parts[kClip].body + parts[kClip].length, bytes.size());
+    EXPECT_EQ(parts[kStat].body + parts[kStat].length, bytes.size());
     auto read = readCookedModel(bytes, kSource);
     ASSERT_TRUE(read.ok()) << read.message();
     EXPECT_EQ(read->source, kSource);
@@ -289,8 +289,8 @@ TEST_F(CookedHostile, HeaderFields) {
     EXPECT_TRUE(refused(b, atByte(32), "checksum mismatch"));
 
     b = bytes;
-    putU32(b, 40, 5);
-    EXPECT_TRUE(refused(b, atByte(40), "5 sections; version 2 files have 4"));
+    putU32(b, 40, 6);
+    EXPECT_TRUE(refused(b, atByte(40), "6 sections; version 2 files have 5"));
     putU32(b, 40, 0);
     EXPECT_TRUE(refused(b, atByte(40), "0 sections"));
 

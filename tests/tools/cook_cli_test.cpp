@@ -16,6 +16,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -299,6 +300,60 @@ TEST_F(CookCli, CompressesWithinTheBoundByDefault) {
             for (std::size_t c = 0; c < 4; ++c)
                 EXPECT_NEAR(double(qa.at(c)), (d < 0.0 ? -1.0 : 1.0) * double(qb.at(c)), 3e-3) << at << " rotation";
         }
+    }
+}
+
+// --markers gives clips their markers before cooking; --state-machine stores a
+// machine, named by its file, checked against the clips; both refused before anything
+// is written when their files are bad, and a machine naming a missing clip fails the file.
+TEST_F(CookCli, MarkersAndStateMachinesGoIntoTheCookedFile) {
+    KINEMA_REQUIRE_ASSET(interp, "InterpolationTest/InterpolationTest.glb");
+    fs::create_directories(dir_);
+    const auto write = [&](const char* name, const std::string& text) {
+        std::ofstream(dir_ / name) << text;
+        return dir_ / name;
+    };
+    const fs::path markers = write("markers.json", R"({"clips": {"Linear Scale": [{"name": "hit", "time": 0.5}]}})");
+    const fs::path machine = write("combat.json", R"({"states": [{"name": "a", "clip": "Linear Scale"},
+        {"name": "b", "clip": "Step Scale"}], "transitions": [{"from": "a", "to": "b", "duration": 0.1}]})");
+    const fs::path out = dir_ / "out";
+    const CliRun r = runKinema("cook " + quoted(interp) + " --out " + quoted(out) + " --markers " + quoted(markers) +
+                               " --state-machine " + quoted(machine));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::ifstream in(out / "InterpolationTest.kinc", std::ios::binary);
+    const std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto read = kinema::readCooked(std::as_bytes(std::span(raw.data(), raw.size())), "x.kinc");
+    ASSERT_TRUE(read) << read.message();
+    ASSERT_EQ(read->stateMachines.size(), 1u);
+    EXPECT_EQ(read->stateMachines[0].name, "combat");
+    ASSERT_EQ(read->stateMachines[0].desc.states.size(), 2u);
+    EXPECT_EQ(read->stateMachines[0].desc.states[1].clip, "Step Scale");
+    bool found = false;
+    for (const kinema::Clip& clip : read->model.clips) {
+        if (clip.name() != "Linear Scale") continue;
+        ASSERT_EQ(clip.markers().size(), 1u);
+        EXPECT_EQ(clip.markers()[0].name, "hit");
+        EXPECT_EQ(clip.markers()[0].time, 0.5f);
+        found = true;
+    }
+    EXPECT_TRUE(found);
+
+    // A machine naming a clip the input lacks: the file fails, with the clip's place.
+    const fs::path lost = write("lost.json", R"({"states": [{"name": "a", "clip": "Nope"}]})");
+    const CliRun bad =
+        runKinema("cook " + quoted(interp) + " --out " + quoted(out) + " --state-machine " + quoted(lost));
+    EXPECT_EQ(bad.exitCode, 1) << bad.err;
+    EXPECT_TRUE(contains(bad.err, "#stateMachines/0/states/0/clip")) << bad.err;
+    // Bad files are refused before anything is cooked.
+    const fs::path broken = write("broken.json", R"({"states": [}")");
+    const fs::path fresh = dir_ / "fresh";
+    for (const std::string& option : {"--markers " + quoted(broken), "--state-machine " + quoted(broken),
+                                      "--markers " + quoted(dir_ / "missing.json"),
+                                      "--state-machine " + quoted(machine) + " --state-machine " + quoted(machine)}) {
+        const CliRun refused = runKinema("cook " + quoted(interp) + " --out " + quoted(fresh) + " " + option);
+        EXPECT_EQ(refused.exitCode, 2) << option << "\n" << refused.err;
+        EXPECT_FALSE(refused.err.empty()) << option;
+        EXPECT_FALSE(fs::exists(fresh)) << option;
     }
 }
 

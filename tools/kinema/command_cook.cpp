@@ -25,7 +25,9 @@
 #include "json_writer.hpp"
 #include "kinema/io/cooked.hpp"
 #include "kinema/io/gltf.hpp"
+#include "kinema/io/marker_json.hpp"
 #include "kinema/io/model_file.hpp"
+#include "kinema/io/state_machine_json.hpp"
 #include "kinema/runtime/clip_compression.hpp"
 #include "kinema/runtime/clip_error.hpp"
 #include "progress_bar.hpp"
@@ -135,8 +137,15 @@ Result<bool> writeAtomically(const fs::path& target, const std::vector<std::byte
     return true;
 }
 
+// What every input gets beside its own model: a marker file's contents, and state machines.
+struct Extras {
+    std::string markersJson;
+    std::string markersSource;
+    std::vector<CookedStateMachine> stateMachines;
+};
+
 FileResult cookOne(const std::string& input, const fs::path& output, const ImportOptions& options,
-                   const CookOptions& cook) {
+                   const CookOptions& cook, const Extras& extras) {
     FileResult result;
     const fs::path path(input);
     auto bytes = readFileBytes(path, options.memoryBudget);
@@ -153,6 +162,13 @@ FileResult cookOne(const std::string& input, const fs::path& output, const Impor
         result.faults.assign(model.faults().begin(), model.faults().end());
         return result;
     }
+    if (!extras.markersSource.empty()) {
+        auto applied = applyMarkerJson(extras.markersJson, *model, extras.markersSource);
+        if (!applied) {
+            result.faults.assign(applied.faults().begin(), applied.faults().end());
+            return result;
+        }
+    }
     // glTF is in metres: the bound and the 3 cm points in model units are cm / 100.
     std::vector<CompressedClip> compressed;
     if (!cook.exact) {
@@ -168,9 +184,10 @@ FileResult cookOne(const std::string& input, const fs::path& output, const Impor
             compressed.push_back(std::move(c).value());
         }
     }
-    const std::vector<std::byte> cooked = cookModel(*model, hash, compressed);
-    // What a reader will get, measured against the source clips by virtual vertices,
-    // before the file is put in place.
+    const std::vector<std::byte> cooked = cookModel(CookedModel{*model, compressed, extras.stateMachines}, hash);
+    // What a reader will get (the state machines checked against the clips),
+    // measured against the source clips by virtual vertices, before the file is put
+    // in place.
     auto readBack = readCookedModel(cooked, output.filename().string());
     if (!readBack) {
         result.faults.assign(readBack.faults().begin(), readBack.faults().end());
@@ -279,6 +296,33 @@ int runCook(const CookOptions& options) {
             }
         }
     }
+    // The marker and state-machine files, read and parsed once, before the folder is made.
+    Extras extras;
+    const auto readText = [](const std::string& file) -> Result<std::string> {
+        auto bytes = readFileBytes(file, 64u << 20);
+        if (!bytes) return std::vector<Fault>(bytes.faults().begin(), bytes.faults().end());
+        return std::string(reinterpret_cast<const char*>((*bytes)->data()), (*bytes)->size());
+    };
+    if (!options.markers.empty()) {
+        auto text = readText(options.markers);
+        if (!text) return fail(describe(text.faults()));
+        extras.markersSource = fs::path(options.markers).filename().string();
+        auto parsed = parseMarkerJson(*text, extras.markersSource);
+        if (!parsed) return fail(describe(parsed.faults()));
+        extras.markersJson = std::move(*text);
+    }
+    for (const std::string& file : options.stateMachines) {
+        auto text = readText(file);
+        if (!text) return fail(describe(text.faults()));
+        auto desc = parseStateMachineJson(*text, fs::path(file).filename().string());
+        if (!desc) return fail(describe(desc.faults()));
+        const std::string name = fs::path(file).stem().string();
+        for (const CookedStateMachine& other : extras.stateMachines) {
+            if (other.name == name) return fail("--state-machine: two state machines named '" + name + "'");
+        }
+        extras.stateMachines.push_back({name, std::move(*desc)});
+    }
+
     std::error_code error, ignored;
     if (fs::exists(folder, ignored) && !fs::is_directory(folder, ignored)) {
         return fail("--out: " + options.out + ": is not a folder");
@@ -311,7 +355,7 @@ int runCook(const CookOptions& options) {
             tbb::blocked_range<std::size_t>(0, options.inputs.size(), 1),
             [&](const tbb::blocked_range<std::size_t>& range) {
                 for (std::size_t i = range.begin(); i != range.end(); ++i) {
-                    results[i] = cookOne(options.inputs[i], outputs[i], importOptions, options);
+                    results[i] = cookOne(options.inputs[i], outputs[i], importOptions, options, extras);
                     const std::lock_guard lock(progressMutex);
                     progress.update(++done);
                 }

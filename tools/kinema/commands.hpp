@@ -96,11 +96,13 @@ struct BenchOptions {
 int runBench(const BenchOptions& options);
 
 struct CookOptions {
-    std::vector<std::string> inputs;  // .gltf and .glb files
-    std::string out;                  // folder of the .kinc files, created when missing
-    std::optional<std::size_t> jobs;  // files cooked at once; default the hardware's threads
-    double errorCm = 0.01;            // the compression bound: virtual vertex error in cm
-    bool exact = false;               // store the clips' keys as given, uncompressed
+    std::vector<std::string> inputs;         // .gltf and .glb files
+    std::string out;                         // folder of the .kinc files, created when missing
+    std::optional<std::size_t> jobs;         // files cooked at once; default the hardware's threads
+    double errorCm = 0.01;                   // the compression bound: virtual vertex error in cm
+    bool exact = false;                      // store the clips' keys as given, uncompressed
+    std::string markers;                     // a marker JSON file applied to every input (empty: none)
+    std::vector<std::string> stateMachines;  // state-machine JSON files stored in every output
     bool json = false;
     ImportFlags import;
 };

@@ -226,6 +226,16 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1e-6, 1e6));
     cookCmd->add_flag("--exact", cook.exact, "store every clip's keys as given, without compression")
         ->excludes("--error-cm");
+    cookCmd
+        ->add_option("--markers", cook.markers,
+                     "a marker JSON file (docs/STATE-MACHINES.md) applied to every input's clips before cooking")
+        ->type_name("FILE");
+    cookCmd
+        ->add_option("--state-machine", cook.stateMachines,
+                     "a state-machine JSON file stored in every cooked file, named by its file name without "
+                     "extension and checked against the input's clips (repeat for several)")
+        ->type_name("FILE")
+        ->allow_extra_args(false);
     cookCmd->add_flag("--json", cook.json,
                       "print only a JSON array, an object per clip: file, clip, rawBytes, bytes, ratio, maxErrorCm, "
                       "p99ErrorCm");

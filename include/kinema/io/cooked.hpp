@@ -3,7 +3,8 @@
 // A cooked file holds a skeleton (names, parents, rest pose), the node and morph
 // weight layout, skins and clips (tracks, markers, user curves, length, joint names)
 // as little-endian arrays that load with one read and bulk copies: no text, no
-// per-key parsing. A clip's joint tracks are stored exact or compressed
+// per-key parsing; and state machines (their descriptions, as the JSON form gives
+// them). A clip's joint tracks are stored exact or compressed
 // (runtime/clip_compression.hpp). Reading a cooked file and writing it back gives
 // the same bytes; a model of exact clips reads back float for float. Meshes, materials,
 // images and cameras are not part of it (docs/COOKED.md).
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "kinema/asset/model.hpp"
+#include "kinema/play/state_machine.hpp"
 #include "kinema/runtime/clip_compression.hpp"
 #include "kinema/core/result.hpp"
 
@@ -37,22 +39,32 @@ std::uint64_t sourceHash(std::span<const std::byte> bytes) noexcept;
 // Whether `bytes` start as a cooked file does (its magic), whatever follows.
 bool looksCooked(std::span<const std::byte> bytes) noexcept;
 
-// The cooked form of `model`'s animation data. `sourceHash` (0: none) is kept in
-// the header, for sourceChanged(). The model must be consistent (findModelFaults
-// empty), as an import or a builder leaves it. `compressed[i]`, where given and
-// holding tracks, is stored for clip i in place of its joint tracks: compressClip's
-// result for that clip on the model's skeleton.
-std::vector<std::byte> cookModel(const Model& model, std::uint64_t sourceHash = 0,
-                                 std::span<const CompressedClip> compressed = {});
+// A state machine a cooked file carries beside its model, by name.
+struct CookedStateMachine {
+    std::string name;
+    StateMachineDesc desc;
+};
 
-// A cooked file's model, and per clip the compressed joint tracks the file stores
-// (no tracks: the clip is stored exact). model.clips[i] is the clip they play
-// (decompressClip); PackedClip::fromCompressed(compressedClips[i], model.clips[i])
-// samples it from the bits.
+// A cooked file's contents: the model; per clip the compressed joint tracks the file
+// stores (no tracks: the clip is stored exact), model.clips[i] being the clip they
+// play (decompressClip), so that PackedClip::fromCompressed(compressedClips[i],
+// model.clips[i]) samples it from the integers; and state machines, each checked
+// against the model's clips (StateMachineDefinition::create) when read.
 struct CookedModel {
     Model model;
-    std::vector<CompressedClip> compressedClips;
+    std::vector<CompressedClip> compressedClips;  // empty, or one per clip
+    std::vector<CookedStateMachine> stateMachines;
 };
+
+// The cooked form of `model`'s animation data, its clips stored exact. `sourceHash`
+// (0: none) is kept in the header, for sourceChanged(). The model must be consistent
+// (findModelFaults empty), as an import or a builder leaves it.
+std::vector<std::byte> cookModel(const Model& model, std::uint64_t sourceHash = 0);
+// The same for `cooked`: compressedClips[i], where it holds tracks (compressClip's
+// result for clip i on the model's skeleton), is stored in place of the clip's joint
+// tracks; the state machines must name the model's clips.
+std::vector<std::byte> cookModel(const CookedModel& cooked, std::uint64_t sourceHash = 0);
+
 Result<CookedModel> readCooked(std::span<const std::byte> bytes, std::string source);
 
 // The model a cooked file holds (readCooked's, without the compressed forms);
