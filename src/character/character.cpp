@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace kinema {
 
@@ -13,6 +14,11 @@ constexpr Status kBadLayer = Status::failure(StatusCode::OutOfRange, "no upper l
 }  // namespace
 
 Result<Character> Character::create(const Model& model, CharacterOptions options) {
+    if (!options.compressedClips.empty() && options.compressedClips.size() != model.clips.size()) {
+        return Fault{"compressedClips",
+                     std::to_string(options.compressedClips.size()) + " compressed clips for " +
+                         std::to_string(model.clips.size()) + " clips"};
+    }
     EvaluatorOptions eo;
     eo.simd = options.simd;
     eo.skins = model.skins;
@@ -23,8 +29,19 @@ Result<Character> Character::create(const Model& model, CharacterOptions options
     c.evaluator_ = std::move(evaluator).value();
     c.packed_.reserve(model.clips.size());
     std::size_t markers = 0;
-    for (const Clip& clip : model.clips) {
-        c.packed_.emplace_back(clip);
+    for (std::size_t i = 0; i < model.clips.size(); ++i) {
+        const Clip& clip = model.clips[i];
+        if (options.compressedClips.empty() || options.compressedClips[i].tracks.empty()) {
+            c.packed_.emplace_back(clip);
+        } else {
+            auto packed = PackedClip::fromCompressed(options.compressedClips[i], clip);
+            if (!packed) {
+                std::vector<Fault> faults(packed.faults().begin(), packed.faults().end());
+                for (Fault& f : faults) f.where = "compressedClips/" + std::to_string(i) + "/" + f.where;
+                return faults;
+            }
+            c.packed_.push_back(std::move(packed).value());
+        }
         markers = std::max(markers, clip.markers().size());
     }
     c.work_ = c.evaluator_.makeWorkPoses();

@@ -922,6 +922,12 @@ Result<CookedModel> readCooked(std::span<const std::byte> bytes, std::string sou
     return cooked;
 }
 
+Result<CookedModel> readCookedFile(const std::filesystem::path& path) {
+    auto bytes = readFileBytes(path);
+    if (!bytes) return std::vector<Fault>(bytes.faults().begin(), bytes.faults().end());
+    return readCooked(**bytes, path.string());
+}
+
 Result<Model> readCookedModelFile(const std::filesystem::path& path) {
     auto bytes = readFileBytes(path);
     if (!bytes) return std::vector<Fault>(bytes.faults().begin(), bytes.faults().end());

@@ -13,6 +13,12 @@
 //   (void)man->crossFade("Run", 0.3);              // over 0.3 s
 //   (void)man->setSpeed(1.5);
 //
+// From a cooked file with compressed clips (io/cooked.hpp), playing from the
+// compressed data:
+//
+//   auto cooked = kinema::readCookedFile("CesiumMan.kinc");
+//   auto man = kinema::Character::create(cooked->model, {.compressedClips = cooked->compressedClips});
+//
 // The base layer plays one clip at a time and crossfades between clips (CrossFade).
 // Up to two further layers play over it (override or additive, optionally masked),
 // each with its own clip, loop mode, speed and a weight that can fade in or out over
@@ -35,6 +41,7 @@
 #include "kinema/math/vec3.hpp"
 #include "kinema/play/cross_fade.hpp"
 #include "kinema/play/player.hpp"
+#include "kinema/runtime/clip_compression.hpp"
 #include "kinema/runtime/instance.hpp"
 #include "kinema/runtime/packed_clip.hpp"
 
@@ -55,6 +62,11 @@ struct CharacterEvent {
 
 struct CharacterOptions {
     SimdLevel simd = bestSimdLevel();
+    // Empty, or per clip of the model its compressed form (CookedModel::compressedClips,
+    // which must outlive nothing: the character keeps its own packed copy). A clip whose
+    // entry holds tracks plays from the compressed integers (PackedClip::fromCompressed)
+    // in a fraction of the memory; the model's clip is then the one they rebuild.
+    std::span<const CompressedClip> compressedClips;
 };
 
 class Character {
@@ -64,7 +76,9 @@ public:
     static constexpr std::size_t kUpperLayers = kMaxLayers - 2;
 
     // The model (its skeleton, skins, meshes and clips) must outlive the character.
-    // Faults as InstanceEvaluator::create.
+    // Faults as InstanceEvaluator::create, and compressed clips that do not fit the
+    // model's ("compressedClips/2/...": a count other than the clips', or the faults
+    // of PackedClip::fromCompressed).
     static Result<Character> create(const Model& model, CharacterOptions options = {});
 
     // Index of the first clip of that name in Model::clips.

@@ -66,6 +66,7 @@ std::vector<std::byte> cookModel(const Model& model, std::uint64_t sourceHash = 
 std::vector<std::byte> cookModel(const CookedModel& cooked, std::uint64_t sourceHash = 0);
 
 Result<CookedModel> readCooked(std::span<const std::byte> bytes, std::string source);
+Result<CookedModel> readCookedFile(const std::filesystem::path& path);
 
 // The model a cooked file holds (readCooked's, without the compressed forms);
 // `source` names it in faults and becomes Model::source.
