@@ -125,6 +125,31 @@ std::vector<Fault> findModelFaults(const Model& model) {
         if (ci.joint >= joints) fault(at + "/joint", "not a skeleton joint");
         if (ci.camera >= model.cameras.size()) fault(at + "/camera", "no such camera");
     }
+    for (std::size_t m = 0; m < model.materials.size(); ++m) {
+        const auto& texture = model.materials[m].baseColorTexture;
+        if (texture && texture->texture >= model.textures.size())
+            fault("materials/" + std::to_string(m) + "/baseColorTexture", "no such texture");
+    }
+    for (std::size_t t = 0; t < model.textures.size(); ++t) {
+        const std::int32_t image = model.textures[t].image;
+        if (image < -1 || (image >= 0 && static_cast<std::size_t>(image) >= model.images.size()))
+            fault("textures/" + std::to_string(t) + "/image", "no such image");
+    }
+    if (!model.decodedImages.empty() && model.decodedImages.size() != model.images.size())
+        fault("decodedImages", "one decoded image per image expected, or none");
+    for (std::size_t i = 0; i < model.decodedImages.size(); ++i) {
+        const ImageRGBA8& image = model.decodedImages[i];
+        if (image.pixels.size() != std::size_t{image.width} * image.height * 4)
+            fault("decodedImages/" + std::to_string(i), "pixels do not match width x height x 4");
+    }
+    for (std::size_t s = 0; s < model.scenes.size(); ++s) {
+        for (const std::uint32_t root : model.scenes[s].roots) {
+            if (root >= joints) fault("scenes/" + std::to_string(s) + "/roots", "not a skeleton joint");
+        }
+    }
+    if (model.defaultScene < -1 ||
+        (model.defaultScene >= 0 && static_cast<std::size_t>(model.defaultScene) >= model.scenes.size()))
+        fault("defaultScene", "no such scene");
     return faults;
 }
 

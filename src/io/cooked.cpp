@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <string_view>
@@ -22,7 +23,7 @@ constexpr std::array<char, 8> kMagic{'K', 'N', 'M', 'C', 'O', 'O', 'K', '\0'};
 constexpr std::uint32_t kByteOrderMark = 0x0A0B0C0Du;
 constexpr std::size_t kHeaderBytes = 48;
 constexpr std::size_t kSectionHeaderBytes = 16;
-constexpr std::uint32_t kSectionCount = 5;
+constexpr std::uint32_t kSectionCount = 6;
 // No name in a model is longer; a longer one is damage, not data.
 constexpr std::uint32_t kMaxString = 1u << 16;
 
@@ -37,6 +38,7 @@ constexpr std::uint32_t kLayoutTag = tag('N', 'O', 'D', 'E');
 constexpr std::uint32_t kSkinsTag = tag('S', 'K', 'I', 'N');
 constexpr std::uint32_t kClipsTag = tag('C', 'L', 'I', 'P');
 constexpr std::uint32_t kStateMachinesTag = tag('S', 'T', 'A', 'T');
+constexpr std::uint32_t kDrawingTag = tag('M', 'E', 'S', 'H');
 
 std::string tagName(std::uint32_t t) {
     std::string s;
@@ -243,6 +245,116 @@ void writeStateMachine(ByteWriter& w, const CookedStateMachine& machine) {
             w.scalar(static_cast<std::uint8_t>(c.op));
             w.scalar(c.value);
         }
+    }
+}
+
+// What draws the model: meshes and their instances, materials, textures, images
+// (decoded RGBA8 pixels when the model holds them), scenes and cameras.
+template <class T, std::size_t N>
+void writeArrays(ByteWriter& w, const std::vector<std::array<T, N>>& values) {
+    w.array(std::span<const T>(values.empty() ? nullptr : values.front().data(), values.size() * N));
+}
+
+void writeVec3s(ByteWriter& w, const std::vector<Vec3>& values) {
+    static_assert(sizeof(Vec3) == 3 * sizeof(float));
+    w.array(std::span<const float>(values.empty() ? nullptr : &values.front().x, values.size() * 3));
+}
+
+void writeDrawing(ByteWriter& w, const Model& model) {
+    w.count(model.meshes.size());
+    for (const Mesh& mesh : model.meshes) {
+        w.string(mesh.name);
+        w.scalar(mesh.targetCount);
+        w.count(mesh.weights.size());
+        w.array(std::span<const float>(mesh.weights));
+        w.count(mesh.targetNames.size());
+        for (const std::string& n : mesh.targetNames) w.string(n);
+        w.count(mesh.primitives.size());
+        for (const MeshPrimitive& p : mesh.primitives) {
+            const std::size_t n = p.vertexCount();
+            w.scalar(static_cast<std::uint8_t>(p.mode));
+            w.scalar(static_cast<std::uint8_t>(!p.normals.empty()));
+            w.scalar(static_cast<std::uint8_t>(!p.texcoords.empty()));
+            w.scalar(static_cast<std::uint8_t>(!p.colors.empty()));
+            w.scalar(p.material);
+            w.count(n);
+            writeVec3s(w, p.positions);
+            writeVec3s(w, p.normals);
+            writeArrays(w, p.texcoords);
+            writeArrays(w, p.colors);
+            w.scalar(p.influencesPerVertex);
+            w.array(std::span<const std::uint16_t>(p.joints));
+            w.array(std::span<const float>(p.weights));
+            w.count(p.indices.size());
+            w.array(std::span<const std::uint32_t>(p.indices));
+            for (const MorphTarget& t : p.targets) {
+                w.scalar(static_cast<std::uint8_t>(!t.positions.empty()));
+                w.scalar(static_cast<std::uint8_t>(!t.normals.empty()));
+                writeVec3s(w, t.positions);
+                writeVec3s(w, t.normals);
+            }
+        }
+    }
+    w.count(model.meshInstances.size());
+    for (const MeshInstance& mi : model.meshInstances) {
+        w.scalar(mi.joint);
+        w.scalar(mi.mesh);
+        w.scalar(mi.skin);
+        w.scalar(mi.weightOffset);
+    }
+    w.count(model.materials.size());
+    for (const Material& m : model.materials) {
+        w.string(m.name);
+        w.array(std::span<const float>(m.baseColorFactor));
+        w.scalar(static_cast<std::uint8_t>(m.baseColorTexture.has_value()));
+        w.scalar(m.baseColorTexture ? m.baseColorTexture->texture : 0u);
+        w.scalar(m.baseColorTexture ? m.baseColorTexture->texCoord : 0u);
+        w.scalar(static_cast<std::uint8_t>(m.alphaMode));
+        w.scalar(m.alphaCutoff);
+        w.scalar(static_cast<std::uint8_t>(m.doubleSided));
+    }
+    w.count(model.textures.size());
+    for (const Texture& t : model.textures) {
+        w.scalar(t.image);
+        w.scalar(t.sampler);
+        for (const auto v : {static_cast<std::uint8_t>(t.magFilter), static_cast<std::uint8_t>(t.minFilter),
+                             static_cast<std::uint8_t>(t.mipmapFilter), static_cast<std::uint8_t>(t.wrapS),
+                             static_cast<std::uint8_t>(t.wrapT)}) {
+            w.scalar(v);
+        }
+    }
+    w.count(model.images.size());
+    const bool decoded = !model.decodedImages.empty();
+    w.scalar(static_cast<std::uint8_t>(decoded));
+    for (std::size_t i = 0; i < model.images.size(); ++i) {
+        w.string(model.images[i].name);
+        w.string(model.images[i].mimeType);
+        if (!decoded) continue;
+        const ImageRGBA8& image = model.decodedImages[i];
+        w.scalar(image.width);
+        w.scalar(image.height);
+        w.array(std::span<const std::uint8_t>(image.pixels));
+    }
+    w.count(model.scenes.size());
+    for (const SceneRoots& scene : model.scenes) {
+        w.string(scene.name);
+        w.count(scene.roots.size());
+        w.array(std::span<const std::uint32_t>(scene.roots));
+    }
+    w.scalar(model.defaultScene);
+    w.count(model.cameras.size());
+    for (const Camera& c : model.cameras) {
+        w.string(c.name);
+        w.scalar(static_cast<std::uint8_t>(c.projection));
+        w.scalar(static_cast<std::uint8_t>(c.aspectRatio.has_value()));
+        w.scalar(static_cast<std::uint8_t>(c.zfar.has_value()));
+        const float v[7] = {c.yfov, c.aspectRatio.value_or(0.0f), c.xmag, c.ymag, c.znear, c.zfar.value_or(0.0f), 0.0f};
+        w.array(std::span<const float>(v, 6));
+    }
+    w.count(model.cameraInstances.size());
+    for (const CameraInstance& ci : model.cameraInstances) {
+        w.scalar(ci.joint);
+        w.scalar(ci.camera);
     }
 }
 
@@ -755,6 +867,189 @@ bool readStateMachines(ByteReader& r, const std::string& source, CookedModel& co
     return true;
 }
 
+// Floats `count` x N into `out` (arrays of N), after the count is checked.
+template <class T, std::size_t N>
+bool readArrays(ByteReader& r, std::vector<std::array<T, N>>& out, std::size_t count) {
+    std::vector<T> flat;
+    if (!r.array(flat, count * N)) return false;
+    out.resize(count);
+    if (count != 0) std::memcpy(out.data(), flat.data(), flat.size() * sizeof(T));
+    return true;
+}
+
+bool readVec3s(ByteReader& r, std::vector<Vec3>& out, std::size_t count) {
+    std::vector<float> flat;
+    if (!r.array(flat, count * 3)) return false;
+    out.resize(count);
+    for (std::size_t i = 0; i < count; ++i) out[i] = {flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]};
+    return true;
+}
+
+bool allFinite(std::span<const float> values) {
+    return std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); });
+}
+
+// The drawing section. Counts and enumerators are checked here, indices between the
+// parts by findModelFaults; floats must be finite, as glTF accessors' are.
+bool readDrawing(ByteReader& r, const std::string& source, Model& model, std::vector<Fault>& faults) {
+    const auto failed = [&](const std::string& what) {
+        if (r.why().empty()) {
+            faults.push_back(atByte(source, r.offset() - 1, what + ": a value out of range"));
+        } else {
+            faults.push_back(readFault(source, r, what));
+        }
+        return false;
+    };
+    const auto notFinite = [&](const std::string& where) {
+        faults.push_back({source + "#" + where, "a value that is not finite"});
+        return false;
+    };
+    std::uint32_t n = 0;
+    if (!r.count(n, 20)) return failed("mesh count");
+    model.meshes.resize(n);
+    for (std::size_t m = 0; m < model.meshes.size(); ++m) {
+        Mesh& mesh = model.meshes[m];
+        const std::string at = "mesh " + std::to_string(m);
+        std::uint32_t count = 0;
+        if (!r.string(mesh.name) || !r.scalar(mesh.targetCount) || !r.count(count, 4) ||
+            !r.array(mesh.weights, count) || !r.count(count, 4)) {
+            return failed(at);
+        }
+        mesh.targetNames.resize(count);
+        for (std::string& name : mesh.targetNames) {
+            if (!r.string(name)) return failed(at + " target names");
+        }
+        if (!allFinite(mesh.weights)) return notFinite("meshes/" + std::to_string(m) + "/weights");
+        if (!r.count(count, 24)) return failed(at + " primitive count");
+        // Every primitive carries one record per morph target: the count bounds them.
+        if (static_cast<std::uint64_t>(mesh.targetCount) * 2 * count > r.left()) return failed(at + " target count");
+        mesh.primitives.resize(count);
+        for (std::size_t p = 0; p < mesh.primitives.size(); ++p) {
+            MeshPrimitive& prim = mesh.primitives[p];
+            const std::string pat = at + " primitive " + std::to_string(p);
+            bool normals = false, texcoords = false, colors = false;
+            std::uint32_t vertices = 0, indices = 0;
+            if (!readEnum(r, prim.mode, PrimitiveMode::TriangleFan) || !readFlag(r, normals) ||
+                !readFlag(r, texcoords) || !readFlag(r, colors) || !r.scalar(prim.material) || !r.count(vertices, 12)) {
+                return failed(pat);
+            }
+            if (!readVec3s(r, prim.positions, vertices) || !readVec3s(r, prim.normals, normals ? vertices : 0) ||
+                !readArrays(r, prim.texcoords, texcoords ? vertices : 0) ||
+                !readArrays(r, prim.colors, colors ? vertices : 0) || !r.scalar(prim.influencesPerVertex)) {
+                return failed(pat + " vertices");
+            }
+            const std::uint64_t influences = static_cast<std::uint64_t>(vertices) * prim.influencesPerVertex;
+            if (influences * 6 > r.left()) return failed(pat + " influences");
+            if (!r.array(prim.joints, static_cast<std::size_t>(influences)) ||
+                !r.array(prim.weights, static_cast<std::size_t>(influences)) || !r.count(indices, 4) ||
+                !r.array(prim.indices, indices)) {
+                return failed(pat + " influences and indices");
+            }
+            prim.targets.resize(mesh.targetCount);
+            for (MorphTarget& t : prim.targets) {
+                bool positions = false, targetNormals = false;
+                if (!readFlag(r, positions) || !readFlag(r, targetNormals) ||
+                    !readVec3s(r, t.positions, positions ? vertices : 0) ||
+                    !readVec3s(r, t.normals, targetNormals ? vertices : 0)) {
+                    return failed(pat + " morph target");
+                }
+            }
+            const std::string where = "meshes/" + std::to_string(m) + "/primitives/" + std::to_string(p);
+            const auto floats = [](const auto& v) {
+                return std::span<const float>(v.empty() ? nullptr : reinterpret_cast<const float*>(v.data()),
+                                              v.size() * sizeof(v[0]) / sizeof(float));
+            };
+            bool finite = allFinite(floats(prim.positions)) && allFinite(floats(prim.normals)) &&
+                allFinite(floats(prim.texcoords)) && allFinite(floats(prim.colors)) && allFinite(prim.weights);
+            for (const MorphTarget& t : prim.targets)
+                finite = finite && allFinite(floats(t.positions)) && allFinite(floats(t.normals));
+            if (!finite) return notFinite(where);
+            if (std::any_of(prim.weights.begin(), prim.weights.end(), [](float w) { return w < 0.0f; })) {
+                faults.push_back({source + "#" + where + "/weights", "a negative weight"});
+                return false;
+            }
+        }
+    }
+    if (!r.count(n, 16)) return failed("mesh instance count");
+    model.meshInstances.resize(n);
+    for (MeshInstance& mi : model.meshInstances) {
+        if (!r.scalar(mi.joint) || !r.scalar(mi.mesh) || !r.scalar(mi.skin) || !r.scalar(mi.weightOffset))
+            return failed("mesh instance");
+    }
+    if (!r.count(n, 35)) return failed("material count");
+    model.materials.resize(n);
+    for (std::size_t i = 0; i < model.materials.size(); ++i) {
+        Material& m = model.materials[i];
+        bool textured = false;
+        TextureRef ref;
+        if (!r.string(m.name)) return failed("material");
+        for (float& f : m.baseColorFactor) {
+            if (!r.scalar(f)) return failed("material");
+        }
+        if (!readFlag(r, textured) || !r.scalar(ref.texture) || !r.scalar(ref.texCoord) ||
+            !readEnum(r, m.alphaMode, MaterialAlpha::Blend) || !r.scalar(m.alphaCutoff) ||
+            !readFlag(r, m.doubleSided)) {
+            return failed("material " + std::to_string(i));
+        }
+        if (textured) m.baseColorTexture = ref;
+        if (!allFinite(m.baseColorFactor) || !std::isfinite(m.alphaCutoff) || m.alphaCutoff < 0.0f)
+            return notFinite("materials/" + std::to_string(i));
+    }
+    if (!r.count(n, 13)) return failed("texture count");
+    model.textures.resize(n);
+    for (Texture& t : model.textures) {
+        if (!r.scalar(t.image) || !r.scalar(t.sampler) || !readEnum(r, t.magFilter, SamplerFilter::Linear) ||
+            !readEnum(r, t.minFilter, SamplerFilter::Linear) || !readEnum(r, t.mipmapFilter, SamplerMipmap::Linear) ||
+            !readEnum(r, t.wrapS, SamplerWrap::ClampToEdge) || !readEnum(r, t.wrapT, SamplerWrap::ClampToEdge)) {
+            return failed("texture");
+        }
+    }
+    bool decoded = false;
+    if (!r.count(n, 8) || !readFlag(r, decoded)) return failed("image count");
+    model.images.resize(n);
+    if (decoded) model.decodedImages.resize(n);
+    for (std::size_t i = 0; i < model.images.size(); ++i) {
+        if (!r.string(model.images[i].name) || !r.string(model.images[i].mimeType)) return failed("image");
+        if (!decoded) continue;
+        ImageRGBA8& image = model.decodedImages[i];
+        if (!r.scalar(image.width) || !r.scalar(image.height)) return failed("image size");
+        const std::uint64_t bytes = std::uint64_t{image.width} * image.height * 4;
+        if (bytes > r.left() || !r.array(image.pixels, static_cast<std::size_t>(bytes)))
+            return failed("image " + std::to_string(i) + " pixels");
+    }
+    if (!r.count(n, 8)) return failed("scene count");
+    model.scenes.resize(n);
+    for (SceneRoots& scene : model.scenes) {
+        std::uint32_t roots = 0;
+        if (!r.string(scene.name) || !r.count(roots, 4) || !r.array(scene.roots, roots)) return failed("scene");
+    }
+    if (!r.scalar(model.defaultScene)) return failed("default scene");
+    if (!r.count(n, 31)) return failed("camera count");
+    model.cameras.resize(n);
+    for (std::size_t i = 0; i < model.cameras.size(); ++i) {
+        Camera& c = model.cameras[i];
+        bool aspect = false, far = false;
+        std::vector<float> v;
+        if (!r.string(c.name) || !readEnum(r, c.projection, CameraProjection::Orthographic) || !readFlag(r, aspect) ||
+            !readFlag(r, far) || !r.array(v, 6)) {
+            return failed("camera " + std::to_string(i));
+        }
+        if (!allFinite(v)) return notFinite("cameras/" + std::to_string(i));
+        c.yfov = v[0];
+        if (aspect) c.aspectRatio = v[1];
+        c.xmag = v[2];
+        c.ymag = v[3];
+        c.znear = v[4];
+        if (far) c.zfar = v[5];
+    }
+    if (!r.count(n, 8)) return failed("camera instance count");
+    model.cameraInstances.resize(n);
+    for (CameraInstance& ci : model.cameraInstances) {
+        if (!r.scalar(ci.joint) || !r.scalar(ci.camera)) return failed("camera instance");
+    }
+    return true;
+}
+
 // Each state machine against the model's clips, as one loaded from JSON is checked.
 void checkStateMachines(const CookedModel& cooked, const std::string& source, std::vector<Fault>& faults) {
     const ClipLookup lookup = [&](std::string_view name) -> const Clip* {
@@ -840,6 +1135,10 @@ std::vector<std::byte> cookModel(const CookedModel& cooked, std::uint64_t source
     for (const CookedStateMachine& m : cooked.stateMachines) writeStateMachine(w, m);
     w.endSection(mark);
 
+    mark = w.beginSection(kDrawingTag);
+    writeDrawing(w, model);
+    w.endSection(mark);
+
     std::vector<std::byte>& out = w.bytes();
     w.patch(16, out.size());
     w.patch(32, checksumOf(out));
@@ -868,7 +1167,7 @@ Result<CookedModel> readCooked(std::span<const std::byte> bytes, std::string sou
     Model& model = cooked.model;
     model.source = source;
     std::vector<Fault> faults;
-    const std::uint32_t order[] = {kSkeletonTag, kLayoutTag, kSkinsTag, kClipsTag, kStateMachinesTag};
+    const std::uint32_t order[] = {kSkeletonTag, kLayoutTag, kSkinsTag, kClipsTag, kStateMachinesTag, kDrawingTag};
     std::size_t pos = kHeaderBytes;
     for (const std::uint32_t expected : order) {
         ByteReader sectionHeader(bytes, pos, bytes.size());
@@ -900,8 +1199,10 @@ Result<CookedModel> readCooked(std::span<const std::byte> bytes, std::string sou
             ok = readSkins(r, source, model, faults);
         } else if (expected == kClipsTag) {
             ok = readClips(r, source, cooked, faults);
-        } else {
+        } else if (expected == kStateMachinesTag) {
             ok = readStateMachines(r, source, cooked, faults);
+        } else {
+            ok = readDrawing(r, source, model, faults);
         }
         if (!ok) return faults;
         if (r.left() != 0) {

@@ -61,6 +61,109 @@ inline bool sameBits(std::span<const float> a, std::span<const float> b) {
 }
 inline bool sameBits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
 
+template <class T>
+std::span<const float> floatsOf(const std::vector<T>& v) {
+    return {v.empty() ? nullptr : reinterpret_cast<const float*>(v.data()), v.size() * sizeof(T) / sizeof(float)};
+}
+
+// What draws the model: meshes, instances, materials, textures, images (names and
+// decoded pixels), scenes and cameras.
+inline void expectSameDrawing(const Model& got, const Model& want) {
+    ASSERT_EQ(got.meshes.size(), want.meshes.size());
+    for (std::size_t m = 0; m < want.meshes.size(); ++m) {
+        const Mesh &a = got.meshes[m], &b = want.meshes[m];
+        EXPECT_EQ(a.name, b.name);
+        EXPECT_EQ(a.targetCount, b.targetCount);
+        EXPECT_TRUE(sameBits(a.weights, b.weights));
+        EXPECT_EQ(a.targetNames, b.targetNames);
+        ASSERT_EQ(a.primitives.size(), b.primitives.size());
+        for (std::size_t p = 0; p < b.primitives.size(); ++p) {
+            const MeshPrimitive &x = a.primitives[p], &y = b.primitives[p];
+            EXPECT_EQ(x.mode, y.mode);
+            EXPECT_EQ(x.material, y.material);
+            EXPECT_TRUE(sameBits(floatsOf(x.positions), floatsOf(y.positions))) << m << " " << p;
+            EXPECT_TRUE(sameBits(floatsOf(x.normals), floatsOf(y.normals))) << m << " " << p;
+            EXPECT_TRUE(sameBits(floatsOf(x.texcoords), floatsOf(y.texcoords))) << m << " " << p;
+            EXPECT_TRUE(sameBits(floatsOf(x.colors), floatsOf(y.colors))) << m << " " << p;
+            EXPECT_EQ(x.influencesPerVertex, y.influencesPerVertex);
+            EXPECT_EQ(x.joints, y.joints);
+            EXPECT_TRUE(sameBits(x.weights, y.weights));
+            EXPECT_EQ(x.indices, y.indices);
+            ASSERT_EQ(x.targets.size(), y.targets.size());
+            for (std::size_t t = 0; t < y.targets.size(); ++t) {
+                EXPECT_TRUE(sameBits(floatsOf(x.targets[t].positions), floatsOf(y.targets[t].positions)));
+                EXPECT_TRUE(sameBits(floatsOf(x.targets[t].normals), floatsOf(y.targets[t].normals)));
+            }
+        }
+    }
+    ASSERT_EQ(got.meshInstances.size(), want.meshInstances.size());
+    for (std::size_t i = 0; i < want.meshInstances.size(); ++i) {
+        EXPECT_EQ(got.meshInstances[i].joint, want.meshInstances[i].joint);
+        EXPECT_EQ(got.meshInstances[i].mesh, want.meshInstances[i].mesh);
+        EXPECT_EQ(got.meshInstances[i].skin, want.meshInstances[i].skin);
+        EXPECT_EQ(got.meshInstances[i].weightOffset, want.meshInstances[i].weightOffset);
+    }
+    ASSERT_EQ(got.materials.size(), want.materials.size());
+    for (std::size_t i = 0; i < want.materials.size(); ++i) {
+        const Material &a = got.materials[i], &b = want.materials[i];
+        EXPECT_EQ(a.name, b.name);
+        EXPECT_TRUE(sameBits(a.baseColorFactor, b.baseColorFactor));
+        ASSERT_EQ(a.baseColorTexture.has_value(), b.baseColorTexture.has_value());
+        if (b.baseColorTexture) {
+            EXPECT_EQ(a.baseColorTexture->texture, b.baseColorTexture->texture);
+            EXPECT_EQ(a.baseColorTexture->texCoord, b.baseColorTexture->texCoord);
+        }
+        EXPECT_EQ(a.alphaMode, b.alphaMode);
+        EXPECT_TRUE(sameBits(a.alphaCutoff, b.alphaCutoff));
+        EXPECT_EQ(a.doubleSided, b.doubleSided);
+    }
+    ASSERT_EQ(got.textures.size(), want.textures.size());
+    for (std::size_t i = 0; i < want.textures.size(); ++i) {
+        const Texture &a = got.textures[i], &b = want.textures[i];
+        EXPECT_EQ(a.image, b.image);
+        EXPECT_EQ(a.sampler, b.sampler);
+        EXPECT_EQ(a.magFilter, b.magFilter);
+        EXPECT_EQ(a.minFilter, b.minFilter);
+        EXPECT_EQ(a.mipmapFilter, b.mipmapFilter);
+        EXPECT_EQ(a.wrapS, b.wrapS);
+        EXPECT_EQ(a.wrapT, b.wrapT);
+    }
+    ASSERT_EQ(got.images.size(), want.images.size());
+    for (std::size_t i = 0; i < want.images.size(); ++i) {
+        EXPECT_EQ(got.images[i].name, want.images[i].name);
+        EXPECT_EQ(got.images[i].mimeType, want.images[i].mimeType);
+    }
+    ASSERT_EQ(got.decodedImages.size(), want.decodedImages.size());
+    for (std::size_t i = 0; i < want.decodedImages.size(); ++i) {
+        EXPECT_EQ(got.decodedImages[i].width, want.decodedImages[i].width);
+        EXPECT_EQ(got.decodedImages[i].height, want.decodedImages[i].height);
+        EXPECT_TRUE(got.decodedImages[i].pixels == want.decodedImages[i].pixels) << "image " << i;
+    }
+    ASSERT_EQ(got.scenes.size(), want.scenes.size());
+    for (std::size_t i = 0; i < want.scenes.size(); ++i) {
+        EXPECT_EQ(got.scenes[i].name, want.scenes[i].name);
+        EXPECT_EQ(got.scenes[i].roots, want.scenes[i].roots);
+    }
+    EXPECT_EQ(got.defaultScene, want.defaultScene);
+    ASSERT_EQ(got.cameras.size(), want.cameras.size());
+    for (std::size_t i = 0; i < want.cameras.size(); ++i) {
+        const Camera &a = got.cameras[i], &b = want.cameras[i];
+        EXPECT_EQ(a.name, b.name);
+        EXPECT_EQ(a.projection, b.projection);
+        EXPECT_TRUE(sameBits(a.yfov, b.yfov));
+        EXPECT_EQ(a.aspectRatio, b.aspectRatio);
+        EXPECT_TRUE(sameBits(a.xmag, b.xmag));
+        EXPECT_TRUE(sameBits(a.ymag, b.ymag));
+        EXPECT_TRUE(sameBits(a.znear, b.znear));
+        EXPECT_EQ(a.zfar, b.zfar);
+    }
+    ASSERT_EQ(got.cameraInstances.size(), want.cameraInstances.size());
+    for (std::size_t i = 0; i < want.cameraInstances.size(); ++i) {
+        EXPECT_EQ(got.cameraInstances[i].joint, want.cameraInstances[i].joint);
+        EXPECT_EQ(got.cameraInstances[i].camera, want.cameraInstances[i].camera);
+    }
+}
+
 inline void expectSameModel(const Model& got, const Model& want) {
     const Skeleton& gs = got.skeleton;
     const Skeleton& ws = want.skeleton;
@@ -130,6 +233,7 @@ inline void expectSameModel(const Model& got, const Model& want) {
             EXPECT_TRUE(sameBits(a.curves()[k].values, b.curves()[k].values));
         }
     }
+    expectSameDrawing(got, want);
 }
 
 }  // namespace kinema::test

@@ -48,11 +48,11 @@ struct Section {
     std::size_t length = 0;
 };
 
-// The five sections, found by their length fields.
+// The six sections, found by their length fields.
 std::vector<Section> sections(const Bytes& b) {
     std::vector<Section> out;
     std::size_t pos = kHeaderBytes;
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < 6; ++i) {
         Section s;
         s.header = pos;
         s.body = pos + kSectionHeaderBytes;
@@ -62,7 +62,7 @@ std::vector<Section> sections(const Bytes& b) {
     }
     return out;
 }
-enum SectionIndex : std::size_t { kSkel = 0, kNode = 1, kSkin = 2, kClip = 3, kStat = 4 };
+enum SectionIndex : std::size_t { kSkel = 0, kNode = 1, kSkin = 2, kClip = 3, kStat = 4, kMesh = 5 };
 
 std::uint32_t tagOf(const char (&s)[5]) {
     return static_cast<std::uint32_t>(static_cast<unsigned char>(s[0])) |
@@ -141,6 +141,53 @@ Model makeModel() {
     // CookedEmptyArrays.)
     m.weightOffsetOfJoint = {-1, -1, 0};
     m.restWeights = {0.5f, 0.25f};
+
+    // A skinned, morphed, textured triangle on the head, a scene and a camera.
+    Mesh mesh;
+    mesh.name = "face";
+    mesh.targetCount = 2;
+    mesh.weights = {0.5f, 0.25f};
+    mesh.targetNames = {"smile", "blink"};
+    MeshPrimitive prim;
+    prim.positions = {{0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 7.25f}};
+    prim.normals = {{0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 1.0f}};
+    prim.texcoords = {{0.0f, 0.0f}, {1.0f, 0.0f}, {0.0f, 1.0f}};
+    prim.colors = {{1.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 1.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 1.0f, 1.0f}};
+    prim.influencesPerVertex = 4;
+    prim.joints = {0, 1, 2, 0, 1, 2, 0, 0, 2, 1, 0, 0};
+    prim.weights = {0.5f, 0.5f, 0.0f, 0.0f, 0.25f, 0.75f, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f};
+    prim.indices = {0, 1, 2};
+    prim.material = 0;
+    prim.targets = {{{{0.0f, 0.1f, 0.0f}, {0.0f, 0.1f, 0.0f}, {0.0f, 0.0f, 0.0f}}, {}},
+                    {{}, {{0.0f, 0.0f, 0.5f}, {0.0f, 0.0f, 0.5f}, {0.0f, 0.0f, 0.5f}}}};
+    mesh.primitives.push_back(std::move(prim));
+    m.meshes.push_back(std::move(mesh));
+    m.meshInstances.push_back({2, 0, 0, 0});
+    Material material;
+    material.name = "skin";
+    material.baseColorFactor = {0.8f, 0.7f, 0.6f, 1.0f};
+    material.baseColorTexture = TextureRef{0, 0};
+    material.alphaMode = MaterialAlpha::Mask;
+    material.alphaCutoff = 0.25f;
+    material.doubleSided = true;
+    m.materials.push_back(material);
+    Texture texture;
+    texture.image = 0;
+    texture.magFilter = SamplerFilter::Nearest;
+    texture.wrapT = SamplerWrap::ClampToEdge;
+    m.textures.push_back(texture);
+    m.images.push_back(ImageSource{"checker", "image/png", {}, {}, {}, -1, 0, 0});
+    m.decodedImages.push_back(ImageRGBA8{2, 1, {255, 0, 0, 255, 0, 255, 0, 255}});
+    m.scenes.push_back(SceneRoots{"main", {0}});
+    m.defaultScene = 0;
+    Camera camera;
+    camera.name = "eye";
+    camera.yfov = 0.8f;
+    camera.aspectRatio = 1.5f;
+    camera.znear = 0.1f;
+    camera.zfar = 100.0f;
+    m.cameras.push_back(camera);
+    m.cameraInstances.push_back({1, 0});
     return m;
 }
 
@@ -188,7 +235,7 @@ TEST_F(CookedHostile, TheModelReadsBackBitForBitAndCooksToTheSameBytes) {
     ASSERT_TRUE(looksCooked(bytes));
     ASSERT_EQ(getU64(bytes, 16), bytes.size());
     ASSERT_EQ(getU64(bytes, 32), checksumOf(bytes));
-    EXPECT_EQ(parts[kStat].body + parts[kStat].length, bytes.size());
+    EXPECT_EQ(parts[kMesh].body + parts[kMesh].length, bytes.size());
     auto read = readCookedModel(bytes, kSource);
     ASSERT_TRUE(read.ok()) << read.message();
     EXPECT_EQ(read->source, kSource);
@@ -289,8 +336,8 @@ TEST_F(CookedHostile, HeaderFields) {
     EXPECT_TRUE(refused(b, atByte(32), "checksum mismatch"));
 
     b = bytes;
-    putU32(b, 40, 6);
-    EXPECT_TRUE(refused(b, atByte(40), "6 sections; version 2 files have 5"));
+    putU32(b, 40, 7);
+    EXPECT_TRUE(refused(b, atByte(40), "7 sections; version 2 files have 6"));
     putU32(b, 40, 0);
     EXPECT_TRUE(refused(b, atByte(40), "0 sections"));
 
@@ -408,6 +455,45 @@ TEST_F(CookedHostile, NonZeroReservedFields) {
     b[t1 + 7] = std::byte{0x80};
     reseal(b);
     EXPECT_TRUE(refused(b, atByte(t1 + 4), "clip 0 track 1: unknown path or interpolation, or reserved bits set"));
+}
+
+// The drawing section: a position that is not finite, an index past the vertices, a
+// texture that does not exist, an enumerator out of range, each behind a valid
+// checksum. The fields are found by the values the fixture gives them.
+std::size_t findF32(const Bytes& b, std::size_t from, float value) {
+    for (std::size_t at = from; at + 4 <= b.size(); ++at) {
+        if (getU32(b, at) == std::bit_cast<std::uint32_t>(value)) return at;
+    }
+    return 0;
+}
+
+TEST_F(CookedHostile, DamagedDrawingData) {
+    const std::size_t z = findF32(bytes, parts[kMesh].body, 7.25f);  // vertex 2's z
+    ASSERT_NE(z, 0u);
+    Bytes b = bytes;
+    putF32(b, z, std::numeric_limits<float>::quiet_NaN());
+    reseal(b);
+    EXPECT_TRUE(refused(b, kSource + "#meshes/0/primitives/0", "not finite"));
+
+    // The index list {0, 1, 2} follows the 12 weights: 3 indices after its count.
+    const std::size_t indices = findF32(bytes, z, 0.75f) + 4 * 7 + 4;
+    ASSERT_EQ(getU32(bytes, indices - 4), 3u);
+    b = bytes;
+    putU32(b, indices + 8, 3);
+    reseal(b);
+    EXPECT_TRUE(refused(b, kSource + "#meshes/0/primitives/0/indices/2", "not below the vertex count"));
+
+    // The material: name "skin", four floats, a flag, then the texture index.
+    const std::size_t factor = findF32(bytes, indices, 0.8f);
+    ASSERT_NE(factor, 0u);
+    b = bytes;
+    putU32(b, factor + 16 + 1, 5);
+    reseal(b);
+    EXPECT_TRUE(refused(b, kSource + "#materials/0/baseColorTexture", "no such texture"));
+    b = bytes;
+    b[factor + 16 + 1 + 8] = std::byte{3};  // alpha mode past Blend
+    reseal(b);
+    EXPECT_TRUE(refused(b, atByte(factor + 16 + 1 + 8), "out of range"));
 }
 
 TEST_F(CookedHostile, TrailingBytesAfterTheLastSection) {

@@ -27,7 +27,9 @@ class CookedSample : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(CookedSample, RoundTripsExactlyAndCooksToTheSameBytes) {
     KINEMA_REQUIRE_ASSET(path, GetParam());
-    auto model = importGltfFile(path);
+    ImportOptions options;
+    options.decodeImages = true;  // the pixels go into the cooked file
+    auto model = importGltfFile(path, options);
     ASSERT_TRUE(model.ok()) << model.message();
     auto source = readFileBytes(path);
     ASSERT_TRUE(source.ok());
@@ -46,12 +48,13 @@ TEST_P(CookedSample, RoundTripsExactlyAndCooksToTheSameBytes) {
     EXPECT_EQ(*recorded, hash);
 }
 
-INSTANTIATE_TEST_SUITE_P(SharedModels, CookedSample,
-                         ::testing::Values("CesiumMan/CesiumMan.glb", "RiggedFigure/RiggedFigure.glb",
-                                           "RiggedSimple/RiggedSimple.glb", "BoxAnimated/BoxAnimated.glb",
-                                           "AnimatedMorphCube/AnimatedMorphCube.glb",
-                                           "InterpolationTest/InterpolationTest.glb",
-                                           "AnimatedTriangle/AnimatedTriangle.gltf", "SimpleSkin/SimpleSkin.gltf"));
+INSTANTIATE_TEST_SUITE_P(
+    SharedModels, CookedSample,
+    ::testing::Values("CesiumMan/CesiumMan.glb", "RiggedFigure/RiggedFigure.glb", "RiggedSimple/RiggedSimple.glb",
+                      "BoxAnimated/BoxAnimated.glb", "AnimatedMorphCube/AnimatedMorphCube.glb",
+                      "InterpolationTest/InterpolationTest.glb", "AnimatedTriangle/AnimatedTriangle.gltf",
+                      "SimpleSkin/SimpleSkin.gltf", "AnimatedCube/AnimatedCube.gltf",
+                      "MorphPrimitivesTest/MorphPrimitivesTest.glb", "SimpleMorph/SimpleMorph.gltf"));
 
 TEST(CookedFile, SourceChangedNoticesAnEditedSource) {
     KINEMA_REQUIRE_ASSET(path, "BoxAnimated/BoxAnimated.glb");

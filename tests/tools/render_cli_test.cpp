@@ -258,6 +258,37 @@ TEST_F(RenderCli, SameFrameTwiceGivesTheSameBytes) {
     EXPECT_TRUE(bytesA == bytesB);
 }
 
+// A cooked file draws what its source draws: stored exact, the same bytes; compressed
+// (within 0.01 cm), a picture with the textured figure in it.
+TEST_F(RenderCli, ACookedFileDrawsAsItsSource) {
+    KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
+    const CliRun exact = runKinema("cook " + quoted(file) + " --exact --out " + quoted(dir_ / "exact"));
+    ASSERT_EQ(exact.exitCode, 0) << exact.err;
+    const CliRun small = runKinema("cook " + quoted(file) + " --out " + quoted(dir_ / "small"));
+    ASSERT_EQ(small.exitCode, 0) << small.err;
+    std::string args = " --time 0.75 --size 64x48";
+    args.append(gpuArg()).append(" --out ");
+    const fs::path fromGltf = dir_ / "gltf.png", fromExact = dir_ / "exact.png", fromSmall = dir_ / "small.png";
+    ASSERT_EQ(runKinema("render " + quoted(file) + args + quoted(fromGltf)).exitCode, 0);
+    const CliRun r = runKinema("render " + quoted(dir_ / "exact" / "CesiumMan.kinc") + args + quoted(fromExact));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const CliRun c = runKinema("render " + quoted(dir_ / "small" / "CesiumMan.kinc") + args + quoted(fromSmall));
+    ASSERT_EQ(c.exitCode, 0) << c.err;
+    EXPECT_FALSE(readBytes(fromGltf).empty());
+    EXPECT_TRUE(readBytes(fromGltf) == readBytes(fromExact));
+    const auto image = readPng(fromSmall);
+    ASSERT_TRUE(image);
+    const auto reference = readPng(fromGltf);
+    ASSERT_TRUE(reference);
+    // At 64x48 a 0.01 cm difference moves no pixel's coverage; allow a few at edges.
+    std::size_t differing = 0;
+    for (std::size_t i = 0; i < image->pixels.size(); i += 4) {
+        if (image->pixels[i + 3] != reference->pixels[i + 3]) ++differing;
+    }
+    EXPECT_LE(differing, 4u);
+    EXPECT_GT(coveredPixels(*image), 0u);
+}
+
 TEST_F(RenderCli, SeveralPngFramesAreNumberedFiles) {
     KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
     const CliRun r =
@@ -315,7 +346,7 @@ TEST_F(RenderCli, RefusesUnknownAnimations) {
     const simdjson::dom::element doc = glbJson(file, parser);
     std::vector<std::string> names;
     for (simdjson::dom::element a : doc["animations"].get_array())
-        names.push_back("'" + std::string(std::string_view(a["name"])) + "'");
+        names.push_back(std::string(1, '\'').append(std::string_view(a["name"])).append(1, '\''));
     ASSERT_EQ(names.size(), 9u);
     std::vector<std::string> parts = names;
     parts.push_back("Nope");

@@ -156,7 +156,10 @@ FileResult cookOne(const std::string& input, const fs::path& output, const Impor
     // The hash is of the very bytes imported, so a file edited meanwhile cannot be
     // recorded as the source of a model it did not produce.
     const std::uint64_t hash = sourceHash(**bytes);
-    auto model = importGltf(GltfSource{std::move(*bytes), path.parent_path(), path.filename().string()}, options);
+    // Images are decoded here, once, so that a cooked file draws without decoding.
+    ImportOptions withImages = options;
+    withImages.decodeImages = true;
+    auto model = importGltf(GltfSource{std::move(*bytes), path.parent_path(), path.filename().string()}, withImages);
     result.warnings.assign(model.warnings().begin(), model.warnings().end());
     if (!model) {
         result.faults.assign(model.faults().begin(), model.faults().end());

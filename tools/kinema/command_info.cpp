@@ -144,8 +144,7 @@ void printJson(const Model& model, bool cooked) {
 
 void printText(const Model& model, bool cooked) {
     std::printf("%s\n", model.source.c_str());
-    std::printf("  format: %s\n",
-                cooked ? "kinema cooked (skeleton, skins and clips; no meshes, materials or images)" : "glTF");
+    std::printf("  format: %s\n", cooked ? "kinema cooked" : "glTF");
     std::printf("  nodes: %zu (scenes: %zu)\n", model.nodeCount(), model.scenes.size());
     std::printf("  skins: %zu\n", model.skins.size());
     for (std::size_t s = 0; s < model.skins.size(); ++s) {

@@ -46,8 +46,8 @@ int main(int argc, char** argv) {
     InfoOptions info;
     auto* infoCmd = app.add_subcommand(
         "info",
-        "Summarise a glTF file: nodes, skins, animations, meshes, materials; or a cooked file (.kinc, from "
-        "`kinema cook`), which holds no meshes, materials or images.");
+        "Summarise a glTF file or a cooked file (.kinc, from `kinema cook`): nodes, skins, animations, meshes, "
+        "materials, images.");
     infoCmd->add_option("FILE", info.file, "a .gltf or .glb file, or a cooked file")->required();
     infoCmd->add_flag("--json", info.json, "print JSON instead of text");
     addImportFlags(*infoCmd, info.import);
@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
         "sample",
         "Evaluate an animation at given times: every node's local TRS and world matrix, and each mesh "
         "primitive's morph weights (and, with --skinned, its world-space vertex positions). A cooked file "
-        "(.kinc) samples to the same values as the file it was cooked from; it has no meshes.");
+        "(.kinc) samples as the file it was cooked from (exactly when cooked with --exact).");
     sampleCmd->add_option("FILE", sample.file, "a .gltf or .glb file, or a cooked file")->required();
     sampleCmd->add_option("--animation", sample.animation,
                           "animation index or name, or 'none' for the rest pose (default 0; a file without "
@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
         "Draw frames of a glTF file's animation with the Vulkan renderer, headless (no window or display), "
         "into a PNG or an animated GIF. Skinning and morphing run on the GPU; a GPU-less machine uses Mesa's "
         "CPU driver (lavapipe).");
-    renderCmd->add_option("FILE", render.file, "a .gltf or .glb file")->required();
+    renderCmd->add_option("FILE", render.file, "a .gltf or .glb file, or a cooked file")->required();
     renderCmd->add_option("--animation", render.animation,
                           "animation index or name, or none for the rest pose (default: the first)");
     renderCmd->add_option("--time", render.time, "seconds into the animation of the (first) frame (default 0)")
@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
         "Play a glTF file's animations in a window: Space play/pause, Left/Right scrub, Up/Down speed, N/P "
         "next/previous animation, S skeleton, drag to orbit, wheel to zoom, R reset the camera, H help, Esc quit. "
         "Needs a display; `kinema render` draws images without one.");
-    viewCmd->add_option("FILE", view.file, "a .gltf or .glb file")->required();
+    viewCmd->add_option("FILE", view.file, "a .gltf or .glb file, or a cooked file")->required();
     viewCmd->add_option("--animation", view.animation, "animation index or name to start with (default: the first)");
     viewCmd->add_option("--size", view.size, "window size WIDTHxHEIGHT (default 1280x720)");
     viewCmd->add_option("--gpu", view.gpu,
@@ -208,7 +208,8 @@ int main(int argc, char** argv) {
     auto* cookCmd = app.add_subcommand(
         "cook",
         "Cook glTF files into kinema's binary animation format: DIR/<name>.kinc per input, holding the "
-        "skeleton, skins and clips (not meshes, materials or images), loaded without parsing. Each clip's "
+        "skeleton, skins, clips, meshes, materials, decoded images, scenes and cameras, loaded without parsing. "
+        "Each clip's "
         "joint tracks are compressed within --error-cm (unless --exact). Files are cooked in parallel. Prints a "
         "row per clip: file, clip, raw bytes (the animated joints sampled at 30 Hz, 10 floats each), cooked "
         "bytes (the clip's compressed data, or its key data when exact), their ratio, and the largest and 99th "

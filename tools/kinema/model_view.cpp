@@ -6,6 +6,7 @@
 #include <iostream>
 #include <variant>
 
+#include "kinema/io/model_file.hpp"
 #include "kinema/scene/posed_vertices.hpp"
 
 namespace kinema::cli {
@@ -23,7 +24,8 @@ void grow(Vec3 p, Vec3& lo, Vec3& hi) {
 std::optional<Model> importForDrawing(const std::string& file, const ImportFlags& flags, const char* command) {
     ImportOptions options = toImportOptions(flags);
     options.decodeImages = true;
-    auto loaded = importGltfFile(file, options);
+    // A cooked file holds its images decoded already.
+    auto loaded = loadModelFile(file, options);
     printWarnings(std::cerr, loaded.warnings());
     if (!loaded) {
         std::cerr << "kinema " << command << ": " << loaded.message() << '\n';

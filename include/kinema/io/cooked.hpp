@@ -1,13 +1,13 @@
-// kinema/io: cooked files, a model's animation data in kinema's own binary form.
+// kinema/io: cooked files, a model in kinema's own binary form.
 //
 // A cooked file holds a skeleton (names, parents, rest pose), the node and morph
-// weight layout, skins and clips (tracks, markers, user curves, length, joint names)
-// as little-endian arrays that load with one read and bulk copies: no text, no
-// per-key parsing; and state machines (their descriptions, as the JSON form gives
-// them). A clip's joint tracks are stored exact or compressed
-// (runtime/clip_compression.hpp). Reading a cooked file and writing it back gives
-// the same bytes; a model of exact clips reads back float for float. Meshes, materials,
-// images and cameras are not part of it (docs/COOKED.md).
+// weight layout, skins, clips (tracks, markers, user curves, length, joint names),
+// state machines (their descriptions, as the JSON form gives them), and what draws
+// the model (meshes, materials, textures, decoded images, scenes, cameras) as
+// little-endian arrays that load with one read and bulk copies: no text, no per-key
+// parsing. A clip's joint tracks are stored exact or compressed
+// (runtime/clip_compression.hpp). Reading a cooked file and writing it back gives the
+// same bytes; a model of exact clips reads back float for float (docs/COOKED.md).
 //
 // The reader trusts nothing: magic, byte order, version, size, checksum, every
 // count against the bytes left, every section's length, and then the same
