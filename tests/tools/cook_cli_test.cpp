@@ -337,6 +337,24 @@ TEST_F(CookCli, MarkersAndStateMachinesGoIntoTheCookedFile) {
         found = true;
     }
     EXPECT_TRUE(found);
+    // `info` lists the machine and which clips are stored compressed.
+    const CliRun info = runKinema("info --json " + quoted(out / "InterpolationTest.kinc"));
+    ASSERT_EQ(info.exitCode, 0) << info.err;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.parse(info.out).get(doc)) << info.out;
+    simdjson::dom::array machines = doc["stateMachines"];
+    ASSERT_EQ(machines.size(), 1u);
+    EXPECT_EQ(std::string_view(machines.at(0)["name"]), "combat");
+    EXPECT_EQ(uint64_t(machines.at(0)["states"]), 2u);
+    EXPECT_EQ(uint64_t(machines.at(0)["transitions"]), 1u);
+    for (simdjson::dom::element a : simdjson::dom::array(doc["animations"])) EXPECT_TRUE(bool(a["compressed"]));
+    const CliRun text = runKinema("info " + quoted(out / "InterpolationTest.kinc"));
+    EXPECT_TRUE(contains(text.out, "state machines: 1\n    #0 'combat': 2 states, 0 parameters, 1 transition"))
+        << text.out;
+    const CliRun source = runKinema("info --json " + quoted(interp));
+    ASSERT_FALSE(parser.parse(source.out).get(doc)) << source.out;
+    EXPECT_EQ(simdjson::dom::array(doc["stateMachines"]).size(), 0u);
 
     // A machine naming a clip the input lacks: the file fails, with the clip's place.
     const fs::path lost = write("lost.json", R"({"states": [{"name": "a", "clip": "Nope"}]})");

@@ -5,6 +5,7 @@
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "json_writer.hpp"
+#include "kinema/io/cooked.hpp"
 #include "kinema/io/gltf.hpp"
 
 namespace kinema::cli {
@@ -40,7 +41,16 @@ std::size_t countIndices(const Mesh& m) {
     return n;
 }
 
-void printJson(const Model& model, bool cooked) {
+// What a cooked file holds beside its model: which clips are stored compressed, and
+// its state machines (both empty for a glTF file).
+struct CookedParts {
+    std::vector<bool> compressed;
+    std::vector<CookedStateMachine> stateMachines;
+
+    bool isCompressed(std::size_t clip) const { return clip < compressed.size() && compressed[clip]; }
+};
+
+void printJson(const Model& model, bool cooked, const CookedParts& parts) {
     std::string out;
     JsonWriter w(out, true);
     w.beginObject();
@@ -92,6 +102,17 @@ void printJson(const Model& model, bool cooked) {
         w.key("paths").beginArray();
         for (const auto& p : s.paths) w.value(p);
         w.endArray();
+        w.key("compressed").value(parts.isCompressed(a));
+        w.endObject();
+    }
+    w.endArray();
+    w.key("stateMachines").beginArray();
+    for (const CookedStateMachine& m : parts.stateMachines) {
+        w.beginObject();
+        w.key("name").value(m.name);
+        w.key("states").value(static_cast<std::uint64_t>(m.desc.states.size()));
+        w.key("parameters").value(static_cast<std::uint64_t>(m.desc.parameters.size()));
+        w.key("transitions").value(static_cast<std::uint64_t>(m.desc.transitions.size()));
         w.endObject();
     }
     w.endArray();
@@ -142,7 +163,7 @@ void printJson(const Model& model, bool cooked) {
     std::cout << out << '\n';
 }
 
-void printText(const Model& model, bool cooked) {
+void printText(const Model& model, bool cooked, const CookedParts& parts) {
     std::printf("%s\n", model.source.c_str());
     std::printf("  format: %s\n", cooked ? "kinema cooked" : "glTF");
     std::printf("  nodes: %zu (scenes: %zu)\n", model.nodeCount(), model.scenes.size());
@@ -155,9 +176,19 @@ void printText(const Model& model, bool cooked) {
     for (std::size_t a = 0; a < model.clips.size(); ++a) {
         const Clip& clip = model.clips[a];
         const ClipSummary s = summarise(clip);
-        std::printf("    #%zu '%.*s': %.4g s, %s, %s; paths %s\n", a, int(clip.name().size()), clip.name().data(),
+        std::printf("    #%zu '%.*s': %.4g s, %s, %s; paths %s%s\n", a, int(clip.name().size()), clip.name().data(),
                     double(clip.duration()), counted(clip.tracks().size(), "channel").c_str(),
-                    joined(s.interpolations).c_str(), joined(s.paths).c_str());
+                    joined(s.interpolations).c_str(), joined(s.paths).c_str(),
+                    parts.isCompressed(a) ? " (compressed)" : "");
+    }
+    if (cooked) {
+        std::printf("  state machines: %zu\n", parts.stateMachines.size());
+        for (std::size_t m = 0; m < parts.stateMachines.size(); ++m) {
+            const StateMachineDesc& d = parts.stateMachines[m].desc;
+            std::printf("    #%zu '%s': %s, %s, %s\n", m, parts.stateMachines[m].name.c_str(),
+                        counted(d.states.size(), "state").c_str(), counted(d.parameters.size(), "parameter").c_str(),
+                        counted(d.transitions.size(), "transition").c_str());
+        }
     }
     std::printf("  meshes: %zu\n", model.meshes.size());
     for (std::size_t m = 0; m < model.meshes.size(); ++m) {
@@ -194,10 +225,20 @@ int runInfo(const InfoOptions& options) {
         std::cerr << model.message() << '\n';
         return 1;
     }
+    CookedParts parts;
+    if (cooked) {
+        auto file = readCookedFile(options.file);
+        if (!file) {
+            std::cerr << file.message() << '\n';
+            return 1;
+        }
+        for (const CompressedClip& c : file->compressedClips) parts.compressed.push_back(!c.tracks.empty());
+        parts.stateMachines = std::move(file->stateMachines);
+    }
     if (options.json)
-        printJson(*model, cooked);
+        printJson(*model, cooked, parts);
     else
-        printText(*model, cooked);
+        printText(*model, cooked, parts);
     return 0;
 }
 
