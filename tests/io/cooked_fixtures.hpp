@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kinema/asset/model.hpp"
+#include "kinema/io/cooked.hpp"
 
 namespace kinema::test {
 
@@ -60,6 +61,23 @@ inline bool sameBits(std::span<const float> a, std::span<const float> b) {
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size_bytes()) == 0);
 }
 inline bool sameBits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
+
+// Every truncation of `bytes` refused at a byte offset, and every single bit flipped refused.
+inline void expectEveryCutAndFlipRefused(const Bytes& bytes, const std::string& source) {
+    for (std::size_t n = 0; n < bytes.size(); ++n) {
+        const Bytes cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
+        auto read = readCooked(cut, source);
+        ASSERT_FALSE(read.ok()) << n;
+        ASSERT_NE(read.faults().front().where.find("@byte"), std::string::npos) << read.message();
+    }
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        for (int bit = 0; bit < 8; ++bit) {
+            Bytes damaged = bytes;
+            damaged[i] ^= static_cast<std::byte>(1u << bit);
+            ASSERT_FALSE(readCooked(damaged, source).ok()) << "byte " << i << " bit " << bit;
+        }
+    }
+}
 
 template <class T>
 std::span<const float> floatsOf(const std::vector<T>& v) {

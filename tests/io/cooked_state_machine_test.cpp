@@ -148,19 +148,7 @@ TEST_F(CookedStateMachines, AMachineNamingAMissingClipIsRefused) {
 }
 
 TEST_F(CookedStateMachines, DamagedBytesAreRefusedAtTheirByte) {
-    for (std::size_t n = 0; n < bytes.size(); ++n) {
-        const Bytes cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
-        auto read = readCooked(cut, kSource);
-        ASSERT_FALSE(read.ok()) << n;
-        ASSERT_NE(read.faults().front().where.find("@byte"), std::string::npos) << read.message();
-    }
-    for (std::size_t i = 0; i < bytes.size(); ++i) {
-        for (int bit = 0; bit < 8; ++bit) {
-            Bytes damaged = bytes;
-            damaged[i] ^= static_cast<std::byte>(1u << bit);
-            ASSERT_FALSE(readCooked(damaged, kSource).ok()) << "byte " << i << " bit " << bit;
-        }
-    }
+    expectEveryCutAndFlipRefused(bytes, kSource);
     // Behind a valid checksum: the parameter type byte of "speed" (the section body's
     // count, the machine's name and default state, the parameter count, then the
     // parameter's name) out of range.
