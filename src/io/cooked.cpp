@@ -129,6 +129,7 @@ void writeCompressed(ByteWriter& w, const CompressedClip& c) {
     w.scalar(c.sampleRate);
     w.scalar(c.samples);
     w.scalar(c.duration);
+    w.scalar(c.segmentKeys);
     w.scalar(c.error.max);
     w.scalar(c.error.p99);
     w.scalar(c.error.worstJoint);
@@ -139,7 +140,7 @@ void writeCompressed(ByteWriter& w, const CompressedClip& c) {
         w.scalar(t.target);
         w.scalar(static_cast<std::uint8_t>(t.path));
         w.scalar(static_cast<std::uint8_t>(t.form));
-        w.scalar(t.bits);
+        w.scalar(t.stride);
         w.scalar(t.dropped);
         switch (t.form) {
             case TrackForm::Default: break;
@@ -149,6 +150,16 @@ void writeCompressed(ByteWriter& w, const CompressedClip& c) {
                 w.array(std::span<const float>(t.extent));
                 w.count(t.times.size());
                 w.array(std::span<const float>(t.times));
+                w.count(t.segments.size());
+                // One segment spans the track's range: only its width is stored.
+                for (const QuantizedSegment& s : t.segments) {
+                    w.scalar(s.bits);
+                    if (t.segments.size() == 1) continue;
+                    for (std::size_t k = 0; k < 3; ++k) {
+                        w.scalar(s.low[k]);
+                        w.scalar(s.span[k]);
+                    }
+                }
                 w.count(t.packed.size());
                 w.array(std::span<const std::uint8_t>(t.packed));
                 break;
@@ -610,9 +621,9 @@ bool readCompressed(ByteReader& r, const std::string& source, const std::string&
         return false;
     };
     std::uint32_t count = 0;
-    if (!r.scalar(c.sampleRate) || !r.scalar(c.samples) || !r.scalar(c.duration) || !r.scalar(c.error.max) ||
-        !r.scalar(c.error.p99) || !r.scalar(c.error.worstJoint) || !r.scalar(c.error.worstTime) ||
-        !r.scalar(c.error.measurements)) {
+    if (!r.scalar(c.sampleRate) || !r.scalar(c.samples) || !r.scalar(c.duration) || !r.scalar(c.segmentKeys) ||
+        !r.scalar(c.error.max) || !r.scalar(c.error.p99) || !r.scalar(c.error.worstJoint) ||
+        !r.scalar(c.error.worstTime) || !r.scalar(c.error.measurements)) {
         return failed("compressed clip header");
     }
     if (!r.count(count, 8)) return failed("compressed track count");
@@ -622,7 +633,7 @@ bool readCompressed(ByteReader& r, const std::string& source, const std::string&
         const std::string track = "compressed track " + std::to_string(i);
         std::uint8_t path = 0, form = 0;
         const std::size_t trackAt = r.offset();
-        if (!r.scalar(t.target) || !r.scalar(path) || !r.scalar(form) || !r.scalar(t.bits) || !r.scalar(t.dropped))
+        if (!r.scalar(t.target) || !r.scalar(path) || !r.scalar(form) || !r.scalar(t.stride) || !r.scalar(t.dropped))
             return failed(track);
         if (path > static_cast<std::uint8_t>(TrackPath::Scale) || form > static_cast<std::uint8_t>(TrackForm::Exact)) {
             faults.push_back(atByte(source, trackAt + 4, at + " " + track + ": unknown path or form"));
@@ -638,9 +649,17 @@ bool readCompressed(ByteReader& r, const std::string& source, const std::string&
                 break;
             case TrackForm::Quantized:
                 if (!r.array(t.minimum, 3) || !r.array(t.extent, 3) || !r.count(n, 4) || !r.array(t.times, n) ||
-                    !r.count(n, 1) || !r.array(t.packed, n)) {
+                    !r.count(n, 1)) {
                     return failed(track);
                 }
+                t.segments.assign(n, QuantizedSegment{0, {0, 0, 0}, {255, 255, 255}});
+                for (QuantizedSegment& s : t.segments) {
+                    bool read = r.scalar(s.bits);
+                    for (std::size_t k = 0; k < 3 && n > 1; ++k)
+                        read = read && r.scalar(s.low[k]) && r.scalar(s.span[k]);
+                    if (!read) return failed(track);
+                }
+                if (!r.count(n, 1) || !r.array(t.packed, n)) return failed(track);
                 break;
             case TrackForm::Exact:
                 if (!readTrack(r, source, at + " " + track, t.exact, faults)) return false;

@@ -162,6 +162,29 @@ Grid makeGrid(float duration, float rate) {
     return g;
 }
 
+// Grid points 0, stride, 2 stride, ... and the last.
+std::vector<float> stridedTimes(std::span<const float> grid, std::size_t stride) {
+    std::vector<float> out;
+    for (std::size_t k = 0; k < grid.size(); k += stride) out.push_back(grid[k]);
+    if (!grid.empty() && out.back() != grid.back()) out.push_back(grid.back());
+    return out;
+}
+
+std::vector<float> keyTimes(const CompressedTrack& c, const Grid& grid) {
+    return c.times.empty() ? stridedTimes(grid.times, c.stride) : c.times;
+}
+
+// The keys segment `s` of a track of `keys` keys holds: [first, end).
+std::pair<std::size_t, std::size_t> keysOfSegment(std::size_t segments, std::size_t keys, std::uint32_t perSegment,
+                                                  std::size_t s) {
+    if (segments == 1) return {0, keys};
+    return {s * perSegment, std::min(keys, (s + 1) * perSegment)};
+}
+
+std::size_t segmentsFor(std::size_t keys, std::uint32_t perSegment) {
+    return perSegment == 0 ? 1 : (keys + perSegment - 1) / perSegment;
+}
+
 Transform sampleAt(const Track& track, const Transform& rest, double t) {
     Transform out = rest;
     float none = 0.0f;
@@ -170,34 +193,65 @@ Transform sampleAt(const Track& track, const Transform& rest, double t) {
 }
 
 float worstLocalError(const Track& candidate, std::span<const Transform> reference, const Transform& rest,
-                      const Grid& grid, float reach) {
+                      const Grid& grid, float reach, std::size_t first = 0,
+                      std::size_t end = static_cast<std::size_t>(-1)) {
     float worst = 0.0f;
-    for (std::size_t i = 0; i < grid.instants.size(); ++i) {
+    for (std::size_t i = first; i < std::min(end, grid.instants.size()); ++i) {
         worst = std::max(worst,
                          localError(sampleAt(candidate, rest, grid.instants[i]), reference[i], candidate.path, reach));
     }
     return worst;
 }
 
-// The Quantized form's track: dequantized samples on the grid (or its own keys),
-// played linearly.
-Track quantizedTrack(const CompressedTrack& c, const Grid& grid) {
+using Stored = std::array<float, kStored>;
+
+// A LINEAR track through decoded keys.
+Track linearTrack(const CompressedTrack& c, std::span<const float> times, std::span<const Stored> values) {
     Track t;
     t.target = c.target;
     t.path = c.path;
     t.interpolation = Interpolation::Linear;
     t.width = c.path == TrackPath::Rotation ? 4u : 3u;
-    t.times = c.times.empty() ? grid.times : c.times;
-    const float top = static_cast<float>((1u << c.bits) - 1u);
-    std::size_t at = 0;
-    for (std::size_t k = 0; k < t.times.size(); ++k) {
-        std::array<float, kStored> v{};
-        for (std::size_t i = 0; i < kStored; ++i, at += c.bits) {
-            v[i] = c.minimum[i] + c.extent[i] * (static_cast<float>(readBits(c.packed, at, c.bits)) / top);
-        }
-        appendValue(t.values, c.path, c.dropped, v);
-    }
+    t.times.assign(times.begin(), times.end());
+    for (const Stored& v : values) appendValue(t.values, c.path, c.dropped, v);
     return t;
+}
+
+std::uint32_t topOf(int bits) { return (1u << bits) - 1u; }
+
+SegmentRange rangeOf(const CompressedTrack& c, const QuantizedSegment& segment) {
+    SegmentRange r;
+    for (std::size_t i = 0; i < kStored; ++i) {
+        r.minimum[i] = c.minimum[i] + c.extent[i] * (static_cast<float>(segment.low[i]) / 255.0f);
+        r.extent[i] = c.extent[i] * (static_cast<float>(segment.span[i]) / 255.0f);
+    }
+    return r;
+}
+
+// The decoded keys of a Quantized track.
+std::vector<Stored> decodedKeys(const CompressedTrack& c, std::size_t keys, std::uint32_t perSegment) {
+    std::vector<Stored> out(keys);
+    std::size_t at = 0;
+    for (std::size_t s = 0; s < c.segments.size(); ++s) {
+        const QuantizedSegment& segment = c.segments[s];
+        const SegmentRange r = rangeOf(c, segment);
+        const float top = static_cast<float>(topOf(segment.bits));
+        const auto [first, end] = keysOfSegment(c.segments.size(), keys, perSegment, s);
+        for (std::size_t k = first; k < end; ++k) {
+            for (std::size_t i = 0; i < kStored; ++i, at += segment.bits) {
+                out[k][i] =
+                    r.minimum[i] + r.extent[i] * (static_cast<float>(readBits(c.packed, at, segment.bits)) / top);
+            }
+        }
+    }
+    return out;
+}
+
+// The Quantized form's track: dequantized keys on the grid (or its own keys), played
+// linearly.
+Track quantizedTrack(const CompressedTrack& c, const Grid& grid, std::uint32_t perSegment) {
+    const std::vector<float> times = keyTimes(c, grid);
+    return linearTrack(c, times, decodedKeys(c, times.size(), perSegment));
 }
 
 Track constantTrack(const CompressedTrack& c) {
@@ -211,37 +265,110 @@ Track constantTrack(const CompressedTrack& c) {
     return t;
 }
 
-CompressedTrack quantize(const Track& source, std::span<const std::array<float, kStored>> samples, int bits) {
-    CompressedTrack c;
-    c.target = source.target;
-    c.path = source.path;
-    c.form = TrackForm::Quantized;
-    c.bits = static_cast<std::uint8_t>(bits);
+// The segment covering `samples` within the track's range: the 255ths of it that
+// hold their lowest and highest values.
+QuantizedSegment fitSegment(const CompressedTrack& c, std::span<const Stored> samples, int bits) {
+    QuantizedSegment segment;
+    segment.bits = static_cast<std::uint8_t>(bits);
+    for (std::size_t i = 0; i < kStored; ++i) {
+        if (!(c.extent[i] > 0.0f)) continue;
+        float lo = samples[0][i], hi = samples[0][i];
+        for (const Stored& v : samples) {
+            lo = std::min(lo, v[i]);
+            hi = std::max(hi, v[i]);
+        }
+        const float low = std::clamp(std::floor((lo - c.minimum[i]) / c.extent[i] * 255.0f), 0.0f, 255.0f);
+        const float high = std::clamp(std::ceil((hi - c.minimum[i]) / c.extent[i] * 255.0f), low, 255.0f);
+        segment.low[i] = static_cast<std::uint8_t>(low);
+        segment.span[i] = static_cast<std::uint8_t>(high - low);
+    }
+    return segment;
+}
+
+// `samples` as integers of `segment`, and the values they decode to.
+void quantizeSegment(const CompressedTrack& c, const QuantizedSegment& segment, std::span<const Stored> samples,
+                     std::vector<std::uint32_t>& integers, std::span<Stored> decoded) {
+    const SegmentRange r = rangeOf(c, segment);
+    const std::uint32_t top = topOf(segment.bits);
+    integers.clear();
+    for (std::size_t k = 0; k < samples.size(); ++k) {
+        for (std::size_t i = 0; i < kStored; ++i) {
+            const float unit = r.extent[i] > 0.0f ? (samples[k][i] - r.minimum[i]) / r.extent[i] : 0.0f;
+            const auto q = static_cast<std::uint32_t>(std::lround(std::clamp(unit, 0.0f, 1.0f) * float(top)));
+            integers.push_back(q);
+            decoded[k][i] = r.minimum[i] + r.extent[i] * (static_cast<float>(q) / static_cast<float>(top));
+        }
+    }
+}
+
+// The Quantized form of a track through `samples` at `times`: per segment the fewest
+// bits that keep the local error within `budget` (segments are chosen in order, each
+// judged with the keys before it as chosen), or nothing if 20 bits do not.
+std::optional<CompressedTrack> quantizeTrack(const CompressedTrack& shape, std::span<const float> times,
+                                             std::span<const Stored> samples, std::span<const Transform> reference,
+                                             const Transform& rest, const Grid& grid, float reach, float budget,
+                                             std::uint32_t perSegment, int minBits) {
+    CompressedTrack c = shape;
     c.minimum.assign(kStored, 0.0f);
     c.extent.assign(kStored, 0.0f);
     for (std::size_t i = 0; i < kStored; ++i) {
         float lo = samples[0][i], hi = samples[0][i];
-        for (const auto& s : samples) {
-            lo = std::min(lo, s[i]);
-            hi = std::max(hi, s[i]);
+        for (const Stored& v : samples) {
+            lo = std::min(lo, v[i]);
+            hi = std::max(hi, v[i]);
         }
         c.minimum[i] = lo;
         c.extent[i] = hi - lo;
     }
-    const std::uint32_t top = (1u << bits) - 1u;
-    BitWriter w;
-    for (const auto& s : samples) {
-        for (std::size_t i = 0; i < kStored; ++i) {
-            const float unit = c.extent[i] > 0.0f ? (s[i] - c.minimum[i]) / c.extent[i] : 0.0f;
-            w.write(static_cast<std::uint32_t>(std::lround(std::clamp(unit, 0.0f, 1.0f) * float(top))), bits);
+    const std::size_t segments = segmentsFor(samples.size(), perSegment);
+    std::vector<Stored> decoded(samples.size());
+    std::vector<std::uint32_t> integers;
+    BitWriter writer;
+    for (std::size_t s = 0; s < segments; ++s) {
+        const auto [first, end] = keysOfSegment(segments, samples.size(), perSegment, s);
+        // The instants this segment's keys reach: from the key before it (or the start)
+        // to its last key (or the end).
+        const std::size_t window = first == 0 ? 0 : first - 1;
+        const auto instant = [&](float t) {
+            return static_cast<std::size_t>(std::lower_bound(grid.instants.begin(), grid.instants.end(), double(t)) -
+                                            grid.instants.begin());
+        };
+        const std::size_t from = first == 0 ? 0 : instant(times[window]);
+        const std::size_t to = end == samples.size()
+            ? grid.instants.size()
+            : static_cast<std::size_t>(
+                  std::upper_bound(grid.instants.begin(), grid.instants.end(), double(times[end - 1])) -
+                  grid.instants.begin());
+        const auto keys = samples.subspan(first, end - first);
+        bool met = false;
+        for (int bits = minBits; bits <= kMaxBits && !met; ++bits) {
+            const QuantizedSegment segment = segments == 1
+                ? QuantizedSegment{static_cast<std::uint8_t>(bits), {0, 0, 0}, {255, 255, 255}}
+                : fitSegment(c, keys, bits);
+            quantizeSegment(c, segment, keys, integers, std::span<Stored>(decoded).subspan(first, end - first));
+            const Track part = linearTrack(c, times.subspan(window, end - window),
+                                           std::span<const Stored>(decoded).subspan(window, end - window));
+            if (worstLocalError(part, reference, rest, grid, reach, from, to) <= budget) {
+                met = true;
+                c.segments.push_back(segment);
+                for (std::size_t k = 0; k < integers.size(); ++k) writer.write(integers[k], bits);
+            }
         }
+        if (!met) return std::nullopt;
     }
-    c.packed = w.take();
+    c.packed = writer.take();
     return c;
 }
 
+// A segmented track's segments (a byte of bit width and 6 of range each; one
+// segment's width fits the track header); the packed bits.
+std::size_t quantizedBytes(const CompressedTrack& c) {
+    return (c.segments.size() > 1 ? 7 * c.segments.size() : 0) + c.packed.size();
+}
+
 // The smallest form of `track` whose local error stays within `budget`.
-CompressedTrack chooseForm(const Track& track, const Transform& rest, const Grid& grid, float reach, float budget) {
+CompressedTrack chooseForm(const Track& track, const Transform& rest, const Grid& grid, float reach, float budget,
+                           const CompressionOptions& options) {
     CompressedTrack exact;
     exact.target = track.target;
     exact.path = track.path;
@@ -270,24 +397,35 @@ CompressedTrack chooseForm(const Track& track, const Transform& rest, const Grid
     if (worstLocalError(constantTrack(constant), reference, rest, grid, reach) <= budget) return constant;
 
     if (track.interpolation == Interpolation::Step) return exact;
-    // On the grid, and for a LINEAR track at its own keys: the first width that
-    // meets the budget for each, and of the two the smaller.
+    // On the grid and its strides, and for a LINEAR track at its own keys; each as one
+    // segment and in segments: of those that meet the budget, the smallest.
     std::optional<CompressedTrack> best;
-    const auto consider = [&](std::span<const float> times) {
-        std::vector<std::array<float, kStored>> samples;
+    CompressedTrack shape;
+    shape.target = track.target;
+    shape.path = track.path;
+    shape.form = TrackForm::Quantized;
+    shape.dropped = dropped;
+    const auto consider = [&](std::span<const float> times, bool own, std::uint8_t stride) {
+        std::vector<Stored> samples;
         for (const float t : times) samples.push_back(stored(sampleAt(track, rest, t), track.path, dropped));
-        for (int bits = kMinBits; bits <= kMaxBits; ++bits) {
-            CompressedTrack c = quantize(track, samples, bits);
-            c.dropped = dropped;
-            if (times.data() != grid.times.data()) c.times.assign(times.begin(), times.end());
-            if (worstLocalError(quantizedTrack(c, grid), reference, rest, grid, reach) <= budget) {
-                if (!best || c.packed.size() < best->packed.size()) best = std::move(c);
-                return;
-            }
+        shape.stride = stride;
+        if (own) shape.times.assign(times.begin(), times.end());
+        for (const std::uint32_t perSegment : {std::uint32_t{0}, options.segmentKeys}) {
+            if (perSegment != 0 && segmentsFor(times.size(), perSegment) < 2) continue;
+            auto c = quantizeTrack(shape, times, samples, reference, rest, grid, reach, budget, perSegment,
+                                   perSegment == 0 ? kMinBits : 1);
+            if (c && (!best || quantizedBytes(*c) < quantizedBytes(*best))) best = std::move(c);
         }
+        shape.times.clear();
     };
-    if (grid.samples >= 2) consider(grid.times);
-    if (track.interpolation == Interpolation::Linear && track.times.size() >= 2) consider(track.times);
+    std::size_t previousKeys = 0;
+    for (std::uint32_t stride = 1; stride <= options.maxStride; stride *= 2) {
+        const std::vector<float> times = stridedTimes(grid.times, stride);
+        if (times.size() >= 2 && times.size() != previousKeys)
+            consider(times, false, static_cast<std::uint8_t>(stride));
+        previousKeys = times.size();
+    }
+    if (track.interpolation == Interpolation::Linear && track.times.size() >= 2) consider(track.times, true, 1);
     return best ? std::move(*best) : exact;
 }
 
@@ -297,7 +435,7 @@ Result<Clip> rebuild(const CompressedClip& compressed, const Clip& source, const
         switch (c.form) {
             case TrackForm::Default: break;
             case TrackForm::Constant: tracks.push_back(constantTrack(c)); break;
-            case TrackForm::Quantized: tracks.push_back(quantizedTrack(c, grid)); break;
+            case TrackForm::Quantized: tracks.push_back(quantizedTrack(c, grid, compressed.segmentKeys)); break;
             case TrackForm::Exact: tracks.push_back(c.exact); break;
         }
     }
@@ -322,6 +460,33 @@ Result<Clip> rebuild(const CompressedClip& compressed, const Clip& source, const
 
 }  // namespace
 
+std::vector<float> quantizedTimes(const CompressedClip& clip, const CompressedTrack& track) {
+    return keyTimes(track, makeGrid(clip.duration, clip.sampleRate));
+}
+
+SegmentRange segmentRange(const CompressedTrack& track, std::size_t segment) noexcept {
+    return rangeOf(track, track.segments[segment]);
+}
+
+std::size_t segmentOfKey(const CompressedClip& clip, const CompressedTrack& track, std::size_t key) noexcept {
+    return track.segments.size() == 1 || clip.segmentKeys == 0 ? 0 : key / clip.segmentKeys;
+}
+
+std::vector<std::uint32_t> quantizedIntegers(const CompressedClip& clip, const CompressedTrack& track) {
+    const std::size_t keys = quantizedTimes(clip, track).size();
+    std::vector<std::uint32_t> out;
+    out.reserve(keys * kStored);
+    std::size_t at = 0;
+    for (std::size_t s = 0; s < track.segments.size(); ++s) {
+        const int bits = track.segments[s].bits;
+        const auto [first, end] = keysOfSegment(track.segments.size(), keys, clip.segmentKeys, s);
+        for (std::size_t i = 0; i < (end - first) * kStored; ++i, at += static_cast<std::size_t>(bits)) {
+            out.push_back(readBits(track.packed, at, bits));
+        }
+    }
+    return out;
+}
+
 std::size_t CompressedClip::byteSize() const noexcept {
     std::size_t bytes = kClipHeaderBytes;
     std::vector<const std::vector<float>*> timelines;
@@ -335,7 +500,7 @@ std::size_t CompressedClip::byteSize() const noexcept {
         switch (t.form) {
             case TrackForm::Default: break;
             case TrackForm::Constant: bytes += kStored * sizeof(float); break;
-            case TrackForm::Quantized: bytes += kStored * 2 * sizeof(float) + t.packed.size(); break;
+            case TrackForm::Quantized: bytes += kStored * 2 * sizeof(float) + quantizedBytes(t); break;
             case TrackForm::Exact: bytes += 8 + (t.exact.times.size() + t.exact.values.size()) * sizeof(float); break;
         }
     }
@@ -350,6 +515,12 @@ Result<CompressedClip> compressClip(const Skeleton& skeleton, const Clip& clip, 
         faults.push_back({"options/vertexDistance", "not finite and positive"});
     if (!(std::isfinite(options.sampleRate) && options.sampleRate > 0.0f))
         faults.push_back({"options/sampleRate", "not finite and positive"});
+    if (options.segmentKeys != 0 &&
+        (options.segmentKeys < 2 || options.segmentKeys > 256 ||
+         (options.segmentKeys & (options.segmentKeys - 1)) != 0))
+        faults.push_back({"options/segmentKeys", "not 0 or a power of two from 2 to 256"});
+    if (options.maxStride < 1 || options.maxStride > 64 || (options.maxStride & (options.maxStride - 1)) != 0)
+        faults.push_back({"options/maxStride", "not a power of two from 1 to 64"});
     if (clip.jointsNeeded() > skeleton.jointCount()) faults.push_back({"clip", "animates joints the skeleton lacks"});
     if (!faults.empty()) return faults;
 
@@ -363,13 +534,14 @@ Result<CompressedClip> compressClip(const Skeleton& skeleton, const Clip& clip, 
     out.sampleRate = options.sampleRate;
     out.samples = grid.samples;
     out.duration = keysEnd;
+    out.segmentKeys = options.segmentKeys;
     // Errors down a chain add up: start each track at half the bound, then halve.
     float budget = 0.5f * options.maxError;
     for (int attempt = 0; attempt <= kBudgetHalvings; ++attempt, budget *= 0.5f) {
         out.tracks.clear();
         for (const Track& t : clip.tracks()) {
             if (t.path == TrackPath::Weights) continue;
-            out.tracks.push_back(chooseForm(t, skeleton.restPose()[t.target], grid, reach[t.target], budget));
+            out.tracks.push_back(chooseForm(t, skeleton.restPose()[t.target], grid, reach[t.target], budget, options));
         }
         auto rebuilt = rebuild(out, clip, grid);
         if (!rebuilt) return std::vector<Fault>(rebuilt.faults().begin(), rebuilt.faults().end());
@@ -399,6 +571,9 @@ Result<Clip> decompressClip(const CompressedClip& compressed, const Clip& source
         double(compressed.duration) * compressed.sampleRate > 1e6) {
         return Fault{"compressed", "sample rate or duration out of range"};
     }
+    const std::uint32_t perSegment = compressed.segmentKeys;
+    const bool segmented = perSegment >= 2 && perSegment <= 256 && (perSegment & (perSegment - 1)) == 0;
+    if (perSegment != 0 && !segmented) return Fault{"compressed/segmentKeys", "not 0 or a power of two from 2 to 256"};
     const Grid grid = makeGrid(compressed.duration, compressed.sampleRate);
     if (grid.samples != compressed.samples) return Fault{"compressed", "grid does not match its sample count"};
     std::vector<Fault> faults;
@@ -417,13 +592,41 @@ Result<Clip> decompressClip(const CompressedClip& compressed, const Clip& source
                     faults.push_back({at + "/constant", "not three finite values"});
                 break;
             case TrackForm::Quantized: {
-                if (c.bits < 1 || c.bits > kMaxBits) faults.push_back({at + "/bits", "outside 1-20"});
                 if (c.minimum.size() != kStored || c.extent.size() != kStored || !finite(c.minimum) ||
                     !finite(c.extent)) {
                     faults.push_back({at + "/minimum", "minimum and extent are not three finite values each"});
                 }
-                const std::size_t keys = c.times.empty() ? grid.times.size() : c.times.size();
-                if (c.bits <= kMaxBits && c.packed.size() * 8 < keys * kStored * c.bits)
+                if (c.stride < 1 || c.stride > 128 || (c.stride & (c.stride - 1)) != 0 ||
+                    (!c.times.empty() && c.stride != 1)) {
+                    faults.push_back({at + "/stride", "not a power of two from 1 to 128 (1 for own key times)"});
+                    break;
+                }
+                const std::size_t keys = keyTimes(c, grid).size();
+                if (keys == 0) {
+                    faults.push_back({at + "/times", "no keys"});
+                    break;
+                }
+                if (c.segments.size() != 1 &&
+                    (!segmented || c.segments.size() != segmentsFor(keys, compressed.segmentKeys))) {
+                    faults.push_back({at + "/segments",
+                                      std::to_string(c.segments.size()) + " segments for " + std::to_string(keys) +
+                                          " keys of " + std::to_string(compressed.segmentKeys) + " a segment"});
+                    break;
+                }
+                std::size_t bits = 0;
+                for (std::size_t s = 0; s < c.segments.size(); ++s) {
+                    const QuantizedSegment& segment = c.segments[s];
+                    const std::string where = at + "/segments/" + std::to_string(s);
+                    if (segment.bits < 1 || segment.bits > kMaxBits)
+                        faults.push_back({where + "/bits", "outside 1-20"});
+                    for (std::size_t k = 0; k < kStored; ++k) {
+                        if (segment.low[k] + segment.span[k] > 255)
+                            faults.push_back({where + "/span", "reaches past the track's range"});
+                    }
+                    const auto [first, end] = keysOfSegment(c.segments.size(), keys, compressed.segmentKeys, s);
+                    bits += (end - first) * kStored * segment.bits;
+                }
+                if (c.packed.size() * 8 < bits)
                     faults.push_back({at + "/packed", "holds fewer bits than its samples need"});
                 break;
             }

@@ -1,6 +1,7 @@
 #include "kinema/runtime/packed_clip.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -36,14 +37,16 @@ using BlockKey = std::tuple<std::uint32_t, TrackPath, Interpolation, int>;
 // Component values of a Quantized track: per sample, kStoredComponents of `bits` bits.
 constexpr std::uint32_t kStoredComponents = 3;
 
-std::uint32_t readBits(const std::vector<std::uint8_t>& bytes, std::size_t at, unsigned bits) {
-    std::uint32_t v = 0;
-    for (unsigned b = 0; b < bits; ++b, ++at) v |= static_cast<std::uint32_t>((bytes[at / 8] >> (at % 8)) & 1u) << b;
-    return v;
+// The integer size a quantized track's samples take in memory.
+std::uint8_t integerBytes(const CompressedTrack& t) {
+    const auto widest =
+        std::max_element(t.segments.begin(), t.segments.end(),
+                         [](const QuantizedSegment& a, const QuantizedSegment& b) { return a.bits < b.bits; });
+    return widest == t.segments.end() || widest->bits <= 16 ? 2 : 4;
 }
 
-// The integer size a quantized track's samples take in memory.
-std::uint8_t integerBytes(const CompressedTrack& t) { return t.bits <= 16 ? 2 : 4; }
+// A block whose lanes are all one segment reads one scale per lane.
+constexpr std::uint8_t kOneSegment = 31;
 
 }  // namespace
 
@@ -149,18 +152,31 @@ PackedClip::PackedClip(const Clip& clip, const CompressedClip* compressed)
             valueCount += rows * block.keyStride;
         } else {
             // Row layout: stored component after component, each paddedLanes integers.
+            // Scales: per segment of rows (keys >> segmentShift), per stored component,
+            // paddedLanes of them.
             block.quantized = static_cast<std::uint8_t>(quantKey / 4);
             block.dropped = static_cast<std::uint8_t>(quantKey % 4);
             block.quantOffset = static_cast<std::uint32_t>(quantSteps_.size());
+            const bool segmented =
+                std::any_of(lanes.begin(), lanes.end(), [](const Lane& l) { return l.quantized->segments.size() > 1; });
+            block.segmentShift =
+                segmented ? static_cast<std::uint8_t>(std::countr_zero(compressed->segmentKeys)) : kOneSegment;
+            const std::size_t segments = (timelines_[timeline].keyCount >> block.segmentShift) + 1;
             const std::size_t padded = block.paddedLanes;
-            quantSteps_.resize(quantSteps_.size() + kStoredComponents * padded, 0.0f);
+            quantSteps_.resize(quantSteps_.size() + segments * kStoredComponents * padded, 0.0f);
             quantMinimums_.resize(quantSteps_.size(), 0.0f);
-            for (std::uint32_t c = 0; c < kStoredComponents; ++c) {
+            for (std::size_t m = 0; m < segments; ++m) {
                 for (std::size_t l = 0; l < lanes.size(); ++l) {
                     const CompressedTrack& q = *lanes[l].quantized;
-                    const std::size_t i = block.quantOffset + c * padded + l;
-                    quantSteps_[i] = q.extent[c] / static_cast<float>((1u << q.bits) - 1u);
-                    quantMinimums_[i] = q.minimum[c];
+                    // The row after the last key repeats it, in the last segment's scale.
+                    const std::size_t segment = std::min(m, q.segments.size() - 1);
+                    const SegmentRange range = segmentRange(q, segment);
+                    const auto top = static_cast<float>((1u << q.segments[segment].bits) - 1u);
+                    for (std::uint32_t c = 0; c < kStoredComponents; ++c) {
+                        const std::size_t i = block.quantOffset + (m * kStoredComponents + c) * padded + l;
+                        quantSteps_[i] = range.extent[c] / top;
+                        quantMinimums_[i] = range.minimum[c];
+                    }
                 }
             }
             block.keyStride = static_cast<std::uint32_t>(kStoredComponents * padded * block.quantized);
@@ -193,13 +209,14 @@ PackedClip::PackedClip(const Clip& clip, const CompressedClip* compressed)
             groups[{block.timeline, static_cast<TrackPath>(block.path), static_cast<Interpolation>(block.interpolation),
                     quantizedKey(block.quantized, block.dropped)}];
         const std::size_t keys = timelines_[block.timeline].keyCount;
+        std::vector<std::vector<std::uint32_t>> integers;
+        for (const Lane& lane : lanes) integers.push_back(quantizedIntegers(*compressed, *lane.quantized));
         for (std::size_t k = 0; k <= keys; ++k) {
             const std::size_t src = std::min(k, keys - 1);
             std::uint8_t* row = quantRows_.data() + block.valueOffset + k * block.keyStride;
             for (std::uint32_t c = 0; c < kStoredComponents; ++c) {
                 for (std::size_t l = 0; l < lanes.size(); ++l) {
-                    const CompressedTrack& q = *lanes[l].quantized;
-                    const std::uint32_t value = readBits(q.packed, (src * kStoredComponents + c) * q.bits, q.bits);
+                    const std::uint32_t value = integers[l][src * kStoredComponents + c];
                     std::uint8_t* at = row + (c * block.paddedLanes + l) * block.quantized;
                     if (block.quantized == 2) {
                         const auto narrow = static_cast<std::uint16_t>(value);

@@ -35,9 +35,10 @@ using namespace test;  // the byte helpers of cooked_fixtures.hpp
 const std::string kSource = "compressed.kinc";
 
 // Three joints and two morph weights; one clip whose joint tracks take every form
-// (a smooth translation and rotation: Quantized; a held scale: Constant; a rest
-// translation: Default; STEP keys: Exact), with morph weights, markers, a curve and
-// a length; and a clip left exact.
+// (a smooth translation and rotation: Quantized, in segments of 8 keys; a held scale:
+// Constant; a rest translation: Default; a spline line: Quantized on every 8th grid
+// point; STEP keys: Exact), with morph weights, markers, a curve and a length; and a
+// clip left exact.
 Model makeModel() {
     Model m;
     std::vector<JointDesc> joints(3);
@@ -55,7 +56,9 @@ Model makeModel() {
         const float t = static_cast<float>(k) / 24.0f;
         const float a = 2.0f * std::numbers::pi_v<float> * t;
         times.push_back(t);
-        translation.insert(translation.end(), {0.1f * std::sin(a), 0.02f * std::cos(a), 0.0f});
+        // still for two thirds of a second, then a swing: segments pay
+        const float swing = k < 16 ? 0.001f : 1.0f;
+        translation.insert(translation.end(), {0.1f * swing * std::sin(a), 0.02f * swing * std::cos(a), 0.0f});
         rotation.insert(rotation.end(), {0.0f, std::sin(0.3f * std::sin(a)), 0.0f, std::cos(0.3f * std::sin(a))});
     }
     Track weights;
@@ -69,6 +72,11 @@ Model makeModel() {
         test::makeTrack(1, TrackPath::Rotation, times, rotation),
         test::makeTrack(1, TrackPath::Scale, {0.0f, 1.0f}, {1.2f, 1.2f, 1.2f, 1.2f, 1.2f, 1.2f}),
         test::makeTrack(1, TrackPath::Translation, {0.0f, 1.0f}, {0.0f, 0.5f, 0.0f, 0.0f, 0.5f, 0.0f}),
+        // a CUBICSPLINE line: key reduction keeps every 8th grid point
+        test::makeTrack(0, TrackPath::Scale, {0.0f, 1.0f},
+                        {0.1f, 0.1f, 0.1f, 1.0f, 1.0f, 1.0f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 1.1f, 1.1f, 1.1f, 0.1f,
+                         0.1f, 0.1f},
+                        Interpolation::CubicSpline),
         test::makeTrack(2, TrackPath::Rotation, {0.0f, 0.5f}, {0, 0, 0, 1, 0, 0, 0.6f, 0.8f}, Interpolation::Step),
         weights};
     auto walk = Clip::create("walk", std::move(tracks), {{"step", 0.5f}});
@@ -86,6 +94,7 @@ void expectSameCompressed(const CompressedClip& got, const CompressedClip& want)
     EXPECT_TRUE(sameBits(got.sampleRate, want.sampleRate));
     EXPECT_EQ(got.samples, want.samples);
     EXPECT_TRUE(sameBits(got.duration, want.duration));
+    EXPECT_EQ(got.segmentKeys, want.segmentKeys);
     EXPECT_TRUE(sameBits(got.error.max, want.error.max));
     EXPECT_TRUE(sameBits(got.error.p99, want.error.p99));
     EXPECT_EQ(got.error.worstJoint, want.error.worstJoint);
@@ -95,7 +104,13 @@ void expectSameCompressed(const CompressedClip& got, const CompressedClip& want)
         EXPECT_EQ(g.target, w.target) << i;
         EXPECT_EQ(g.path, w.path) << i;
         EXPECT_EQ(g.form, w.form) << i;
-        EXPECT_EQ(g.bits, w.bits) << i;
+        EXPECT_EQ(g.stride, w.stride) << i;
+        ASSERT_EQ(g.segments.size(), w.segments.size()) << i;
+        for (std::size_t s = 0; s < w.segments.size(); ++s) {
+            EXPECT_EQ(g.segments[s].bits, w.segments[s].bits) << i << " " << s;
+            EXPECT_EQ(g.segments[s].low, w.segments[s].low) << i << " " << s;
+            EXPECT_EQ(g.segments[s].span, w.segments[s].span) << i << " " << s;
+        }
         EXPECT_EQ(g.dropped, w.dropped) << i;
         EXPECT_TRUE(sameBits(g.constant, w.constant)) << i;
         EXPECT_TRUE(sameBits(g.minimum, w.minimum)) << i;
@@ -127,8 +142,17 @@ protected:
     void SetUp() override {
         model = makeModel();
         ASSERT_TRUE(findModelFaults(model).empty());
-        auto c = compressClip(model.skeleton, model.clips[0]);
+        CompressionOptions options;
+        options.segmentKeys = 8;
+        auto c = compressClip(model.skeleton, model.clips[0], options);
         ASSERT_TRUE(c.ok()) << c.message();
+        std::size_t segmented = 0, reduced = 0;
+        for (const CompressedTrack& t : c->tracks) {
+            segmented += t.segments.size() > 1 ? 1u : 0u;
+            reduced += t.stride > 1 ? 1u : 0u;
+        }
+        ASSERT_GE(segmented, 1u);
+        ASSERT_EQ(reduced, 1u);
         compressed = {*c, CompressedClip{}};
         bytes = cookModel(CookedModel{model, compressed, {}}, 42);
     }
@@ -180,8 +204,9 @@ std::size_t compressedRecord(const Bytes& b, const CompressedClip& c) {
 TEST_F(CookedCompressed, CraftedFieldsAreRefusedWithTheByteOrTheTrack) {
     const std::size_t record = compressedRecord(bytes, compressed[0]);
     ASSERT_NE(record, 0u);
-    // Header: rate, samples, duration, max, p99, worst joint, worst time, measurements (u64), track count.
-    const std::size_t firstTrack = record + 4 * 7 + 8 + 4;
+    // Header: rate, samples, duration, segment keys, max, p99, worst joint, worst time,
+    // measurements (u64), track count.
+    const std::size_t firstTrack = record + 4 * 8 + 8 + 4;
     ASSERT_EQ(getU32(bytes, firstTrack - 4), compressed[0].tracks.size());
     ASSERT_EQ(getU32(bytes, firstTrack), compressed[0].tracks[0].target);
 
@@ -207,7 +232,12 @@ TEST_F(CookedCompressed, CraftedFieldsAreRefusedWithTheByteOrTheTrack) {
     putU32(b, record + 4, compressed[0].samples + 1);
     EXPECT_TRUE(refused(b, kSource + "#clips/0/compressed", "grid does not match"));
 
-    // A Quantized track's width, past the header checks: decompressClip's fault, located in the file.
+    b = bytes;
+    putU32(b, record + 12, 12);
+    EXPECT_TRUE(refused(b, kSource + "#clips/0/compressed/segmentKeys", "not 0 or a power of two"));
+
+    // A Quantized track's stride and width, past the header checks: decompressClip's
+    // faults, located in the file.
     std::size_t at = firstTrack, q = 0;
     for (; q < compressed[0].tracks.size(); ++q) {
         const CompressedTrack& t = compressed[0].tracks[q];
@@ -216,9 +246,16 @@ TEST_F(CookedCompressed, CraftedFieldsAreRefusedWithTheByteOrTheTrack) {
         ASSERT_NE(t.form, TrackForm::Exact) << "the fixture puts the quantized tracks before the exact ones";
     }
     ASSERT_LT(q, compressed[0].tracks.size());
+    const std::string track = kSource + "#clips/0/compressed/tracks/" + std::to_string(q);
     b = bytes;
-    b[at + 6] = std::byte{25};
-    EXPECT_TRUE(refused(b, kSource + "#clips/0/compressed/tracks/" + std::to_string(q) + "/bits", "outside 1-20"));
+    b[at + 6] = std::byte{3};
+    EXPECT_TRUE(refused(b, track + "/stride", "not a power of two"));
+    // Header 8, ranges 24, own key times (count and floats), segment count: the first segment's bits.
+    const std::size_t segment = at + 8 + 24 + 4 + 4 * compressed[0].tracks[q].times.size() + 4;
+    ASSERT_EQ(getU32(bytes, segment - 4), compressed[0].tracks[q].segments.size());
+    b = bytes;
+    b[segment] = std::byte{25};
+    EXPECT_TRUE(refused(b, track + "/segments/0/bits", "outside 1-20"));
 }
 
 // With KINEMA_WRITE_COOKED_SEEDS naming a folder, the fixture's file joins the

@@ -311,9 +311,9 @@ TEST_F(CookedHostile, NotACookedFile) {
 TEST_F(CookedHostile, HeaderFields) {
     Bytes b = bytes;
     putU32(b, 12, 1);
-    EXPECT_TRUE(refused(b, atByte(12), "format version 1; this build reads version 2"));
-    putU32(b, 12, 3);
-    EXPECT_TRUE(refused(b, atByte(12), "format version 3; this build reads version 2"));
+    EXPECT_TRUE(refused(b, atByte(12), "format version 1; this build reads version 3"));
+    putU32(b, 12, 4);
+    EXPECT_TRUE(refused(b, atByte(12), "format version 4; this build reads version 3"));
 
     b = bytes;
     putU32(b, 8, 0x0D0C0B0Au);
@@ -337,7 +337,7 @@ TEST_F(CookedHostile, HeaderFields) {
 
     b = bytes;
     putU32(b, 40, 7);
-    EXPECT_TRUE(refused(b, atByte(40), "7 sections; version 2 files have 6"));
+    EXPECT_TRUE(refused(b, atByte(40), "7 sections; version 3 files have 6"));
     putU32(b, 40, 0);
     EXPECT_TRUE(refused(b, atByte(40), "0 sections"));
 

@@ -51,11 +51,13 @@ TEST(ClipCompression, EachTrackTakesTheFormItsValuesCallFor) {
     const CompressedTrack& ramp = compressed->tracks[3];
     ASSERT_EQ(ramp.form, TrackForm::Quantized);
     // Two keys quantize exactly to the ends of their range: the fewest bits do.
-    EXPECT_EQ(ramp.bits, 3);
+    ASSERT_EQ(ramp.segments.size(), 1u);
+    EXPECT_EQ(ramp.segments[0].bits, 3);
     EXPECT_EQ(ramp.times, (std::vector<float>{0.0f, 1.0f}));
     EXPECT_EQ(ramp.packed.size(), 3u);  // 2 keys x 3 components x 3 bits = 18 bits
     // 12 clip + 4 x 4 track headers + constant 12 + exact (8 + (2 + 6) x 4) + ramp
-    // (24 of ranges + 3 packed) + its timeline once (4 + 2 x 4).
+    // (24 of ranges + 3 packed: one segment's width is in the header) + its timeline
+    // once (4 + 2 x 4).
     EXPECT_EQ(compressed->byteSize(), 12u + 16u + 12u + 40u + 27u + 12u);
     EXPECT_EQ(compressed->error.max, 0.0f);
 
@@ -85,7 +87,7 @@ TEST(ClipCompression, AFineRampOnTheGridNeedsTheBitsItsRangeCallsFor) {
     // Rounding to the nearest of 2^b - 1 steps over an extent of 1 m errs by at most
     // half a step, which must stay within half the bound: (2^b - 1) >= 1 / 1e-4.
     const int needed = static_cast<int>(std::ceil(std::log2(1.0 / 1e-4 + 1.0)));
-    EXPECT_LE(t.bits, needed);
+    for (const QuantizedSegment& s : t.segments) EXPECT_LE(s.bits, needed);
     EXPECT_LE(compressed->error.max, options.maxError);
 }
 
@@ -105,6 +107,87 @@ TEST(ClipCompression, ARotationNearAHalfTurnRebuildsTheComponentFarthestFromZero
     ASSERT_EQ(t.form, TrackForm::Quantized);
     EXPECT_EQ(t.dropped, 0);  // x
     EXPECT_LE(compressed->error.max, 1e-4f);
+}
+
+// A CUBICSPLINE track whose tangents make it the line x = t (so its own keys are not
+// a candidate) loses nothing at any stride of the grid: with strides up to 8 it keeps
+// every 8th grid point and the last, 5 keys for 31, within the bound.
+TEST(ClipCompression, KeyReductionKeepsEveryStrideThGridPointOfASmoothTrack) {
+    const Skeleton skeleton = chain();
+    std::vector<float> times, values;
+    for (int k = 0; k <= 30; ++k) {
+        const float t = static_cast<float>(k) / 30.0f;
+        times.push_back(t);
+        // in-tangent, value, out-tangent: the slope 1 makes the spline the line x = t
+        values.insert(values.end(), {1.0f, 0.0f, 0.0f, t, 0.0f, 0.0f, 1.0f, 0.0f, 0.0f});
+    }
+    Track ramp = test::makeTrack(0, TrackPath::Translation, times, values, Interpolation::CubicSpline);
+    const Clip clip = Clip::create("c", {ramp}).value();
+    CompressionOptions options;
+    options.maxStride = 8;
+    const CompressedClip reduced = compressClip(skeleton, clip, options).value();
+    const CompressedTrack& t = reduced.tracks[0];
+    ASSERT_EQ(t.form, TrackForm::Quantized);
+    EXPECT_EQ(t.stride, 8);
+    EXPECT_TRUE(t.times.empty());
+    const std::vector<float> keys = quantizedTimes(reduced, t);
+    ASSERT_EQ(keys.size(), 5u);
+    EXPECT_FLOAT_EQ(keys[1], 8.0f / 30.0f);
+    EXPECT_FLOAT_EQ(keys[4], 1.0f);
+    EXPECT_LE(reduced.error.max, options.maxError);
+
+    options.maxStride = 1;
+    const CompressedClip full = compressClip(skeleton, clip, options).value();
+    EXPECT_EQ(full.tracks[0].stride, 1);
+    EXPECT_EQ(quantizedTimes(full, full.tracks[0]).size(), 31u);
+    EXPECT_LT(reduced.byteSize(), full.byteSize());
+}
+
+// A track that barely moves for its first 16 keys, then ramps over 1 m: one range over
+// the track needs 1 / (2^b - 1) <= 1e-4 (b >= 14), while the first segment's range
+// is one 255th of the track's (about 3.9 mm), where 1 / 255 / (2^b - 1) <= 1e-4
+// takes b >= 6. Segments of 16 keys win.
+TEST(ClipCompression, SegmentsGiveAQuietStretchItsOwnNarrowRangeAndFewBits) {
+    const Skeleton skeleton = chain();
+    std::vector<float> times, values;
+    for (int k = 0; k <= 60; ++k) {
+        times.push_back(static_cast<float>(k) / 30.0f);
+        const float x = k < 16 ? 0.001f * std::sin(static_cast<float>(k)) : static_cast<float>(k - 15) / 45.0f;
+        values.insert(values.end(), {x, 0.0f, 0.0f});
+    }
+    const Clip steps = Clip::create("c", {test::makeTrack(0, TrackPath::Translation, times, values)}).value();
+    CompressionOptions options;
+    options.maxStride = 1;
+    const CompressedClip segmented = compressClip(skeleton, steps, options).value();
+    const CompressedTrack& t = segmented.tracks[0];
+    ASSERT_EQ(t.form, TrackForm::Quantized);
+    ASSERT_EQ(t.segments.size(), 4u);  // 61 keys, 16 a segment
+    EXPECT_EQ(segmented.segmentKeys, 16u);
+    EXPECT_LE(t.segments[0].span[0], 2);
+    EXPECT_LE(t.segments[0].bits, 8);
+    EXPECT_GE(t.segments[1].bits, 12);
+    EXPECT_LE(segmented.error.max, options.maxError);
+
+    options.segmentKeys = 0;
+    const CompressedClip whole = compressClip(skeleton, steps, options).value();
+    ASSERT_EQ(whole.tracks[0].segments.size(), 1u);
+    EXPECT_GE(whole.tracks[0].segments[0].bits, 14);
+    EXPECT_LT(segmented.byteSize(), whole.byteSize());
+    EXPECT_LE(whole.error.max, options.maxError);
+
+    // What decompressClip rebuilds is what the segments' integers and ranges say.
+    const Clip rebuilt = decompressClip(segmented, steps).value();
+    const std::vector<std::uint32_t> integers = quantizedIntegers(segmented, t);
+    ASSERT_EQ(integers.size(), 61u * 3u);
+    const Track& x = rebuilt.tracks()[0];
+    for (std::size_t k = 0; k < 61; ++k) {
+        const std::size_t s = segmentOfKey(segmented, t, k);
+        EXPECT_EQ(s, k / 16);
+        const SegmentRange r = segmentRange(t, s);
+        const float step = r.extent[0] / static_cast<float>((1u << t.segments[s].bits) - 1u);
+        EXPECT_NEAR(x.values[3 * k], r.minimum[0] + step * static_cast<float>(integers[3 * k]), 1e-6f) << k;
+        EXPECT_NEAR(x.values[3 * k], values[3 * k], 1e-4f) << k;
+    }
 }
 
 class CompressedSample : public ::testing::TestWithParam<const char*> {};
@@ -141,6 +224,13 @@ TEST(ClipCompression, RefusesBadOptionsAndAForeignClip) {
     EXPECT_FALSE(compressClip(skeleton, clip, {0.0f, 0.03f, 30.0f}).ok());
     EXPECT_FALSE(compressClip(skeleton, clip, {1e-4f, NAN, 30.0f}).ok());
     EXPECT_FALSE(compressClip(skeleton, clip, {1e-4f, 0.03f, -1.0f}).ok());
+    EXPECT_FALSE(compressClip(skeleton, clip, {1e-4f, 0.03f, 30.0f, 12}).ok());
+    EXPECT_FALSE(compressClip(skeleton, clip, {1e-4f, 0.03f, 30.0f, 1}).ok());
+    EXPECT_FALSE(compressClip(skeleton, clip, {1e-4f, 0.03f, 30.0f, 512}).ok());
+    EXPECT_FALSE(compressClip(skeleton, clip, {1e-4f, 0.03f, 30.0f, 16, 0}).ok());
+    EXPECT_FALSE(compressClip(skeleton, clip, {1e-4f, 0.03f, 30.0f, 16, 3}).ok());
+    EXPECT_FALSE(compressClip(skeleton, clip, {1e-4f, 0.03f, 30.0f, 16, 128}).ok());
+    EXPECT_TRUE(compressClip(skeleton, clip, {1e-4f, 0.03f, 30.0f, 0, 1}).ok());
     const Clip far = Clip::create("c", {test::makeTrack(5, TrackPath::Translation, {0.0f}, {0, 0, 0})}).value();
     EXPECT_FALSE(compressClip(skeleton, far).ok());
 }

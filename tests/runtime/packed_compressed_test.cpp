@@ -188,6 +188,34 @@ TEST_P(CompressedKernels, SamplingMatchesTheReferenceOnTheRebuiltClip) {
     expectPackedMatchesRebuilt(kernels, skeleton, clip, *compressed, 2);
 }
 
+// Segments of 4 and 16 keys (an interval then often ends in the next segment, whose
+// scales the kernels must switch to) and key reduction's strides: at 0.1 cm the
+// fixture takes both.
+TEST_P(CompressedKernels, SegmentedAndReducedTracksMatchTheReference) {
+    const Skeleton skeleton = chainOf(kJoints);
+    const Clip clip = formsClip(false);
+    for (const std::uint32_t segmentKeys : {4u, 16u}) {
+        SCOPED_TRACE(segmentKeys);
+        CompressionOptions options;
+        options.maxError = 1e-3f;
+        options.segmentKeys = segmentKeys;
+        options.maxStride = 64;
+        auto compressed = compressClip(skeleton, clip, options);
+        ASSERT_TRUE(compressed.ok()) << compressed.message();
+        std::size_t segmented = 0, whole = 0;
+        std::set<int> strides;
+        for (const CompressedTrack& t : compressed->tracks) {
+            if (t.form != TrackForm::Quantized) continue;
+            (t.segments.size() > 1 ? segmented : whole) += 1;
+            strides.insert(t.stride);
+        }
+        EXPECT_GE(segmented, 1u);
+        EXPECT_GE(whole, 1u);
+        EXPECT_GE(strides.size(), 3u);
+        expectPackedMatchesRebuilt(kernels, skeleton, clip, *compressed, 2);
+    }
+}
+
 TEST_P(CompressedKernels, SamplingOverAPoseIsSamplingThenBlendingBitForBit) {
     const Skeleton skeleton = chainOf(kJoints);
     const Clip clip = formsClip(true);
@@ -219,7 +247,7 @@ TEST_P(CompressedKernels, SamplingOverAPoseIsSamplingThenBlendingBitForBit) {
 
 TEST_P(CompressedKernels, SharedModelClipsMatchTheReference) {
     for (const char* name : {"CesiumMan/CesiumMan.glb", "RiggedFigure/RiggedFigure.glb", "BoxAnimated/BoxAnimated.glb",
-                             "SimpleSkin/SimpleSkin.gltf"}) {
+                             "SimpleSkin/SimpleSkin.gltf", "AnimatedCube/AnimatedCube.gltf"}) {
         SCOPED_TRACE(name);
         KINEMA_REQUIRE_ASSET(path, name);
         auto model = importGltfFile(path);
@@ -266,11 +294,24 @@ TEST(PackedCompressedClip, MalformedCompressedClipsAreRefusedWithTheTrack) {
         EXPECT_NE(packed.message().find(where), std::string::npos) << packed.message();
     };
     CompressedClip bad = good;
-    bad.tracks[q].bits = 0;
-    refused(bad, at + "/bits");
+    bad.tracks[q].segments[0].bits = 0;
+    refused(bad, at + "/segments/0/bits");
     bad = good;
-    bad.tracks[q].bits = 21;
-    refused(bad, at + "/bits");
+    bad.tracks[q].segments[0].bits = 21;
+    refused(bad, at + "/segments/0/bits");
+    bad = good;
+    bad.tracks[q].segments[0].low[1] = 200;
+    bad.tracks[q].segments[0].span[1] = 56;
+    refused(bad, at + "/segments/0/span");
+    bad = good;
+    bad.tracks[q].segments.push_back(bad.tracks[q].segments[0]);
+    refused(bad, at + "/segments");
+    bad = good;
+    bad.tracks[q].stride = 3;
+    refused(bad, at + "/stride");
+    bad = good;
+    bad.segmentKeys = 12;
+    refused(bad, "compressed/segmentKeys");
     bad = good;
     bad.tracks[q].packed.pop_back();
     refused(bad, at + "/packed");

@@ -303,6 +303,30 @@ TEST_F(CookCli, CompressesWithinTheBoundByDefault) {
     }
 }
 
+// AnimatedCube turns slowly: on every 8th point of the 30 Hz grid (key reduction) it
+// keeps 5 keys for its 31-point grid and takes fewer bytes than at 30 Hz, within the
+// bound either way; 16-key segments take fewer bytes than one range a track.
+TEST_F(CookCli, KeyReductionAndSegmentsEachTakeFewerBytes) {
+    KINEMA_REQUIRE_ASSET(cube, "AnimatedCube/AnimatedCube.gltf");
+    const auto bytesWith = [&](const std::string& options) -> std::uint64_t {
+        const CliRun r = runKinema("cook " + quoted(cube) + " --out " + quoted(dir_) + " --json " + options);
+        EXPECT_EQ(r.exitCode, 0) << options << r.err;
+        simdjson::dom::parser parser;
+        simdjson::dom::element doc;
+        if (parser.parse(r.out).get(doc)) return 0;
+        const simdjson::dom::element row = simdjson::dom::array(doc).at(0);
+        EXPECT_LE(double(row["maxErrorCm"]), 0.01) << options;
+        return std::uint64_t(row["bytes"]);
+    };
+    const std::uint64_t plain = bytesWith("--segment-keys 0 --max-stride 1");
+    const std::uint64_t segmented = bytesWith("--max-stride 1");
+    const std::uint64_t reduced = bytesWith("--segment-keys 0");
+    const std::uint64_t both = bytesWith("");
+    EXPECT_LT(segmented, plain);
+    EXPECT_LT(reduced * 3, plain);
+    EXPECT_LE(both, std::min(segmented, reduced));
+}
+
 // --markers gives clips their markers before cooking; --state-machine stores a
 // machine, named by its file, checked against the clips; both refused before anything
 // is written when their files are bad, and a machine naming a missing clip fails the file.
@@ -377,9 +401,12 @@ TEST_F(CookCli, MarkersAndStateMachinesGoIntoTheCookedFile) {
 
 TEST_F(CookCli, BadBoundsAreRefused) {
     KINEMA_REQUIRE_ASSET(box, "BoxAnimated/BoxAnimated.glb");
-    for (const char* bad : {"--error-cm 0", "--error-cm -1", "--error-cm x", "--error-cm 0.1 --exact"}) {
+    for (const char* bad :
+         {"--error-cm 0", "--error-cm -1", "--error-cm x", "--error-cm 0.1 --exact", "--segment-keys 12",
+          "--segment-keys 1", "--segment-keys 512", "--segment-keys -4", "--max-stride 0", "--max-stride 3",
+          "--max-stride 128", "--max-stride 2 --exact", "--segment-keys 8 --exact"}) {
         const CliRun r = runKinema("cook " + quoted(box) + " --out " + quoted(dir_) + " " + bad);
-        EXPECT_NE(r.exitCode, 0) << bad;
+        EXPECT_EQ(r.exitCode, 2) << bad;
         EXPECT_FALSE(r.err.empty()) << bad;
     }
     EXPECT_FALSE(fs::exists(dir_ / "BoxAnimated.kinc"));

@@ -177,6 +177,8 @@ FileResult cookOne(const std::string& input, const fs::path& output, const Impor
     if (!cook.exact) {
         CompressionOptions compression;
         compression.maxError = static_cast<float>(cook.errorCm / 100.0);
+        compression.segmentKeys = cook.segmentKeys;
+        compression.maxStride = cook.maxStride;
         for (const Clip& clip : model->clips) {
             auto c = compressClip(model->skeleton, clip, compression);
             if (!c) {

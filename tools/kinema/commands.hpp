@@ -101,6 +101,8 @@ struct CookOptions {
     std::optional<std::size_t> jobs;         // files cooked at once; default the hardware's threads
     double errorCm = 0.01;                   // the compression bound: virtual vertex error in cm
     bool exact = false;                      // store the clips' keys as given, uncompressed
+    std::uint32_t segmentKeys = 16;          // keys a compressed segment holds (0: one segment a track)
+    std::uint32_t maxStride = 8;             // the largest key-reduction stride tried (1: none)
     std::string markers;                     // a marker JSON file applied to every input (empty: none)
     std::vector<std::string> stateMachines;  // state-machine JSON files stored in every output
     bool json = false;

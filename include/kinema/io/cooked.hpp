@@ -31,7 +31,7 @@
 namespace kinema {
 
 // The format version this build writes and reads.
-inline constexpr std::uint32_t kCookedVersion = 2;
+inline constexpr std::uint32_t kCookedVersion = 3;
 
 // The FNV-1a 64-bit hash of `bytes`: how a cooked file records its source file.
 std::uint64_t sourceHash(std::span<const std::byte> bytes) noexcept;

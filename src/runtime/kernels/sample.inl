@@ -231,17 +231,18 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
 }
 
 // A quantized block's stored components (kernel_abi.hpp, PackedBlock) for the
-// lanes from `ch`: the integers of a row as floats, and the C values they stand
-// for, a rotation's `Dropped` component rebuilt from the other three.
+// lanes from `ch`, with the scales from entry `scales` on: the integers of a row as
+// floats, and the C values they stand for, a rotation's `Dropped` component rebuilt
+// from the other three.
 template <unsigned C, unsigned Dropped, class Element>
 struct QuantizedLanes {
     static constexpr unsigned kStored = C == 4 ? 3 : C;
 
-    __attribute__((always_inline))
-    QuantizedLanes(const detail::PackedBlock& block, const detail::SampleArgs& args, unsigned ch) noexcept
+    __attribute__((always_inline)) QuantizedLanes(const detail::PackedBlock& block, const detail::SampleArgs& args,
+                                                  unsigned scales, unsigned ch) noexcept
         : padded(block.paddedLanes), lane(ch) {
         for (unsigned c = 0; c < kStored; ++c) {
-            const unsigned i = block.quantOffset + c * padded + ch;
+            const unsigned i = scales + c * padded + ch;
             step[c] = S::loadu(args.quantized.steps + i);
             minimum[c] = S::loadu(args.quantized.minimums + i);
         }
@@ -283,8 +284,12 @@ void sampleQuantizedBlock(const detail::PackedBlock& block, const detail::Sample
         args.quantized.rows + block.valueOffset + static_cast<std::size_t>(point.key) * block.keyStride;
     const std::uint8_t* row1 = row0 + block.keyStride;
     const float u = point.u;
+    // Each row's scales are its segment's; an interval can end in the next segment.
+    const unsigned perSegment = Lanes::kStored * block.paddedLanes;
+    const unsigned scales0 = block.quantOffset + (point.key >> block.segmentShift) * perSegment;
+    const unsigned scales1 = block.quantOffset + ((point.key + 1) >> block.segmentShift) * perSegment;
     if (u == 0.0f) {
-        forEachChunk<C, 1, Over>(out, [&](unsigned ch, F* v) { Lanes(block, args, ch).values(row0, v); });
+        forEachChunk<C, 1, Over>(out, [&](unsigned ch, F* v) { Lanes(block, args, scales0, ch).values(row0, v); });
         return;
     }
     if constexpr (C == 4) {
@@ -294,19 +299,27 @@ void sampleQuantizedBlock(const detail::PackedBlock& block, const detail::Sample
                 constexpr unsigned kGroup = sizeof(v) / sizeof(v[0]);
                 F a[kGroup][4], b[kGroup][4];
                 for (unsigned k = 0; k < kGroup; ++k) {
-                    const Lanes lanes(block, args, ch + k * W);
-                    lanes.values(row0, a[k]);
-                    lanes.values(row1, b[k]);
+                    Lanes(block, args, scales0, ch + k * W).values(row0, a[k]);
+                    Lanes(block, args, scales1, ch + k * W).values(row1, b[k]);
                 }
                 lerp(a, b, v);
             });
         return;
     }
-    // Translation and scale interpolate the integers, then scale once: the same line
-    // as interpolating the decoded values, to float rounding.
     const F fu = S::set1(u);
+    if (scales0 != scales1) {
+        forEachChunk<C, 1, Over>(out, [&](unsigned ch, F* v) {
+            F a[C], b[C];
+            Lanes(block, args, scales0, ch).values(row0, a);
+            Lanes(block, args, scales1, ch).values(row1, b);
+            for (unsigned c = 0; c < C; ++c) v[c] = S::fmadd(S::sub(b[c], a[c]), fu, a[c]);
+        });
+        return;
+    }
+    // Within one segment translation and scale interpolate the integers, then scale
+    // once: the same line as interpolating the decoded values, to float rounding.
     forEachChunk<C, 1, Over>(out, [&](unsigned ch, F* v) {
-        const Lanes lanes(block, args, ch);
+        const Lanes lanes(block, args, scales0, ch);
         F a[C], b[C];
         lanes.integers(row0, a);
         lanes.integers(row1, b);

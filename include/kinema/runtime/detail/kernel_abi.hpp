@@ -18,8 +18,9 @@ namespace kinema::detail {
 // of unsigned integers of `quantized` bytes (2 or 4) instead: row k starts at byte
 // valueOffset + k * keyStride of the clip's row array, and holds the stored
 // components one after another, each `paddedLanes` integers. Lane l's integer q of
-// stored component c is worth q * steps[i] + minimums[i], i = quantOffset + c *
-// paddedLanes + l (QuantizedLanes). A rotation stores the three components other than
+// stored component c in row k is worth q * steps[i] + minimums[i], i = quantOffset +
+// ((k >> segmentShift) * 3 + c) * paddedLanes + l (QuantizedLanes): each segment of
+// rows has its own scales. A rotation stores the three components other than
 // `dropped`, which is rebuilt (>= 0) from unit length. Padding lanes decode to 0
 // (identity for a rotation).
 struct PackedBlock {
@@ -35,6 +36,7 @@ struct PackedBlock {
     std::uint32_t targetOffset = 0;  // first entry in the clip's target array (joint or weight index per lane)
     std::uint8_t quantized = 0;      // 2 or 4: keys are rows of integers of that size (above); offsets in bytes
     std::uint8_t dropped = 3;        // a quantized rotation's rebuilt component (x, y, z, w: 0-3)
+    std::uint8_t segmentShift = 31;  // a quantized row k's scales are those of segment k >> segmentShift
     std::uint32_t quantOffset = 0;   // a quantized block's first entry in the QuantizedLanes arrays
 };
 
