@@ -258,7 +258,7 @@ Track constantTrack(const CompressedTrack& c) {
     Track t;
     t.target = c.target;
     t.path = c.path;
-    t.interpolation = Interpolation::Step;
+    t.interpolation = Interpolation::Linear;
     t.width = c.path == TrackPath::Rotation ? 4u : 3u;
     t.times = {0.0f};
     appendValue(t.values, c.path, c.dropped, {c.constant[0], c.constant[1], c.constant[2]});

@@ -2,6 +2,7 @@
 // built-in demo; time the workloads.
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <iostream>
 #include <string>
 #include <utility>
@@ -224,7 +225,14 @@ int main(int argc, char** argv) {
     cookCmd
         ->add_option("--error-cm", cook.errorCm,
                      "largest error a point 3 cm from a joint may show, in cm, for files in metres (default 0.01)")
-        ->check(CLI::Range(1e-6, 1e6));
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                double v = 0.0;
+                if (!CLI::detail::lexical_cast(text, v)) return "not a number: " + text;
+                if (!(std::isfinite(v) && v >= 1e-6 && v <= 1e6)) return "not a number in 1e-6..1e6: " + text;
+                return {};
+            },
+            "", ""));
     const auto powerOfTwo = [](std::uint32_t low, std::uint32_t high, bool zero) {
         return CLI::Validator(
             [=](std::string& text) -> std::string {
