@@ -1,6 +1,7 @@
 #include "kinema/runtime/clip_compression.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -181,6 +182,13 @@ std::pair<std::size_t, std::size_t> keysOfSegment(std::size_t segments, std::siz
     return {s * perSegment, std::min(keys, (s + 1) * perSegment)};
 }
 
+bool powerOfTwoIn(std::uint32_t v, std::uint32_t low, std::uint32_t high) {
+    return v >= low && v <= high && std::has_single_bit(v);
+}
+
+// Segment sizes and strides: powers of two within these.
+constexpr std::uint32_t kMinSegmentKeys = 2, kMaxSegmentKeys = 256, kMaxStride = 64;
+
 std::size_t segmentsFor(std::size_t keys, std::uint32_t perSegment) {
     return perSegment == 0 ? 1 : (keys + perSegment - 1) / perSegment;
 }
@@ -228,20 +236,31 @@ SegmentRange rangeOf(const CompressedTrack& c, const QuantizedSegment& segment) 
     return r;
 }
 
-// The decoded keys of a Quantized track.
-std::vector<Stored> decodedKeys(const CompressedTrack& c, std::size_t keys, std::uint32_t perSegment) {
-    std::vector<Stored> out(keys);
+// The integers of a Quantized track of `keys` keys: key after key, its stored components.
+std::vector<std::uint32_t> integersOf(const CompressedTrack& c, std::size_t keys, std::uint32_t perSegment) {
+    std::vector<std::uint32_t> out;
+    out.reserve(keys * kStored);
     std::size_t at = 0;
     for (std::size_t s = 0; s < c.segments.size(); ++s) {
-        const QuantizedSegment& segment = c.segments[s];
-        const SegmentRange r = rangeOf(c, segment);
-        const float top = static_cast<float>(topOf(segment.bits));
+        const int bits = c.segments[s].bits;
         const auto [first, end] = keysOfSegment(c.segments.size(), keys, perSegment, s);
-        for (std::size_t k = first; k < end; ++k) {
-            for (std::size_t i = 0; i < kStored; ++i, at += segment.bits) {
-                out[k][i] =
-                    r.minimum[i] + r.extent[i] * (static_cast<float>(readBits(c.packed, at, segment.bits)) / top);
-            }
+        for (std::size_t i = 0; i < (end - first) * kStored; ++i, at += static_cast<std::size_t>(bits)) {
+            out.push_back(readBits(c.packed, at, bits));
+        }
+    }
+    return out;
+}
+
+// The decoded keys of a Quantized track.
+std::vector<Stored> decodedKeys(const CompressedTrack& c, std::size_t keys, std::uint32_t perSegment) {
+    const std::vector<std::uint32_t> integers = integersOf(c, keys, perSegment);
+    std::vector<Stored> out(keys);
+    for (std::size_t k = 0; k < keys; ++k) {
+        const std::size_t s = c.segments.size() == 1 ? 0 : k / perSegment;
+        const SegmentRange r = rangeOf(c, c.segments[s]);
+        const float top = static_cast<float>(topOf(c.segments[s].bits));
+        for (std::size_t i = 0; i < kStored; ++i) {
+            out[k][i] = r.minimum[i] + r.extent[i] * (static_cast<float>(integers[k * kStored + i]) / top);
         }
     }
     return out;
@@ -265,6 +284,16 @@ Track constantTrack(const CompressedTrack& c) {
     return t;
 }
 
+// The lowest and highest value of component `i` over `samples`.
+std::pair<float, float> boundsOf(std::span<const Stored> samples, std::size_t i) {
+    float lo = samples[0][i], hi = samples[0][i];
+    for (const Stored& v : samples) {
+        lo = std::min(lo, v[i]);
+        hi = std::max(hi, v[i]);
+    }
+    return {lo, hi};
+}
+
 // The segment covering `samples` within the track's range: the 255ths of it that
 // hold their lowest and highest values.
 QuantizedSegment fitSegment(const CompressedTrack& c, std::span<const Stored> samples, int bits) {
@@ -272,11 +301,7 @@ QuantizedSegment fitSegment(const CompressedTrack& c, std::span<const Stored> sa
     segment.bits = static_cast<std::uint8_t>(bits);
     for (std::size_t i = 0; i < kStored; ++i) {
         if (!(c.extent[i] > 0.0f)) continue;
-        float lo = samples[0][i], hi = samples[0][i];
-        for (const Stored& v : samples) {
-            lo = std::min(lo, v[i]);
-            hi = std::max(hi, v[i]);
-        }
+        const auto [lo, hi] = boundsOf(samples, i);
         const float low = std::clamp(std::floor((lo - c.minimum[i]) / c.extent[i] * 255.0f), 0.0f, 255.0f);
         const float high = std::clamp(std::ceil((hi - c.minimum[i]) / c.extent[i] * 255.0f), low, 255.0f);
         segment.low[i] = static_cast<std::uint8_t>(low);
@@ -312,11 +337,7 @@ std::optional<CompressedTrack> quantizeTrack(const CompressedTrack& shape, std::
     c.minimum.assign(kStored, 0.0f);
     c.extent.assign(kStored, 0.0f);
     for (std::size_t i = 0; i < kStored; ++i) {
-        float lo = samples[0][i], hi = samples[0][i];
-        for (const Stored& v : samples) {
-            lo = std::min(lo, v[i]);
-            hi = std::max(hi, v[i]);
-        }
+        const auto [lo, hi] = boundsOf(samples, i);
         c.minimum[i] = lo;
         c.extent[i] = hi - lo;
     }
@@ -473,18 +494,7 @@ std::size_t segmentOfKey(const CompressedClip& clip, const CompressedTrack& trac
 }
 
 std::vector<std::uint32_t> quantizedIntegers(const CompressedClip& clip, const CompressedTrack& track) {
-    const std::size_t keys = quantizedTimes(clip, track).size();
-    std::vector<std::uint32_t> out;
-    out.reserve(keys * kStored);
-    std::size_t at = 0;
-    for (std::size_t s = 0; s < track.segments.size(); ++s) {
-        const int bits = track.segments[s].bits;
-        const auto [first, end] = keysOfSegment(track.segments.size(), keys, clip.segmentKeys, s);
-        for (std::size_t i = 0; i < (end - first) * kStored; ++i, at += static_cast<std::size_t>(bits)) {
-            out.push_back(readBits(track.packed, at, bits));
-        }
-    }
-    return out;
+    return integersOf(track, quantizedTimes(clip, track).size(), clip.segmentKeys);
 }
 
 std::size_t CompressedClip::byteSize() const noexcept {
@@ -515,11 +525,9 @@ Result<CompressedClip> compressClip(const Skeleton& skeleton, const Clip& clip, 
         faults.push_back({"options/vertexDistance", "not finite and positive"});
     if (!(std::isfinite(options.sampleRate) && options.sampleRate > 0.0f))
         faults.push_back({"options/sampleRate", "not finite and positive"});
-    if (options.segmentKeys != 0 &&
-        (options.segmentKeys < 2 || options.segmentKeys > 256 ||
-         (options.segmentKeys & (options.segmentKeys - 1)) != 0))
+    if (options.segmentKeys != 0 && !powerOfTwoIn(options.segmentKeys, kMinSegmentKeys, kMaxSegmentKeys))
         faults.push_back({"options/segmentKeys", "not 0 or a power of two from 2 to 256"});
-    if (options.maxStride < 1 || options.maxStride > 64 || (options.maxStride & (options.maxStride - 1)) != 0)
+    if (!powerOfTwoIn(options.maxStride, 1, kMaxStride))
         faults.push_back({"options/maxStride", "not a power of two from 1 to 64"});
     if (clip.jointsNeeded() > skeleton.jointCount()) faults.push_back({"clip", "animates joints the skeleton lacks"});
     if (!faults.empty()) return faults;
@@ -572,7 +580,7 @@ Result<Clip> decompressClip(const CompressedClip& compressed, const Clip& source
         return Fault{"compressed", "sample rate or duration out of range"};
     }
     const std::uint32_t perSegment = compressed.segmentKeys;
-    const bool segmented = perSegment >= 2 && perSegment <= 256 && (perSegment & (perSegment - 1)) == 0;
+    const bool segmented = powerOfTwoIn(perSegment, kMinSegmentKeys, kMaxSegmentKeys);
     if (perSegment != 0 && !segmented) return Fault{"compressed/segmentKeys", "not 0 or a power of two from 2 to 256"};
     const Grid grid = makeGrid(compressed.duration, compressed.sampleRate);
     if (grid.samples != compressed.samples) return Fault{"compressed", "grid does not match its sample count"};
@@ -596,9 +604,8 @@ Result<Clip> decompressClip(const CompressedClip& compressed, const Clip& source
                     !finite(c.extent)) {
                     faults.push_back({at + "/minimum", "minimum and extent are not three finite values each"});
                 }
-                if (c.stride < 1 || c.stride > 128 || (c.stride & (c.stride - 1)) != 0 ||
-                    (!c.times.empty() && c.stride != 1)) {
-                    faults.push_back({at + "/stride", "not a power of two from 1 to 128 (1 for own key times)"});
+                if (!powerOfTwoIn(c.stride, 1, kMaxStride) || (!c.times.empty() && c.stride != 1)) {
+                    faults.push_back({at + "/stride", "not a power of two from 1 to 64 (1 for own key times)"});
                     break;
                 }
                 const std::size_t keys = keyTimes(c, grid).size();
