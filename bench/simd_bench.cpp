@@ -13,6 +13,8 @@
 //   SimdW1aCompressed/<joints>  SimdW1a on the W1 clip compressed at the default bound
 //                             (compressClip, 0.01 cm) and packed with its bits
 //                             (PackedClip::fromCompressed)
+//   SimdW1aIk/<joints>/<tasks> SimdW1a on 1000 instances with the first 0, 2 or 3 of
+//                             the IK workload's tasks (w1IkTasks: two two-bone, an aim)
 //   SimdW1b/<joints>          W1b, every instance jumps to a random time every frame
 //                             (twin of W1bSeek/<joints>)
 //   SimdW1c/<joints>          two W1 clips sampled and blended 50/50, then local->model
@@ -143,6 +145,21 @@ void BM_SimdW1a(benchmark::State& state) {
     state.counters["bytes_per_key"] = clip.bytesPerKey();
 }
 BENCHMARK(BM_SimdW1a)->Name("SimdW1a")->Arg(64)->Arg(128)->Unit(benchmark::kMicrosecond);
+
+void BM_SimdW1aIk(benchmark::State& state) {
+    const Model* model = w1Model(state);
+    if (model == nullptr) return;
+    constexpr std::size_t kIkInstances = 1000;
+    const PackedClip clip(model->clips.front());
+    PoseBatch batch = bench::makeBatch(*model, kIkInstances, options(1));
+    auto inputs = staggeredInputs(clip, kIkInstances);
+    const auto tasks = w1IkTasks(model->skeleton, kIkInstances);
+    const auto count = static_cast<std::size_t>(state.range(1));
+    for (std::size_t i = 0; i < kIkInstances; ++i) inputs[i].ik = std::span<const IkTask>(tasks[i].data(), count);
+    playForward(state, batch, inputs);
+    setPerJoint(state, kIkInstances, model->skeleton.jointCount());
+}
+BENCHMARK(BM_SimdW1aIk)->Name("SimdW1aIk")->ArgsProduct({{64, 128}, {0, 2, 3}})->Unit(benchmark::kMicrosecond);
 
 void BM_SimdW1aCompressed(benchmark::State& state) {
     const Model* model = w1Model(state);

@@ -14,6 +14,7 @@
 // corrected nlerp holds to 1e-6; the sampler's second-order form covers them).
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +30,7 @@
 #include "kinema/math/mat4.hpp"
 #include "kinema/math/quat.hpp"
 #include "kinema/math/transform.hpp"
+#include "kinema/runtime/ik.hpp"
 #include "kinema/runtime/packed_clip.hpp"
 #include "kinema/runtime/pose.hpp"
 
@@ -103,6 +105,12 @@ std::vector<InstanceRequest> staggeredInputs(const PackedClip& clip, std::size_t
 
 // W1c's inputs: `first` staggered, and `second` over it at weight 0.5, same times.
 std::vector<InstanceRequest> blendedInputs(const PackedClip& first, const PackedClip& second, std::size_t count);
+
+// The IK workload's tasks on W1's binary heap, per instance: two two-bone tasks
+// (joints 1-3-7 and 2-5-11, "legs") reaching for points near their ends' rest
+// positions, each instance's a little apart, then an aim (joints 2 and 6, "neck and
+// head"). Needs at least 12 joints.
+std::vector<std::array<IkTask, 3>> w1IkTasks(const Skeleton& skeleton, std::size_t count);
 
 // PoseBatch::create for a benchmark's known-good options; throws std::runtime_error
 // with the faults otherwise.

@@ -161,6 +161,49 @@ TEST(IkGroup, TwoBoneTasksSolvedSideBySideMatchTheReference) {
     expectGroupMatchesReference(*evaluator, requests);  // a span longer than one group
 }
 
+// Every request of the group holding the same tasks, one of which reads joints that
+// an earlier one turns: it sees them turned, as on the reference.
+TEST(IkGroup, LeadingTasksSharedByTheGroupMatchTheReference) {
+    const Skeleton skeleton = legs();
+    auto evaluator = InstanceEvaluator::create(skeleton, {});
+    ASSERT_TRUE(evaluator.ok()) << evaluator.message();
+    std::mt19937 rng(19);
+    std::uniform_real_distribution<float> spread(-0.3f, 0.3f);
+    constexpr std::size_t kInstances = kIkGroup + 5;
+    std::vector<SoaPose> poses;
+    for (std::size_t i = 0; i < kInstances; ++i) poses.push_back(randomPose(skeleton, rng));
+    static constexpr std::uint32_t kNeckHead[] = {10, 11};
+    // Both legs, then a task on the left knee, ankle and toe: its chain hangs below the
+    // left hip that the first task turns. Then an aim on the reference solver.
+    std::vector<std::vector<IkTask>> tasks(kInstances);
+    for (std::size_t i = 0; i < kInstances; ++i) {
+        TwoBoneIk left{1, 3, 4, {0.2f + spread(rng), 0.2f + spread(rng), 0.2f + spread(rng)}, {0.1f, 0.8f, 3.0f}};
+        TwoBoneIk right{6, 7, 8, {-0.2f + spread(rng), 0.1f + spread(rng), spread(rng)}, {-0.1f, 0.8f, 3.0f}};
+        TwoBoneIk foot{3, 4, 5, {0.3f + spread(rng), -0.4f + spread(rng), 0.4f + spread(rng)}, {0.0f, 0.0f, 3.0f}};
+        if (i % 3 == 1) right.soften = 0.3f;
+        if (i % 4 == 2) left.twist = 0.5f;
+        if (i % 5 == 3) right.weight = 0.6f;
+        if (i == 2) left.target = {4.0f, 1.0f, -2.0f};  // out of reach
+        AimIk aim;
+        aim.joints = kNeckHead;
+        aim.target = {1.0f, 2.0f, 2.0f + static_cast<float>(i)};
+        tasks[i] = {left, right, foot, aim};
+    }
+    std::vector<InstanceRequest> requests(kInstances);
+    for (std::size_t i = 0; i < kInstances; ++i) {
+        requests[i].external = &poses[i];
+        requests[i].externalWeight = 1.0f;
+        requests[i].ik = tasks[i];
+    }
+    expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).first(kIkGroup));
+    expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).subspan(kIkGroup));
+    expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).first(1));
+    // The same with the dependent task first among the two-bone tasks that read its joints.
+    for (auto& t : tasks) std::swap(t[1], t[2]);
+    for (std::size_t i = 0; i < kInstances; ++i) requests[i].ik = tasks[i];
+    expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).first(kIkGroup));
+}
+
 TEST(IkGroup, ALaneWithAZeroLengthBoneIsLeftAsTheReferenceLeavesIt) {
     std::vector<JointDesc> j(4);
     j[0] = {"root", -1, {}};

@@ -254,28 +254,7 @@ std::vector<Row> ikW1(const Settings& s, std::size_t joints) {
     const std::size_t instances = s.instancesOr(kIkInstances);
     PoseBatch batch = bench::makeBatch(model, instances, batchOptions(s, 1));
     auto inputs = bench::staggeredInputs(clip, instances);
-    // Rest model positions of the chain ends, by hand: joint k's parent is (k - 1) / 2.
-    const auto rest = model.skeleton.restPose();
-    const auto restModel = [&](std::size_t joint) {
-        Mat4 m = toMatrix(rest[joint]);
-        for (std::size_t k = joint; k != 0;) {
-            k = (k - 1) / 2;
-            m = toMatrix(rest[k]) * m;
-        }
-        return Vec3{m.m[12], m.m[13], m.m[14]};
-    };
-    static constexpr std::uint32_t kAimChain[] = {2, 6};
-    std::vector<std::array<IkTask, 3>> tasks(instances);
-    for (std::size_t i = 0; i < instances; ++i) {
-        const float wobble = 0.02f * static_cast<float>(i % 7);
-        tasks[i][0] = TwoBoneIk{1, 3, 7, restModel(7) + Vec3{wobble, -0.03f, 0.02f}, restModel(3) + Vec3{0, 0, 1}};
-        tasks[i][1] = TwoBoneIk{2, 5, 11, restModel(11) + Vec3{-wobble, -0.03f, 0.02f}, restModel(5) + Vec3{0, 0, 1}};
-        AimIk aim;
-        aim.joints = kAimChain;
-        aim.target = restModel(6) + Vec3{1.0f, 0.2f, 2.0f + wobble};
-        aim.maxAngle = 1.2f;
-        tasks[i][2] = aim;
-    }
+    const auto tasks = bench::w1IkTasks(model.skeleton, instances);
     const auto frame = [&] {
         for (InstanceRequest& in : inputs) in.layers[0].time += kFrameStep;
         check(batch.evaluate(inputs));
