@@ -51,14 +51,17 @@ bool OffscreenRenderer::State::computeRasterFits(const FrameDesc& frame) const {
         resources.textureArraySet() == VK_NULL_HANDLE || !overlay.empty())
         return false;
     const RenderCatalogue& catalogue = *frame.catalogue;
-    std::uint64_t vertices = 0, triangles = 0;
+    std::uint64_t vertices = 0, triangles = 0, mostVertices = 0;
     for (const DrawItem& item : frame.draws->items) {
         const RenderObjectDesc& object = catalogue.at(item.object);
         if (catalogue.at(object.material).alphaMode != AlphaMode::Opaque) return false;
         const DeviceMesh& mesh = resources.mesh(object.mesh);
         vertices += mesh.vertexCount;
         triangles += mesh.indexCount / 3;
+        mostVertices = std::max<std::uint64_t>(mostVertices, mesh.vertexCount);
     }
+    // The per-draw pass keeps no clip positions in memory.
+    if (mostVertices <= pipelines.rasterDrawVertices()) vertices = 0;
     // Triangle ids are 32 bits with all ones meaning "empty"; every buffer must fit one binding.
     const std::uint64_t range = device->properties.limits.maxStorageBufferRange;
     const std::uint64_t pixels = std::uint64_t{width} * height;
@@ -73,7 +76,7 @@ Result<bool> OffscreenRenderer::State::recordComputeRaster(const FrameDesc& fram
 
     // --- one record per draw, in draw order; vertices and triangles numbered across the frame
     rasterRecords.clear();
-    std::uint32_t vertexBase = 0, triangleBase = 0;
+    std::uint32_t vertexBase = 0, triangleBase = 0, mostVertices = 0;
     stats.draws = 0;
     stats.drawCalls = 0;
     for (std::uint32_t index : order) {
@@ -108,11 +111,17 @@ Result<bool> OffscreenRenderer::State::recordComputeRaster(const FrameDesc& fram
         r.colors = static_cast<std::uint32_t>(mesh.colors / 4);
         r.material = resources.textureSlot(object.material);
         rasterRecords.push_back(r);
+        mostVertices = std::max(mostVertices, mesh.vertexCount);
         vertexBase += mesh.vertexCount;
         triangleBase += r.triangleCount;
         if (r.triangleCount > 0) ++stats.draws;
         if (deform) stats.deformationBound = true;
     }
+
+    // Draws whose vertices fit a workgroup's shared memory are transformed and
+    // rasterised by one pass, a workgroup per draw; otherwise two passes, a thread per
+    // vertex and then per triangle, meet through the clip positions in memory.
+    const bool perDraw = pipelines.rasterDraws() != VK_NULL_HANDLE && mostVertices <= pipelines.rasterDrawVertices();
 
     // --- buffers: grown to the frame, the set written again when one was replaced
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
@@ -120,7 +129,7 @@ Result<bool> OffscreenRenderer::State::recordComputeRaster(const FrameDesc& fram
     const VkDeviceSize recordBytes = std::max<std::size_t>(rasterRecords.size(), 1) * sizeof(RasterDrawRecord);
     for (auto [buffer, bytes, usage, host] :
          {std::tuple{&rasterDraws, recordBytes, storage, true},
-          std::tuple{&clipPositions, std::max<VkDeviceSize>(vertexBase, 1) * 16, storage, false},
+          std::tuple{&clipPositions, std::max<VkDeviceSize>(perDraw ? 0 : vertexBase, 1) * 16, storage, false},
           std::tuple{&visibility, pixels * 8, storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false},
           std::tuple{&colorWords, pixels * 4, storage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, false},
           std::tuple{&palettes, VkDeviceSize{256}, storage, true},
@@ -180,7 +189,7 @@ Result<bool> OffscreenRenderer::State::recordComputeRaster(const FrameDesc& fram
         constants.itemCount = items;
         vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof constants, &constants);
     };
-    if (vertexBase > 0) {
+    if (vertexBase > 0 && !perDraw) {
         pass(pipelines.rasterTransform(), vertexBase);
         dispatchFlat(cmd, vertexBase);
     }
@@ -188,7 +197,12 @@ Result<bool> OffscreenRenderer::State::recordComputeRaster(const FrameDesc& fram
     if (queries != VK_NULL_HANDLE) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries, 2);
     memoryBarrier(cmd, work, VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    if (triangleBase > 0) {
+    if (triangleBase > 0 && perDraw) {
+        pass(pipelines.rasterDraws(), triangleBase);
+        const auto draws = static_cast<std::uint32_t>(rasterRecords.size());
+        const std::uint32_t x = std::min<std::uint32_t>(draws, 32768);
+        vkCmdDispatch(cmd, x, (draws + x - 1) / x, 1);
+    } else if (triangleBase > 0) {
         pass(pipelines.rasterTriangles(), triangleBase);
         dispatchFlat(cmd, triangleBase);
     }

@@ -1,5 +1,6 @@
 #include "pipelines.hpp"
 
+#include <algorithm>
 #include <span>
 
 namespace kinema::detail {
@@ -29,6 +30,9 @@ constexpr std::uint32_t kRasterTransform[] = {
 };
 constexpr std::uint32_t kRasterTriangles[] = {
 #include "shaders/raster_triangles.comp.inc"
+};
+constexpr std::uint32_t kRasterDraws[] = {
+#include "shaders/raster_draws.comp.inc"
 };
 constexpr std::uint32_t kRasterResolve[] = {
 #include "shaders/raster_resolve.comp.inc"
@@ -162,7 +166,7 @@ Pipelines::~Pipelines() {
         if (p != VK_NULL_HANDLE) vkDestroyPipeline(device_, p, nullptr);
     if (overlay_ != VK_NULL_HANDLE) vkDestroyPipeline(device_, overlay_, nullptr);
     if (compute_ != VK_NULL_HANDLE) vkDestroyPipeline(device_, compute_, nullptr);
-    for (VkPipeline p : {rasterTransform_, rasterTriangles_, rasterResolve_})
+    for (VkPipeline p : {rasterTransform_, rasterTriangles_, rasterResolve_, rasterDraws_})
         if (p != VK_NULL_HANDLE) vkDestroyPipeline(device_, p, nullptr);
     for (VkShaderModule m : rasterModules_)
         if (m != VK_NULL_HANDLE) vkDestroyShaderModule(device_, m, nullptr);
@@ -312,11 +316,11 @@ Result<bool> Pipelines::create(const VulkanDevice& device, VkFormat depthFormat)
     if (VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &computeInfo, nullptr, &compute_);
         r != VK_SUCCESS)
         return vulkanFault("vkCreateComputePipelines", r);
-    if (device.computeRaster) return createComputeRaster();
+    if (device.computeRaster) return createComputeRaster(device.properties.limits.maxComputeSharedMemorySize);
     return true;
 }
 
-Result<bool> Pipelines::createComputeRaster() {
+Result<bool> Pipelines::createComputeRaster(std::uint32_t sharedMemoryBytes) {
     // Set 0: frame uniforms, then the storage buffers of raster_common.glsl and the passes.
     VkDescriptorSetLayoutBinding bindings[10];
     bindings[0] = {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
@@ -339,9 +343,18 @@ Result<bool> Pipelines::createComputeRaster() {
     if (!layout) return faultsOf(layout.faults());
     rasterLayout_ = *layout;
 
-    const std::span<const std::uint32_t> words[] = {kRasterTransform, kRasterTriangles, kRasterResolve};
-    VkPipeline* pipelines[] = {&rasterTransform_, &rasterTriangles_, &rasterResolve_};
-    for (std::size_t i = 0; i < 3; ++i) {
+    // The per-draw pass keeps 12 bytes a vertex in shared memory; the rest of the
+    // device's shared memory is left to the compiler's own needs.
+    constexpr std::uint32_t kSharedReserve = 1024, kSharedVertexBytes = 12, kMostSharedVertices = 8192;
+    rasterDrawVertices_ = sharedMemoryBytes > kSharedReserve
+        ? std::min(kMostSharedVertices, (sharedMemoryBytes - kSharedReserve) / kSharedVertexBytes)
+        : 0;
+    const VkSpecializationMapEntry sharedVerticesEntry{0, 0, sizeof(std::uint32_t)};
+    const VkSpecializationInfo sharedVertices{1, &sharedVerticesEntry, sizeof(std::uint32_t), &rasterDrawVertices_};
+    const std::span<const std::uint32_t> words[] = {kRasterTransform, kRasterTriangles, kRasterResolve, kRasterDraws};
+    VkPipeline* pipelines[] = {&rasterTransform_, &rasterTriangles_, &rasterResolve_, &rasterDraws_};
+    for (std::size_t i = 0; i < 4; ++i) {
+        if (pipelines[i] == &rasterDraws_ && rasterDrawVertices_ == 0) break;
         auto module = shaderModule(device_, words[i]);
         if (!module) return faultsOf(module.faults());
         rasterModules_[i] = *module;
@@ -350,6 +363,7 @@ Result<bool> Pipelines::createComputeRaster() {
         info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
         info.stage.module = rasterModules_[i];
         info.stage.pName = "main";
+        if (pipelines[i] == &rasterDraws_) info.stage.pSpecializationInfo = &sharedVertices;
         info.layout = rasterLayout_;
         if (VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, pipelines[i]);
             r != VK_SUCCESS)

@@ -143,6 +143,10 @@ public:
     VkPipeline rasterTransform() const noexcept { return rasterTransform_; }
     VkPipeline rasterTriangles() const noexcept { return rasterTriangles_; }
     VkPipeline rasterResolve() const noexcept { return rasterResolve_; }
+    // The transform and raster passes in one, a workgroup per draw (raster_draws.comp),
+    // for draws of at most rasterDrawVertices() vertices (the device's shared memory).
+    VkPipeline rasterDraws() const noexcept { return rasterDraws_; }
+    std::uint32_t rasterDrawVertices() const noexcept { return rasterDrawVertices_; }
 
     // The mesh pipeline of `key`, made the first time it is asked for.
     Result<VkPipeline> mesh(PipelineKey key);
@@ -170,12 +174,14 @@ private:
     VkDescriptorSetLayout rasterSetLayout_ = VK_NULL_HANDLE;
     VkDescriptorSetLayout textureArrayLayout_ = VK_NULL_HANDLE;
     VkPipelineLayout rasterLayout_ = VK_NULL_HANDLE;
-    std::array<VkShaderModule, 3> rasterModules_{};
+    std::array<VkShaderModule, 4> rasterModules_{};
     VkPipeline rasterTransform_ = VK_NULL_HANDLE;
+    VkPipeline rasterDraws_ = VK_NULL_HANDLE;
+    std::uint32_t rasterDrawVertices_ = 0;
     VkPipeline rasterTriangles_ = VK_NULL_HANDLE;
     VkPipeline rasterResolve_ = VK_NULL_HANDLE;
 
-    Result<bool> createComputeRaster();
+    Result<bool> createComputeRaster(std::uint32_t sharedMemoryBytes);
 };
 
 }  // namespace kinema::detail

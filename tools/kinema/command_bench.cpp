@@ -605,7 +605,8 @@ std::vector<Row> renderGpu(const Settings& s, const Model& model, const std::str
             if (!probe) throw std::runtime_error("the render workload's frame: " + probe.message());
             if (!probe->computeRaster) {
                 std::cerr << "kinema bench: skipping the compute raster rows of render: " << context->device().name
-                          << " lacks 64-bit buffer atomics\n";
+                          << " cannot draw this frame there (it needs 64-bit buffer atomics, and each of the "
+                             "frame's buffers within one storage binding)\n";
                 return;
             }
         }

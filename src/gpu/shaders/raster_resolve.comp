@@ -11,7 +11,6 @@ layout(local_size_x = 8, local_size_y = 8) in;
 
 #include "raster_common.glsl"
 
-layout(std430, set = 0, binding = 7) readonly buffer Clip { vec4 clipPositions[]; };
 layout(std430, set = 0, binding = 8) readonly buffer Visibility { uint64_t visibility[]; };
 layout(std430, set = 0, binding = 9) writeonly buffer Colors { uint colors[]; };
 // One texture per material (pipelines.hpp's kRasterTextureSlots), read through a
@@ -68,9 +67,14 @@ void main() {
     RasterDraw r = draws[d];
     uint first = r.firstIndex + 3u * (id - r.triangleBase);
     uint i0 = indices[first], i1 = indices[first + 1u], i2 = indices[first + 2u];
-    vec3 c0 = clipPositions[r.vertexBase + i0].xyw;
-    vec3 c1 = clipPositions[r.vertexBase + i1].xyw;
-    vec3 c2 = clipPositions[r.vertexBase + i2].xyw;
+    vec3 n0, n1, n2;
+    vec4 w0 = deformVertex(d, i0, n0);
+    vec4 w1 = deformVertex(d, i1, n1);
+    vec4 w2 = deformVertex(d, i2, n2);
+    // The clip positions as the raster passes computed them.
+    vec3 c0 = (frame.viewProjection * w0).xyw;
+    vec3 c1 = (frame.viewProjection * w1).xyw;
+    vec3 c2 = (frame.viewProjection * w2).xyw;
 
     vec2 size = vec2(pass.width, pass.height);
     vec2 ndc = (vec2(pixel) + 0.5) / size * 2.0 - 1.0;
@@ -80,11 +84,7 @@ void main() {
     vec3 lx = barycentrics(c0, c1, c2, ndc + vec2(2.0 / size.x, 0.0));
     vec3 ly = barycentrics(c0, c1, c2, ndc + vec2(0.0, 2.0 / size.y));
 
-    vec3 n0, n1, n2;
-    vec3 w0 = deformVertex(d, i0, n0).xyz;
-    vec3 w1 = deformVertex(d, i1, n1).xyz;
-    vec3 w2 = deformVertex(d, i2, n2).xyz;
-    vec3 world = l.x * w0 + l.y * w1 + l.z * w2;
+    vec3 world = l.x * w0.xyz + l.y * w1.xyz + l.z * w2.xyz;
     vec2 t0 = texcoordOf(r.texcoords, i0), t1 = texcoordOf(r.texcoords, i1), t2 = texcoordOf(r.texcoords, i2);
     vec2 uv = l.x * t0 + l.y * t1 + l.z * t2;
     vec2 uvX = lx.x * t0 + lx.y * t1 + lx.z * t2 - uv;
@@ -103,7 +103,7 @@ void main() {
         if (!front) n = -n;  // the back of a double-sided surface
     } else {
         // No normals in the mesh: flat shading from the triangle's own plane.
-        n = normalize(cross(w1 - w0, w2 - w0));
+        n = normalize(cross(w1.xyz - w0.xyz, w2.xyz - w0.xyz));
         if (dot(n, toEye) < 0.0) n = -n;
     }
     float diffuse = max(dot(n, frame.toLight.xyz), 0.0);
