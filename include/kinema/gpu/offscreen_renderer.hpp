@@ -82,6 +82,8 @@ struct FrameStats {
     std::optional<double> gpuMilliseconds;
     // The compute path's share of it: transform (with the visibility buffer's clear),
     // raster, resolve (with the copy into the image), when the queue has timestamps.
+    // Where one pass per draw transforms and rasterises (docs/GPU.md), the raster
+    // share holds both and the transform share only the clear.
     std::optional<std::array<double, 3>> computePassMilliseconds;
 };
 
