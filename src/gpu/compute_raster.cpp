@@ -37,12 +37,14 @@ float determinant3(const Mat4& m) {
         a[8] * (a[1] * a[6] - a[2] * a[5]);
 }
 
-// One thread per item in groups of 64; past 65535 groups the grid takes a second dimension.
-void dispatchFlat(VkCommandBuffer cmd, std::uint64_t threads) {
-    const std::uint64_t groups = (threads + 63) / 64;
+// `groups` workgroups; past 65535 the grid takes a second dimension.
+void dispatchGroups(VkCommandBuffer cmd, std::uint64_t groups) {
     const std::uint64_t x = std::min<std::uint64_t>(groups, 32768);
     vkCmdDispatch(cmd, static_cast<std::uint32_t>(x), static_cast<std::uint32_t>((groups + x - 1) / x), 1);
 }
+
+// One thread per item in groups of 64.
+void dispatchFlat(VkCommandBuffer cmd, std::uint64_t threads) { dispatchGroups(cmd, (threads + 63) / 64); }
 
 }  // namespace
 
@@ -61,7 +63,7 @@ bool OffscreenRenderer::State::computeRasterFits(const FrameDesc& frame) const {
         mostVertices = std::max<std::uint64_t>(mostVertices, mesh.vertexCount);
     }
     // The per-draw pass keeps no clip positions in memory.
-    if (mostVertices <= pipelines.rasterDrawVertices()) vertices = 0;
+    if (pipelines.rasterDrawsFit(mostVertices)) vertices = 0;
     // Triangle ids are 32 bits with all ones meaning "empty"; every buffer must fit one binding.
     const std::uint64_t range = device->properties.limits.maxStorageBufferRange;
     const std::uint64_t pixels = std::uint64_t{width} * height;
@@ -121,7 +123,7 @@ Result<bool> OffscreenRenderer::State::recordComputeRaster(const FrameDesc& fram
     // Draws whose vertices fit a workgroup's shared memory are transformed and
     // rasterised by one pass, a workgroup per draw; otherwise two passes, a thread per
     // vertex and then per triangle, meet through the clip positions in memory.
-    const bool perDraw = pipelines.rasterDraws() != VK_NULL_HANDLE && mostVertices <= pipelines.rasterDrawVertices();
+    const bool perDraw = pipelines.rasterDrawsFit(mostVertices);
 
     // --- buffers: grown to the frame, the set written again when one was replaced
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
@@ -199,9 +201,7 @@ Result<bool> OffscreenRenderer::State::recordComputeRaster(const FrameDesc& fram
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     if (triangleBase > 0 && perDraw) {
         pass(pipelines.rasterDraws(), triangleBase);
-        const auto draws = static_cast<std::uint32_t>(rasterRecords.size());
-        const std::uint32_t x = std::min<std::uint32_t>(draws, 32768);
-        vkCmdDispatch(cmd, x, (draws + x - 1) / x, 1);
+        dispatchGroups(cmd, rasterRecords.size());
     } else if (triangleBase > 0) {
         pass(pipelines.rasterTriangles(), triangleBase);
         dispatchFlat(cmd, triangleBase);

@@ -144,9 +144,12 @@ public:
     VkPipeline rasterTriangles() const noexcept { return rasterTriangles_; }
     VkPipeline rasterResolve() const noexcept { return rasterResolve_; }
     // The transform and raster passes in one, a workgroup per draw (raster_draws.comp),
-    // for draws of at most rasterDrawVertices() vertices (the device's shared memory).
+    // for frames whose draws have at most `mostVertices` vertices each: as many as the
+    // device's shared memory holds.
     VkPipeline rasterDraws() const noexcept { return rasterDraws_; }
-    std::uint32_t rasterDrawVertices() const noexcept { return rasterDrawVertices_; }
+    bool rasterDrawsFit(std::uint64_t mostVertices) const noexcept {
+        return rasterDraws_ != VK_NULL_HANDLE && mostVertices <= rasterDrawVertices_;
+    }
 
     // The mesh pipeline of `key`, made the first time it is asked for.
     Result<VkPipeline> mesh(PipelineKey key);

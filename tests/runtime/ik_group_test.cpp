@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "kinema/asset/skeleton.hpp"
@@ -59,6 +60,17 @@ SoaPose randomPose(const Skeleton& skeleton, std::mt19937& rng) {
     }
     local[0].translation = local[0].translation + Vec3{offset(rng), offset(rng), offset(rng)};
     return SoaPose(local, {});
+}
+
+// One request per pose, blending it in whole as the external pose, with its tasks.
+std::vector<InstanceRequest> requestsOver(std::span<const SoaPose> poses, std::span<const std::vector<IkTask>> tasks) {
+    std::vector<InstanceRequest> requests(poses.size());
+    for (std::size_t i = 0; i < poses.size(); ++i) {
+        requests[i].external = &poses[i];
+        requests[i].externalWeight = 1.0f;
+        requests[i].ik = tasks[i];
+    }
+    return requests;
 }
 
 // Local rotations agree as rotations (q and -q are the same).
@@ -150,12 +162,7 @@ TEST(IkGroup, TwoBoneTasksSolvedSideBySideMatchTheReference) {
             tasks[i].insert(tasks[i].begin() + 1, aim);  // an aim between them, on the reference solver
         }
     }
-    std::vector<InstanceRequest> requests(kInstances);
-    for (std::size_t i = 0; i < kInstances; ++i) {
-        requests[i].external = &poses[i];
-        requests[i].externalWeight = 1.0f;
-        requests[i].ik = tasks[i];
-    }
+    std::vector<InstanceRequest> requests = requestsOver(poses, tasks);
     expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).first(kIkGroup));
     expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).subspan(kIkGroup));
     expectGroupMatchesReference(*evaluator, requests);  // a span longer than one group
@@ -189,12 +196,7 @@ TEST(IkGroup, LeadingTasksSharedByTheGroupMatchTheReference) {
         aim.target = {1.0f, 2.0f, 2.0f + static_cast<float>(i)};
         tasks[i] = {left, right, foot, aim};
     }
-    std::vector<InstanceRequest> requests(kInstances);
-    for (std::size_t i = 0; i < kInstances; ++i) {
-        requests[i].external = &poses[i];
-        requests[i].externalWeight = 1.0f;
-        requests[i].ik = tasks[i];
-    }
+    std::vector<InstanceRequest> requests = requestsOver(poses, tasks);
     expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).first(kIkGroup));
     expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).subspan(kIkGroup));
     expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).first(1));
