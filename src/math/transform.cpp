@@ -87,12 +87,6 @@ std::optional<Quat> tryNormalize(Quat q) noexcept {
     return narrowNormalized(d);
 }
 
-Quat normalize(Quat q) noexcept {
-    const float len2 = dot(q, q);
-    const float inv = 1.0f / std::sqrt(len2);
-    return {q.x * inv, q.y * inv, q.z * inv, q.w * inv};
-}
-
 Quat fromAxisAngle(Vec3 axis, float radians) noexcept {
     const double h = 0.5 * double(radians);
     const double s = std::sin(h);

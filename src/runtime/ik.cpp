@@ -48,6 +48,20 @@ Vec3 positionOf(std::span<const std::int32_t> parents, const SoaPose& local, std
     return frameOf(parents, local, joint).p;
 }
 
+// frameOf's rotation alone: rotations compose without the translations and scales.
+Quat rotationOf(std::span<const std::int32_t> parents, const SoaPose& local, std::int64_t joint) noexcept {
+    const float* x = local.component(SoaComponent::Rx);
+    const float* y = local.component(SoaComponent::Ry);
+    const float* z = local.component(SoaComponent::Rz);
+    const float* w = local.component(SoaComponent::Rw);
+    Quat r = kIdentity;
+    for (std::int64_t k = joint; k >= 0; k = parents[static_cast<std::size_t>(k)]) {
+        const auto i = static_cast<std::size_t>(k);
+        r = Quat{x[i], y[i], z[i], w[i]} * r;
+    }
+    return normalize(r);
+}
+
 // A pole this close to the root-target line (squared offset over squared distance)
 // is taken as on it: its offset is rounding noise, no direction.
 constexpr float kOnLine = 1e-10f;
@@ -75,6 +89,27 @@ Vec3 perpendicularTo(Vec3 v) noexcept {
 
 // The shorter-arc slerp from identity toward `q` by `t`.
 Quat partOf(Quat q, float t) noexcept { return slerp(kIdentity, q, t); }
+
+// A turn by `angle` radians about unit `axis`.
+Quat turnAbout(Vec3 axis, float angle) noexcept {
+    const float s = std::sin(0.5f * angle);
+    return {axis.x * s, axis.y * s, axis.z * s, std::cos(0.5f * angle)};
+}
+
+// The shortest turn taking unit `from` onto unit `to`, as a unit axis and an angle
+// in [0, pi]: about their cross product, or when they are (anti)parallel about any
+// perpendicular, by 0 or a half turn. The angle from atan2 stays exact near 0 and pi.
+struct AxisAngle {
+    Vec3 axis;
+    float angle = 0.0f;
+};
+
+AxisAngle turnBetween(Vec3 from, Vec3 to) noexcept {
+    const Vec3 axis = cross(from, to);
+    const float sine = length(axis), cosine = dot(from, to);
+    if (sine > kTiny) return {axis * (1.0f / sine), std::atan2(sine, cosine)};
+    return {perpendicularTo(from), cosine < 0.0f ? 3.14159265358979f : 0.0f};
+}
 
 bool isAncestor(std::span<const std::int32_t> parents, std::uint32_t ancestor, std::uint32_t joint) noexcept {
     std::int32_t p = parents[joint];
@@ -112,17 +147,19 @@ Status checkChainOrder(std::span<const std::int32_t> parents, std::span<const st
 // Turns the chain's joints, root first, each by its model-space delta about its own
 // origin, blended by `weight` in local space. A later joint's parent orientation is
 // read from the local pose, so it includes the earlier joints' turns.
+void turnJoint(std::span<const std::int32_t> parents, SoaPose& local, std::uint32_t joint, Quat delta,
+               float weight) noexcept {
+    const std::int32_t p = parents[joint];
+    const Quat parentRotation = p >= 0 ? rotationOf(parents, local, p) : kIdentity;
+    Transform t = local.joint(joint);
+    const Quat solved = normalize(conjugate(parentRotation) * delta * parentRotation * t.rotation);
+    t.rotation = weight >= 1.0f ? solved : slerp(t.rotation, solved, weight);
+    local.setJoint(joint, t);
+}
+
 void applyTurns(std::span<const std::int32_t> parents, SoaPose& local, std::span<const std::uint32_t> chain,
                 std::span<const Quat> deltas, float weight) noexcept {
-    for (std::size_t k = 0; k < deltas.size(); ++k) {
-        const std::uint32_t j = chain[k];
-        const std::int32_t p = parents[j];
-        const Quat parentRotation = p >= 0 ? frameOf(parents, local, p).r : kIdentity;
-        Transform t = local.joint(j);
-        const Quat solved = normalize(conjugate(parentRotation) * deltas[k] * parentRotation * t.rotation);
-        t.rotation = weight >= 1.0f ? solved : slerp(t.rotation, solved, weight);
-        local.setJoint(j, t);
-    }
+    for (std::size_t k = 0; k < deltas.size(); ++k) turnJoint(parents, local, chain[k], deltas[k], weight);
 }
 
 // Turns bone k of the chain (joint k toward joint k + 1) so the chain's joints land on
@@ -197,39 +234,43 @@ void aimPass(const AimIk& task, std::span<const std::int32_t> parents, SoaPose& 
     if (dot(forward, forward) == 0.0f) return;
     Vec3 wanted = directionOr(task.target - aimed.p, forward);
     if (task.maxAngle > 0.0f) {
-        const float angle = std::acos(std::clamp(dot(poseForward, wanted), -1.0f, 1.0f));
-        if (angle > task.maxAngle)
-            wanted = rotate(partOf(rotationBetween(poseForward, wanted), task.maxAngle / angle), poseForward);
+        const AxisAngle turn = turnBetween(poseForward, wanted);
+        if (turn.angle > task.maxAngle) wanted = rotate(turnAbout(turn.axis, task.maxAngle), poseForward);
     }
-    const Quat total = rotationBetween(forward, wanted);
+    const AxisAngle total = turnBetween(forward, wanted);
     // Shares: the aimed joint 1, each joint above it `decay` times the one below; the
-    // turns are about one axis, so their parts compose to the whole.
+    // turns are about one axis, so their parts compose to the whole. Turned root
+    // first: each joint's turn is taken into its parent's frame as the ones above left it.
+    std::array<float, kMaxChain> shares;  // floats, so the array is not filled first
     float share = 1.0f, sum = 0.0f;
     for (std::size_t k = n; k-- > 0;) {
+        shares[k] = share;
         sum += share;
         share *= task.decay;
     }
-    std::array<Quat, kMaxChain> deltas{};
-    share = 1.0f;
-    for (std::size_t k = n; k-- > 0;) {
-        deltas[k] = partOf(total, share / sum);
-        share *= task.decay;
-    }
-    applyTurns(parents, local, task.joints, std::span<const Quat>(deltas.data(), n), 1.0f);
+    for (std::size_t k = 0; k < n; ++k)
+        turnJoint(parents, local, task.joints[k], turnAbout(total.axis, total.angle * (shares[k] / sum)), 1.0f);
 }
 
 void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose& local) noexcept {
     const std::size_t n = task.joints.size();
     const std::uint32_t aimedJoint = task.joints[n - 1];
     const Vec3 poseForward =
-        directionOr(rotate(frameOf(parents, local, aimedJoint).r, task.forward), Vec3{0.0f, 0.0f, 1.0f});
+        directionOr(rotate(rotationOf(parents, local, aimedJoint), task.forward), Vec3{0.0f, 0.0f, 1.0f});
     // Solved at full weight, then blended with the rotations the pose had.
-    std::array<Quat, kMaxChain> before{};
-    for (std::size_t k = 0; k < n; ++k) before[k] = local.joint(task.joints[k]).rotation;
+    // The pose's rotations, for a weight below 1 (floats: the array is not filled first).
+    std::array<float, 4 * kMaxChain> before;
+    const float* rotations[] = {local.component(SoaComponent::Rx), local.component(SoaComponent::Ry),
+                                local.component(SoaComponent::Rz), local.component(SoaComponent::Rw)};
+    if (task.weight < 1.0f) {
+        for (std::size_t k = 0; k < n; ++k) {
+            for (std::size_t c = 0; c < 4; ++c) before[4 * k + c] = rotations[c][task.joints[k]];
+        }
+    }
     const int passes = n > 1 ? kAimPasses : 1;  // one joint: its origin does not move
     for (int pass = 0; pass < passes; ++pass) aimPass(task, parents, local, poseForward);
     if (task.upVector) {
-        const Quat aimedRotation = frameOf(parents, local, aimedJoint).r;
+        const Quat aimedRotation = rotationOf(parents, local, aimedJoint);
         const Vec3 forward = directionOr(rotate(aimedRotation, task.forward), Vec3{});
         const Vec3 up = rotate(aimedRotation, task.up);
         const Vec3 upNow = directionOr(up - forward * dot(up, forward), Vec3{});
@@ -246,7 +287,8 @@ void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose&
     if (task.weight < 1.0f) {
         for (std::size_t k = 0; k < n; ++k) {
             Transform t = local.joint(task.joints[k]);
-            t.rotation = slerp(before[k], t.rotation, task.weight);
+            const Quat pose{before[4 * k], before[4 * k + 1], before[4 * k + 2], before[4 * k + 3]};
+            t.rotation = slerp(pose, t.rotation, task.weight);
             local.setJoint(task.joints[k], t);
         }
     }

@@ -1,6 +1,7 @@
 // kinema/math: unit quaternions for rotation, stored x, y, z, w as glTF stores them.
 #pragma once
 
+#include <cmath>
 #include <optional>
 
 #include "kinema/math/vec3.hpp"
@@ -37,8 +38,12 @@ bool isFinite(Quat q) noexcept;
 std::optional<Quat> tryNormalize(Quat q) noexcept;
 
 // Normalisation for the per-frame path: inputs are known to be non-zero and
-// finite (validated data, or a blend of such data along the short arc).
-Quat normalize(Quat q) noexcept;
+// finite (validated data, or a blend of such data along the short arc). Inline:
+// a call would pass the quaternion through memory, costing more than the work.
+inline Quat normalize(Quat q) noexcept {
+    const float inv = 1.0f / std::sqrt(dot(q, q));
+    return {q.x * inv, q.y * inv, q.z * inv, q.w * inv};
+}
 
 // Rotation of `radians` about the unit vector `axis`.
 Quat fromAxisAngle(Vec3 axis, float radians) noexcept;
