@@ -333,6 +333,21 @@ TEST(Cli, BenchJsonHasTheRequiredKeys) {
     }
 }
 
+// A --gpu that names no device is a usage error found before anything is timed:
+// exit 2, no table on stdout. (A kinema built without the renderer has no GPU rows.)
+TEST(Cli, BenchRefusesAnUnknownGpuBeforeTiming) {
+    KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
+    const std::string assets = std::filesystem::path(file).parent_path().parent_path().string();
+    const CliRun r = runKinema("bench --workload render --gpu no-such-device --repetitions 1 --min-time 0 --assets " +
+                               kinema::test::quoted(assets));
+    if (r.exitCode == 0 && r.err.find("no-such-device") == std::string::npos)
+        GTEST_SKIP() << "this kinema has no renderer";
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("kinema bench: --gpu no-such-device: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("no Vulkan device named like \"no-such-device\""), std::string::npos) << r.err;
+}
+
 // The JSON says which kernels ran: with --uniform-kernels the level's own (its
 // name), else either that or, on a CPU where the mix differs, the mixed name.
 TEST(Cli, BenchJsonNamesTheKernelsAndUniformKernelsAreTheLevelsOwn) {

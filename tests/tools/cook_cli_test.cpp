@@ -487,3 +487,28 @@ TEST_F(CookCli, ImportOptionsMayPrecedeTheInputs) {
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(filesIn(dir_), std::vector<std::string>{"BoxAnimated.kinc"});
 }
+
+// validate knows a cooked file by its first bytes, as the other commands do, and
+// checks it with the cooked reader: the counts of the source, or the byte at fault.
+TEST_F(CookCli, ValidateChecksCookedFiles) {
+    KINEMA_REQUIRE_ASSET(cesium, "CesiumMan/CesiumMan.glb");
+    ASSERT_EQ(runKinema("cook " + quoted(cesium) + " --out " + quoted(dir_)).exitCode, 0);
+    const fs::path cooked = dir_ / "CesiumMan.kinc";
+    const CliRun valid = runKinema("validate " + quoted(cooked));
+    EXPECT_EQ(valid.exitCode, 0) << valid.err;
+    // CesiumMan: 22 nodes, 1 animation, 1 mesh, 1 skin (as `validate` says of the .glb).
+    EXPECT_EQ(valid.out, cooked.string() + ": valid (cooked, 22 nodes, 1 animation, 1 mesh, 1 skin)\n");
+
+    const fs::path truncated = dir_ / "truncated.kinc";
+    {
+        std::ifstream in(cooked, std::ios::binary);
+        std::string head(3000, '\0');
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        std::ofstream(truncated, std::ios::binary) << head;
+    }
+    const CliRun bad = runKinema("validate " + quoted(truncated));
+    EXPECT_EQ(bad.exitCode, 1);
+    EXPECT_EQ(bad.out, truncated.string() + ": invalid, 1 fault\n");
+    EXPECT_TRUE(contains(bad.err, "truncated.kinc@byte 16")) << bad.err;
+    EXPECT_TRUE(contains(bad.err, "the file has 3000")) << bad.err;
+}

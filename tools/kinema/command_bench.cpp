@@ -550,24 +550,14 @@ std::vector<Row> renderScenes(const Settings& s) {
 // frame), and the wall time of the whole render call (upload, record, submit, wait).
 // ns_per_vertex is per drawn vertex. Each frame is timed through the graphics
 // pipeline and through the compute rasteriser (FrameDesc::raster), where the device
-// has it. Nothing when `device` is "none" or, left empty,
-// when the only device is a CPU driver (name it, e.g. lavapipe, to time that).
-std::vector<Row> renderGpu(const Settings& s, const Model& model, const std::string& device) {
+// has it. runBench picks the device (none with --gpu none, or when the only one is a
+// CPU driver and none was named).
+std::vector<Row> renderGpu(const Settings& s, const Model& model, GpuContext& context) {
     std::vector<Row> rows;
-    if (device == "none") return rows;
-    GpuOptions options;
-    options.device = device;
-    auto context = GpuContext::create(options);
-    if (!context) throw std::runtime_error("the render workload's GPU rows: " + context.message());
-    if (device.empty() && context->device().software) {
-        std::cerr << "kinema bench: skipping the GPU rows of render: the only Vulkan device is a CPU driver ("
-                  << context->device().name << "); give --gpu lavapipe to time it anyway\n";
-        return rows;
-    }
     const std::size_t count = s.instancesOr(kGpuCrowd);
     auto crowd = bench::crowdFrame(model, count, static_cast<float>(kGpuWidth) / static_cast<float>(kGpuHeight));
     if (!crowd) throw std::runtime_error("the render workload's crowd: " + crowd.message());
-    auto renderer = OffscreenRenderer::create(*context, kGpuWidth, kGpuHeight);
+    auto renderer = OffscreenRenderer::create(context, kGpuWidth, kGpuHeight);
     if (!renderer) throw std::runtime_error("the render workload's renderer: " + renderer.message());
     // The same crowd drawn rigidly (each copy placed by its first joint's skinning
     // matrix, no deformation): what the frame costs without skinning.
@@ -604,7 +594,7 @@ std::vector<Row> renderGpu(const Settings& s, const Model& model, const std::str
             auto probe = renderer->render(frame);
             if (!probe) throw std::runtime_error("the render workload's frame: " + probe.message());
             if (!probe->computeRaster) {
-                std::cerr << "kinema bench: skipping the compute raster rows of render: " << context->device().name
+                std::cerr << "kinema bench: skipping the compute raster rows of render: " << context.device().name
                           << " cannot draw this frame there (it needs 64-bit buffer atomics, and each of the "
                              "frame's buffers within one storage binding)\n";
                 return;
@@ -637,7 +627,7 @@ std::vector<Row> renderGpu(const Settings& s, const Model& model, const std::str
     time(rigid, "CesiumMan rigid", RasterPath::Graphics);
     time(crowd->draws, "CesiumMan, compute raster", RasterPath::Compute);
     time(rigid, "CesiumMan rigid, compute raster", RasterPath::Compute);
-    std::cerr << "kinema bench: GPU rows of render on " << context->device().name << ": " << crowd->draws.items.size()
+    std::cerr << "kinema bench: GPU rows of render on " << context.device().name << ": " << crowd->draws.items.size()
               << " draws, " << crowd->vertices << " vertices per frame\n";
     return rows;
 }
@@ -799,6 +789,28 @@ int runBench(const BenchOptions& options) {
         }
     }
 
+#ifdef KINEMA_WITH_GPU
+    // The device of render's GPU rows is found before anything is timed: a --gpu that
+    // names no device is a usage error, not a failure after minutes of CPU rows.
+    std::optional<GpuContext> gpu;
+    if (wants("render") && options.gpu != "none" && (cesiumMan || !options.gpu.empty())) {
+        GpuOptions gpuOptions;
+        gpuOptions.device = options.gpu;
+        if (auto context = GpuContext::create(gpuOptions); !context) {
+            if (!options.gpu.empty()) {
+                std::cerr << "kinema bench: --gpu " << options.gpu << ": " << context.message() << '\n';
+                return 2;
+            }
+            std::cerr << "kinema bench: skipping the GPU rows of render: " << context.message() << '\n';
+        } else if (options.gpu.empty() && context->device().software) {
+            std::cerr << "kinema bench: skipping the GPU rows of render: the only Vulkan device is a CPU driver ("
+                      << context->device().name << "); give --gpu lavapipe to time it anyway\n";
+        } else {
+            gpu = std::move(*context);
+        }
+    }
+#endif
+
     std::vector<Row> rows;
     const auto add = [&](Row row) {
         finish(row);
@@ -854,8 +866,8 @@ int runBench(const BenchOptions& options) {
     if (wants("render")) {
         for (Row& r : renderScenes(s)) add(std::move(r));
 #ifdef KINEMA_WITH_GPU
-        if (cesiumMan) {
-            for (Row& r : renderGpu(s, *cesiumMan, options.gpu)) add(std::move(r));
+        if (gpu) {
+            for (Row& r : renderGpu(s, *cesiumMan, *gpu)) add(std::move(r));
         }
 #endif
     }

@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
     auto* viewCmd = app.add_subcommand(
         "view",
         "Play a glTF file's animations in a window: Space play/pause, Left/Right scrub, Up/Down speed, N/P "
-        "next/previous animation, S skeleton, drag to orbit, wheel to zoom, R reset the camera, H help, Esc quit. "
+        "next/previous animation, S skeleton, drag to orbit, wheel to zoom, R reset the camera, H help, Esc or Q quit. "
         "Needs a display; `kinema render` draws images without one.");
     viewCmd->add_option("FILE", view.file, "a .gltf or .glb file, or a cooked file")->required();
     viewCmd->add_option("--animation", view.animation, "animation index or name to start with (default: the first)");
@@ -261,8 +261,9 @@ int main(int argc, char** argv) {
         ->check(powerOfTwo(1, 64, false))
         ->excludes(exactFlag);
     cookCmd
-        ->add_option("--markers", cook.markers,
-                     "a marker JSON file (docs/STATE-MACHINES.md) applied to every input's clips before cooking")
+        ->add_option(
+            "--markers", cook.markers,
+            "a marker JSON file (docs/STATE-MACHINES.md, Marker files) applied to every input's clips before cooking")
         ->type_name("FILE");
     cookCmd
         ->add_option("--state-machine", cook.stateMachines,
