@@ -333,6 +333,19 @@ TEST(Cli, BenchJsonHasTheRequiredKeys) {
     }
 }
 
+// Counts are whole numbers: a fraction, a sign or text is named as typed, with the range.
+TEST(Cli, BenchCountsMustBeWholeNumbersInRange) {
+    for (const auto& [args, message] :
+         {std::pair{"--threads 1.5", "--threads: '1.5' is not a whole number in 0..1024"},
+          std::pair{"--instances -3", "--instances: '-3' is not a whole number in 0..1000000"},
+          std::pair{"--repetitions 0", "--repetitions: '0' is not a whole number in 1..1000"}}) {
+        const CliRun r = runKinema(std::string("bench --workload w1a ") + args);
+        EXPECT_EQ(r.exitCode, 2) << args;
+        EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
+        EXPECT_NE(r.err.find(message), std::string::npos) << args << ": " << r.err;
+    }
+}
+
 // A --gpu that names no device is a usage error found before anything is timed:
 // exit 2, no table on stdout. (A kinema built without the renderer has no GPU rows.)
 TEST(Cli, BenchRefusesAnUnknownGpuBeforeTiming) {

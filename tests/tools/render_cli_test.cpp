@@ -324,7 +324,11 @@ TEST_F(RenderCli, RefusesBadImageArguments) {
     expectRefusal(f + "--size abc", 2, {"--size", "abc", "WIDTHxHEIGHT"}, png);
     expectRefusal(f + "--background 12345", 2, {"--background", "12345"}, png);
     expectRefusal(f, 2, {"--out", "x.jpg", ".png"}, dir_ / "x.jpg");
-    expectRefusal(f + "--frames 0", 2, {"--frames", "0 is outside"}, png);
+    expectRefusal(f + "--frames 0", 2, {"--frames", "'0' is not a whole number in 1..100000"}, png);
+    expectRefusal(f + "--frames 1.5", 2, {"--frames", "'1.5' is not a whole number in 1..100000"}, png);
+    // Echoed as typed, not as the largest integer it overflowed to.
+    expectRefusal(f + "--frames 99999999999999999999", 2, {"--frames", "'99999999999999999999' is not a whole number"},
+                  png);
 }
 
 TEST_F(RenderCli, RefusesBadCameras) {

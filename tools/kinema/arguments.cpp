@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -46,6 +47,21 @@ CLI::Validator finiteIn(double lo, double hi) {
             return {};
         },
         "FLOAT in " + bounds);
+}
+
+CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi) {
+    const std::string bounds = std::to_string(lo) + ".." + std::to_string(hi);
+    return CLI::Validator(
+        [lo, hi, bounds](std::string& input) -> std::string {
+            const std::string_view text = trimmed(input);
+            std::uint64_t value = 0;
+            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (text.empty() || error != std::errc{} || end != text.data() + text.size() || value < lo || value > hi) {
+                return "'" + input + "' is not a whole number in " + bounds;
+            }
+            return {};
+        },
+        "INT in " + bounds);
 }
 
 std::optional<std::vector<double>> parseTimes(std::string_view list, std::string& error) {

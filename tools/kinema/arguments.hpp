@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,10 @@ std::optional<double> parseNumber(std::string_view text);
 // A check for a floating-point option: a finite number within [lo, hi]. CLI::Range
 // alone lets "nan" through, since every comparison with NaN is false.
 CLI::Validator finiteIn(double lo, double hi);
+
+// A check for an integer option: decimal digits naming a whole number within [lo, hi]
+// ("'1.5' is not a whole number in 1..1024", echoing what was typed).
+CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi);
 
 // `--times`: one comma-separated list of finite numbers, none of its items empty.
 // Nullopt with `error` set ("'nan' is not a finite number") otherwise.

@@ -113,9 +113,10 @@ int main(int argc, char** argv) {
                           "animation index or name, or none for the rest pose (default: the first)");
     renderCmd->add_option("--time", render.time, "seconds into the animation of the (first) frame (default 0)")
         ->check(finiteIn(0.0, 1e6));
-    renderCmd->add_option("--frames", render.frames,
-                          "frames to draw, 1/fps apart, 1..100000 (default 1; a GIF without --time plays the whole "
-                          "clip)");
+    renderCmd
+        ->add_option("--frames", render.frames,
+                     "frames to draw, 1/fps apart (default 1; a GIF without --time plays the whole clip)")
+        ->check(wholeIn(1, 100'000));
     renderCmd
         ->add_option("--fps", render.fps, "frames per second of --frames and the GIF (default 30; a GIF: at most 50)")
         ->check(finiteIn(0.1, 1000.0));
@@ -152,7 +153,8 @@ int main(int argc, char** argv) {
                         "Vulkan device: lavapipe, an index or part of a name (default: the first GPU)");
     viewCmd->add_flag("--validation", view.validation,
                       "run with the Vulkan validation layers (synchronisation included); any message fails");
-    viewCmd->add_option("--frames", view.frames, "close after this many frames (for scripts and tests)");
+    viewCmd->add_option("--frames", view.frames, "close after this many frames (for scripts and tests)")
+        ->check(wholeIn(1, 1'000'000'000));
     addImportFlags(*viewCmd, view.import);
 
     BenchOptions bench;
@@ -173,12 +175,12 @@ int main(int argc, char** argv) {
                      "(default all)")
         ->delimiter(',');
     benchCmd->add_option("--threads", bench.threads, "threads for w1e and w1f (default 0: as many as the hardware has)")
-        ->check(CLI::Range(std::size_t{0}, std::size_t{1024}));
+        ->check(wholeIn(0, 1024));
     benchCmd
         ->add_option("--instances", bench.instances,
                      "instances of every workload (default 0: each its own, 256 for W1, 10,000 for w1f, 1000 "
                      "for w2; 1 times one instance whose data stays in cache)")
-        ->check(CLI::Range(std::size_t{0}, std::size_t{1'000'000}));
+        ->check(wholeIn(0, 1'000'000));
     benchCmd
         ->add_option("--clip", bench.clip,
                      "W1 clip definition: smooth (rotations turn at most 3.6 degrees per key) or wide (at "
@@ -195,7 +197,7 @@ int main(int argc, char** argv) {
                        "Zen 4 takes the avx2 local->model and palette kernels and skins blending in 256-bit "
                        "halves, Intel Ice Lake takes the avx2 kernels of every pass but skinning, docs/SIMD.md)");
     benchCmd->add_option("--repetitions", bench.repetitions, "repetitions per row; the median is reported (default 5)")
-        ->check(CLI::Range(1, 1000));
+        ->check(wholeIn(1, 1000));
     benchCmd->add_option("--min-time", bench.minTime, "seconds each repetition runs at least (default 0.2)")
         ->check(finiteIn(0.0, 600.0));
     benchCmd->add_option("--gpu", bench.gpu,
@@ -221,7 +223,7 @@ int main(int argc, char** argv) {
         ->type_name("DIR")
         ->required();
     cookCmd->add_option("--jobs", cook.jobs, "files cooked at once, 1..1024 (default: the hardware's threads)")
-        ->check(CLI::Range(std::size_t{1}, std::size_t{1024}));
+        ->check(wholeIn(1, 1024));
     cookCmd
         ->add_option("--error-cm", cook.errorCm,
                      "largest error a point 3 cm from a joint may show, in cm, for files in metres (default 0.01)")
