@@ -72,6 +72,12 @@ TEST(Cli, UnknownOptionOrNoCommandIsNamed) {
     EXPECT_NE(none.err.find("a command is required; commands: info, validate, sample, demo, render, view, bench"),
               std::string::npos)
         << none.err;
+    // A command's option put before the command: named, with where it belongs.
+    const CliRun early = runKinema("--json info x.glb");
+    EXPECT_EQ(early.exitCode, 2);
+    EXPECT_NE(early.err.find("kinema: option '--json' given before the command (options follow it); commands: info"),
+              std::string::npos)
+        << early.err;
     EXPECT_EQ(runKinema("--version").exitCode, 0);
 }
 

@@ -16,14 +16,18 @@ namespace {
 
 // A parse error before any command was recognised: name what was not understood
 // (CLI11 would only say that a subcommand is required).
-int noCommand(const CLI::App& app, const CLI::ParseError& error) {
+// `firstArgument` is what came right after `kinema`: an option there that kinema
+// itself does not take belongs after a command.
+int noCommand(const CLI::App& app, const CLI::ParseError& error, std::string_view firstArgument) {
     std::string commands;
     for (const CLI::App* command : std::as_const(app).get_subcommands({})) {
         if (!commands.empty()) commands += ", ";
         commands += command->get_name();
     }
     const std::vector<std::string> rest = app.remaining();
-    if (rest.empty())
+    if (!app.get_subcommands().empty())
+        std::cerr << "kinema: option '" << firstArgument << "' given before the command (options follow it)";
+    else if (rest.empty())
         std::cerr << "kinema: a command is required";
     else if (rest.front().starts_with('-'))
         std::cerr << "kinema: unknown option '" << rest.front() << "'";
@@ -283,7 +287,9 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        if (e.get_exit_code() != 0 && app.get_subcommands().empty()) return noCommand(app, e);
+        const std::string_view first = argc > 1 ? argv[1] : "";
+        if (e.get_exit_code() != 0 && (app.get_subcommands().empty() || first.starts_with('-')))
+            return noCommand(app, e, first);
         // Every bad argument exits 2, whichever check found it (--help and --version exit 0).
         return app.exit(e) == 0 ? 0 : 2;
     }
