@@ -329,6 +329,11 @@ TEST_F(RenderCli, RefusesBadImageArguments) {
     // Echoed as typed, not as the largest integer it overflowed to.
     expectRefusal(f + "--frames 99999999999999999999", 2, {"--frames", "'99999999999999999999' is not a whole number"},
                   png);
+    // An output whose folder is missing, or is a file.
+    expectRefusal(f, 2, {"missing/x.png: its folder", "does not exist"}, dir_ / "missing" / "x.png");
+    fs::create_directories(dir_);
+    std::ofstream(dir_ / "plain") << "a file";
+    expectRefusal(f, 2, {"plain/x.png: ", "plain is a file, not a folder"}, dir_ / "plain" / "x.png");
 }
 
 TEST_F(RenderCli, RefusesBadCameras) {

@@ -14,7 +14,10 @@ Result<bool> checkOutputPath(const std::string& path) {
     if (fs::is_directory(path, error)) return Fault{path, "is a folder, not a file name"};
     fs::path folder = fs::path(path).parent_path();
     if (folder.empty()) folder = ".";
-    if (!fs::is_directory(folder, error)) return Fault{path, "its folder " + folder.string() + " does not exist"};
+    if (!fs::is_directory(folder, error)) {
+        if (fs::exists(folder, error)) return Fault{path, folder.string() + " is a file, not a folder"};
+        return Fault{path, "its folder " + folder.string() + " does not exist"};
+    }
     if (::access(folder.c_str(), W_OK) != 0) return Fault{path, "its folder " + folder.string() + " is not writable"};
     return true;
 }
