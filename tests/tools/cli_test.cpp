@@ -144,6 +144,11 @@ TEST(Cli, ValidateRefusesUrisLeavingTheFolderUnlessAllowed) {
         << refused.err;
     EXPECT_EQ(runKinema("validate --allow-external-paths " + path).exitCode, 0);
     EXPECT_EQ(runKinema("validate --allow-folder " + testing::TempDir() + " " + path).exitCode, 0);
+    // A folder that is not there allows nothing: a typo, refused.
+    const CliRun typo = runKinema("validate --allow-folder /nonexistent-kinema-folder " + path);
+    EXPECT_EQ(typo.exitCode, 2);
+    EXPECT_NE(typo.err.find("--allow-folder: Directory does not exist: /nonexistent-kinema-folder"), std::string::npos)
+        << typo.err;
     const CliRun absolute =
         runKinema("validate " + gltfWithBuffer("cli_abs_" + std::to_string(::getpid()), "/etc/passwd"));
     EXPECT_EQ(absolute.exitCode, 1);

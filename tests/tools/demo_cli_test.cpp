@@ -157,6 +157,7 @@ TEST(DemoCli, BadArgumentsAreRefusedBeforeRunning) {
         {"--gif out.png", "must end in .gif"},
         {"--gif /nonexistent-folder/out.gif", "--gif"},
         {"--seconds 0.01 --gif demo-short.gif", "too short for one frame"},
+        {"--gpu lavapipe", "--gpu requires --gif"},  // a device for nothing to draw: a mistake, not ignored
     };
     for (const auto& [args, says] : refused) {
         const DemoRun r = runDemo(args);

@@ -31,7 +31,8 @@ void addImportFlags(CLI::App& command, ImportFlags& flags) {
     command
         .add_option("--allow-folder", flags.allowedFolders,
                     "a folder outside the file's own that its URIs may reach (repeatable)")
-        ->type_name("DIR");
+        ->type_name("DIR")
+        ->check(CLI::ExistingDirectory);
     addSizeOption(command, "--memory-budget", flags.memoryBudget,
                   "bytes one import may hold: the file, the parsed JSON, buffers, decoded data and images; a number "
                   "with an optional unit, e.g. 512M or 2G (powers of 1024; default 1G)");

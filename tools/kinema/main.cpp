@@ -103,8 +103,10 @@ int main(int argc, char** argv) {
     demoCmd->add_flag("--json", demo.json,
                       "print the run as one JSON object: events, states, rootMotion, footGroundErrorMm "
                       "(withIk, withoutIk), socketDrift, pass");
-    demoCmd->add_option("--gif", demo.gif, "also draw the humanoid into this animated GIF (30 fps, 480x360)");
-    demoCmd->add_option("--gpu", demo.gpu, "Vulkan device for --gif: lavapipe, an index or part of a name");
+    auto* gifOption =
+        demoCmd->add_option("--gif", demo.gif, "also draw the humanoid into this animated GIF (30 fps, 480x360)");
+    demoCmd->add_option("--gpu", demo.gpu, "Vulkan device for --gif: lavapipe, an index or part of a name")
+        ->needs(gifOption);
 
     RenderOptions render;
     auto* renderCmd = app.add_subcommand(
