@@ -3,6 +3,7 @@
 // thread count, inputs checked before anything changes, layers blended by weight.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -261,6 +262,60 @@ TEST(PoseBatch, BadInputIsRefusedWithItsPlaceAndChangesNothing) {
               "instance 2, layer 0: clip animates joints or morph weights the skeleton lacks");
 
     EXPECT_TRUE(sameBits(batch.model(2), before)) << "a refused evaluation changed an instance";
+}
+
+// The caller's update run in the parallel pass: once per instance, with its index,
+// and the results those of the same update made in a loop before evaluate().
+TEST(PoseBatch, AnUpdateInTheParallelPassActsAsOneMadeBeforeTheCall) {
+    const BatchFixture f(37);
+    constexpr std::size_t kInstances = 61;
+    for (const std::size_t threads : {std::size_t{1}, std::size_t{4}}) {
+        BatchOptions o;
+        o.threads = threads;
+        o.grainSize = 1;
+        PoseBatch before = test::makeBatch(f.skeleton, {}, kInstances, o);
+        PoseBatch inside = test::makeBatch(f.skeleton, {}, kInstances, o);
+        auto looped = inputsAt(f, kInstances, 0.0, true);
+        auto updated = looped;
+        const auto step = [](std::size_t i) { return 1.0 / 60.0 + 0.01 * static_cast<double>(i % 3); };
+        for (int frame = 0; frame < 5; ++frame) {
+            for (std::size_t i = 0; i < kInstances; ++i) looped[i].layers[0].time += step(i);
+            std::vector<std::atomic<int>> calls(kInstances);
+            const auto advance = [&](std::size_t i, InstanceRequest& in) {
+                calls[i].fetch_add(1);
+                in.layers[0].time += step(i);
+            };
+            ASSERT_TRUE(before.evaluate(looped).ok());
+            ASSERT_TRUE(inside.evaluate(updated, advance).ok());
+            for (std::size_t i = 0; i < kInstances; ++i) {
+                ASSERT_EQ(calls[i].load(), 1) << "instance " << i << ", " << threads << " threads";
+                ASSERT_EQ(updated[i].layers[0].time, looped[i].layers[0].time) << i;
+                ASSERT_TRUE(sameBits(before.model(i), inside.model(i))) << "instance " << i << " frame " << frame;
+            }
+        }
+    }
+}
+
+// Every update runs before any instance is checked: one that makes a request bad
+// is refused with its place, having changed no instance, and the others still ran.
+TEST(PoseBatch, AnUpdateThatBreaksARequestIsRefusedBeforeAnythingChanges) {
+    const BatchFixture f(5);
+    BatchOptions o;
+    o.threads = 2;
+    o.grainSize = 1;
+    PoseBatch batch = test::makeBatch(f.skeleton, {}, 8, o);
+    auto in = inputsAt(f, 8, 0.25, false);
+    ASSERT_TRUE(batch.evaluate(in).ok());
+    const std::vector<Mat4> before(batch.model(6).begin(), batch.model(6).end());
+    std::atomic<int> calls{0};
+    const auto breakFive = [&](std::size_t i, InstanceRequest& r) {
+        calls.fetch_add(1);
+        r.layers[0].time = i == 5 ? std::nan("") : 0.9;
+    };
+    EXPECT_EQ(batch.evaluate(in, breakFive).message(), "instance 5, layer 0: layer time is not finite");
+    EXPECT_EQ(calls.load(), 8);
+    EXPECT_EQ(in[6].layers[0].time, 0.9);
+    EXPECT_TRUE(sameBits(batch.model(6), before)) << "a refused evaluation changed an instance";
 }
 
 TEST(PoseBatch, ASkinWithTooFewInverseBindMatricesIsRefused) {

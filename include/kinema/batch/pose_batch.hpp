@@ -13,10 +13,13 @@
 // then gatherEvents().
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kinema/asset/model.hpp"
@@ -55,6 +58,27 @@ struct BatchOptions {
     bool localPoses = true;
 };
 
+// A caller's per-instance update of its requests (advance a clip time, set a
+// weight), called as update(instance, request). A reference to the callable for one
+// evaluate() call, not a copy: it must outlive the call, as a lambda given inline does.
+class InstanceUpdate {
+public:
+    template <typename F>
+    requires(!std::same_as<std::remove_cvref_t<F>, InstanceUpdate> &&
+             std::invocable<std::remove_reference_t<F>&, std::size_t, InstanceRequest&>) InstanceUpdate(F&& update)
+    noexcept  // NOLINT(google-explicit-constructor): a lambda converts as a parameter
+        : callable_(const_cast<void*>(static_cast<const void*>(std::addressof(update)))),
+          call_([](void* callable, std::size_t instance, InstanceRequest& request) {
+              (*static_cast<std::remove_reference_t<F>*>(callable))(instance, request);
+          }) {}
+
+    void operator()(std::size_t instance, InstanceRequest& request) const { call_(callable_, instance, request); }
+
+private:
+    void* callable_;
+    void (*call_)(void*, std::size_t, InstanceRequest&);
+};
+
 class PoseBatch {
 public:
     // Faults as InstanceEvaluator::create.
@@ -76,6 +100,15 @@ public:
     // (Status::instance) without changing any instance or the events; otherwise
     // evaluates all of them and gathers the events.
     Status evaluate(std::span<const InstanceRequest> requests);
+
+    // evaluate() with the caller's per-instance update moved into its parallel pass:
+    // update(i, requests[i]) runs once for every instance, on the worker that then
+    // checks that request, and all of them run before any instance is evaluated. The
+    // frame's per-instance work then scales with the threads instead of running on
+    // one thread before the call (with 10,000 instances, a serial loop that only
+    // advances each clip time can take longer than the parallel evaluation). The
+    // updates run even when a check then fails: the requests are the caller's.
+    Status evaluate(std::span<InstanceRequest> requests, InstanceUpdate update);
 
     // The steps of evaluate(), for a job system of the caller's. check() the whole
     // list; then evaluateRange() instances [begin, end) of it, disjoint ranges
@@ -109,6 +142,10 @@ public:
 private:
     PoseBatch() = default;
     // The first failure among requests [begin, end), and whether any of them sweeps markers.
+    // evaluate(), with `update` (when given) run on requests[i] of `updated` (the same
+    // list, writable) before instance i is checked.
+    Status evaluateUpdated(std::span<const InstanceRequest> requests, std::span<InstanceRequest> updated,
+                           const InstanceUpdate* update);
     Status checkRange(std::span<const InstanceRequest> requests, std::size_t begin, std::size_t end,
                       bool& sweeps) const noexcept;
 
