@@ -21,8 +21,14 @@ layout(std430, set = 0, binding = 8) readonly buffer VisibilityWords { uint visi
 #include "raster_triangle.glsl"
 
 // Each vertex of the draw as screenOf gives it; a vertex behind the near plane or the
-// eye has depth -1, and its triangles are clipped from their clip positions.
-shared vec3 screen[kSharedVertices];
+// eye has depth -1, and its triangles are clipped from their clip positions. Three
+// float arrays, not one of vec3: a compiler may pad a vec3 element to 16 bytes, and
+// the vertex capacity is computed for 12.
+shared float screenX[kSharedVertices];
+shared float screenY[kSharedVertices];
+shared float screenZ[kSharedVertices];
+
+vec3 screenAt(uint vertex) { return vec3(screenX[vertex], screenY[vertex], screenZ[vertex]); }
 
 vec4 clipOf(uint d, uint vertex) {
     vec3 normal;
@@ -35,7 +41,10 @@ void main() {
     uint vertexCount = draws[d].vertexCount;
     for (uint v = gl_LocalInvocationID.x; v < vertexCount; v += gl_WorkGroupSize.x) {
         vec4 c = clipOf(d, v);
-        screen[v] = c.w > 0.0 && c.z >= 0.0 ? screenOf(c) : vec3(0.0, 0.0, -1.0);
+        vec3 p = c.w > 0.0 && c.z >= 0.0 ? screenOf(c) : vec3(0.0, 0.0, -1.0);
+        screenX[v] = p.x;
+        screenY[v] = p.y;
+        screenZ[v] = p.z;
     }
     barrier();
     uint triangleCount = draws[d].triangleCount;
@@ -46,7 +55,7 @@ void main() {
     for (uint t = gl_LocalInvocationID.x; t < triangleCount; t += gl_WorkGroupSize.x) {
         uint first = firstIndex + 3u * t;
         uint i0 = min(indices[first], last), i1 = min(indices[first + 1u], last), i2 = min(indices[first + 2u], last);
-        vec3 a = screen[i0], b = screen[i1], c = screen[i2];
+        vec3 a = screenAt(i0), b = screenAt(i1), c = screenAt(i2);
         if (a.z >= 0.0 && b.z >= 0.0 && c.z >= 0.0) {
             rasteriseScreen(a, b, c, flags, triangleBase + t);
             continue;
