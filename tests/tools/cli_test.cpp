@@ -370,6 +370,13 @@ TEST(Cli, BenchRefusesAnUnknownGpuBeforeTiming) {
     EXPECT_TRUE(r.out.empty()) << r.out;
     EXPECT_NE(r.err.find("kinema bench: --gpu no-such-device: "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("no Vulkan device named like \"no-such-device\""), std::string::npos) << r.err;
+
+    // A device that exists but no CesiumMan to draw: the GPU rows are skipped, said so, exit 0.
+    const CliRun noModel =
+        runKinema("bench --workload render --gpu lavapipe --repetitions 1 --min-time 0 --assets /nonexistent-kinema");
+    EXPECT_EQ(noModel.exitCode, 0) << noModel.err;
+    EXPECT_NE(noModel.err.find("skipping w2 and render's GPU rows: CesiumMan.glb not found"), std::string::npos)
+        << noModel.err;
 }
 
 // The JSON says which kernels ran: with --uniform-kernels the level's own (its

@@ -868,7 +868,7 @@ int runBench(const BenchOptions& options) {
     if (wants("render")) {
         for (Row& r : renderScenes(s)) add(std::move(r));
 #ifdef KINEMA_WITH_GPU
-        if (gpu) {
+        if (gpu && cesiumMan) {  // a named device is checked even without CesiumMan; the rows need it
             for (Row& r : renderGpu(s, *cesiumMan, *gpu)) add(std::move(r));
         }
 #endif

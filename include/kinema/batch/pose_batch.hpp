@@ -141,11 +141,11 @@ public:
 
 private:
     PoseBatch() = default;
-    // The first failure among requests [begin, end), and whether any of them sweeps markers.
     // evaluate(), with `update` (when given) run on requests[i] of `updated` (the same
     // list, writable) before instance i is checked.
     Status evaluateUpdated(std::span<const InstanceRequest> requests, std::span<InstanceRequest> updated,
                            const InstanceUpdate* update);
+    // The first failure among requests [begin, end), and whether any of them sweeps markers.
     Status checkRange(std::span<const InstanceRequest> requests, std::size_t begin, std::size_t end,
                       bool& sweeps) const noexcept;
 
