@@ -3,8 +3,8 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
-#include "kinema/io/cooked.hpp"
 #include "kinema/io/gltf.hpp"
+#include "kinema/io/model_file.hpp"
 
 namespace kinema::cli {
 
@@ -23,11 +23,9 @@ int runValidate(const ValidateOptions& options) {
     }
     // A cooked file (known by its first bytes, as every command knows it) is checked
     // by its own reader, which validates as much as the import does.
-    const bool cooked = looksCooked(**bytes);
-    GltfImporter importer;
-    auto model = cooked
-        ? readCookedModel(**bytes, path.filename().string())
-        : importer.import(GltfSource{std::move(*bytes), path.parent_path(), path.filename().string()}, importOptions);
+    ModelFileFormat format = ModelFileFormat::Gltf;
+    auto model = loadModelBytes(std::move(*bytes), path, importOptions, &format);
+    const bool cooked = format == ModelFileFormat::Cooked;
     const auto warnings = model.warnings();
     const std::string warned = warnings.empty() ? "" : ", " + counted(warnings.size(), "warning");
     if (!model) {

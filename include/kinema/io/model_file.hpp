@@ -3,8 +3,11 @@
 // rather than its name. The file is read once.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <vector>
 
 #include "kinema/asset/model.hpp"
 #include "kinema/core/result.hpp"
@@ -20,5 +23,10 @@ enum class ModelFileFormat : std::uint8_t { Gltf, Cooked };
 // `format`, when given, gets the form the file's bytes have (also when it fails).
 Result<Model> loadModelFile(const std::filesystem::path& path, const ImportOptions& options = {},
                             ModelFileFormat* format = nullptr);
+
+// The same for a file already read (readFileBytes), for a caller that tells a file it
+// cannot read from one that is invalid: `path` names it and locates its resources.
+Result<Model> loadModelBytes(std::shared_ptr<const std::vector<std::byte>> bytes, const std::filesystem::path& path,
+                             const ImportOptions& options = {}, ModelFileFormat* format = nullptr);
 
 }  // namespace kinema
