@@ -547,6 +547,14 @@ std::vector<Row> renderScenes(const Settings& s) {
 }
 
 #ifdef KINEMA_WITH_GPU
+// The name of a GPU row: its GPU time, or its wall time, of the frame `what`.
+std::string gpuPass(bool wall, const std::string& what) {
+    return std::string(wall ? "gpu frame wall " : "gpu frame ") + std::to_string(kGpuWidth) + "x" +
+        std::to_string(kGpuHeight) + ", " + what;
+}
+// The longest of the four frame names: it sets the width of the table's pass column.
+constexpr const char* kRigidComputeFrame = "CesiumMan rigid, compute raster";
+
 // The render workload's GPU side: frames of a crowd of skinned CesiumMan copies at
 // 1920x1080, GPU time from the queue's timestamps (first to last command of the
 // frame), and the wall time of the whole render call (upload, record, submit, wait).
@@ -570,7 +578,6 @@ std::vector<Row> renderGpu(const Settings& s, const Model& model, GpuContext& co
         item.paletteCount = 0;
         item.weightCount = 0;
     }
-    const std::string size = std::to_string(kGpuWidth) + "x" + std::to_string(kGpuHeight);
     const auto time = [&](const DrawList& draws, const std::string& what, RasterPath path) {
         FrameDesc frame;
         frame.catalogue = &crowd->built.catalogue;
@@ -579,8 +586,8 @@ std::vector<Row> renderGpu(const Settings& s, const Model& model, GpuContext& co
         frame.eye = crowd->camera.eye;
         frame.background = {0.02f, 0.02f, 0.03f, 1.0f};
         frame.raster = path;
-        Row gpu{"render", "gpu frame " + size + ", " + what, model.skeleton.jointCount(), count, 1};
-        Row wall{"render", "gpu frame wall " + size + ", " + what, model.skeleton.jointCount(), count, 1};
+        Row gpu{"render", gpuPass(false, what), model.skeleton.jointCount(), count, 1};
+        Row wall{"render", gpuPass(true, what), model.skeleton.jointCount(), count, 1};
         auto once = [&]() {
             const auto t0 = std::chrono::steady_clock::now();
             auto stats = renderer->render(frame);
@@ -628,7 +635,7 @@ std::vector<Row> renderGpu(const Settings& s, const Model& model, GpuContext& co
     time(crowd->draws, "CesiumMan", RasterPath::Graphics);
     time(rigid, "CesiumMan rigid", RasterPath::Graphics);
     time(crowd->draws, "CesiumMan, compute raster", RasterPath::Compute);
-    time(rigid, "CesiumMan rigid, compute raster", RasterPath::Compute);
+    time(rigid, kRigidComputeFrame, RasterPath::Compute);
     std::cerr << "kinema bench: GPU rows of render on " << context.device().name << ": " << crowd->draws.items.size()
               << " draws, " << crowd->vertices << " vertices per frame\n";
     return rows;
@@ -649,20 +656,23 @@ std::string fixed(std::optional<double> v, int decimals) {
     return buf;
 }
 
-void printHeader(const Settings& s, std::size_t hardwareThreads) {
+// The pass column is as wide as the longest pass name the run will print.
+constexpr int kPassWidth = 38;
+
+void printHeader(const Settings& s, std::size_t hardwareThreads, int passWidth) {
     std::printf(
         "kinema bench: SIMD %s; W1 clip %s; threads: 1 (w1e, w1f: %zu; hardware: %zu); median of %s of >= %g s\n",
         s.kernels.c_str(), bench::toString(s.clip), s.threads, hardwareThreads,
         counted(static_cast<std::size_t>(s.repetitions), "repetition").c_str(), s.minTime);
-    std::printf("%-8s %-38s %6s %9s %7s %10s %10s %13s %9s %7s\n", "workload", "pass", "joints", "instances", "threads",
-                "ns/joint", "ns/vertex", "instances/s", "bytes/key", "scaling");
+    std::printf("%-8s %-*s %6s %9s %7s %10s %10s %13s %9s %7s\n", "workload", passWidth, "pass", "joints", "instances",
+                "threads", "ns/joint", "ns/vertex", "instances/s", "bytes/key", "scaling");
 }
 
-void printRow(const Row& r) {
+void printRow(const Row& r, int passWidth) {
     char ips[32];
     std::snprintf(ips, sizeof ips, "%.4g", r.instancesPerSecond());
-    std::printf("%-8s %-38s %6zu %9zu %7zu %10s %10s %13s %9s %7s\n", r.workload.c_str(), r.pass.c_str(), r.joints,
-                r.instances, r.threads, fixed(r.nsPerJoint, 2).c_str(), fixed(r.nsPerVertex, 2).c_str(), ips,
+    std::printf("%-8s %-*s %6zu %9zu %7zu %10s %10s %13s %9s %7s\n", r.workload.c_str(), passWidth, r.pass.c_str(),
+                r.joints, r.instances, r.threads, fixed(r.nsPerJoint, 2).c_str(), fixed(r.nsPerVertex, 2).c_str(), ips,
                 fixed(r.bytesPerKey, 2).c_str(), r.scaling ? (fixed(r.scaling, 2) + "x").c_str() : "-");
     std::fflush(stdout);
 }
@@ -813,13 +823,17 @@ int runBench(const BenchOptions& options) {
     }
 #endif
 
+    int passWidth = kPassWidth;
+#ifdef KINEMA_WITH_GPU
+    if (gpu && cesiumMan) passWidth = std::max(passWidth, static_cast<int>(gpuPass(true, kRigidComputeFrame).size()));
+#endif
     std::vector<Row> rows;
     const auto add = [&](Row row) {
         finish(row);
-        if (!options.json) printRow(row);
+        if (!options.json) printRow(row, passWidth);
         rows.push_back(std::move(row));
     };
-    if (!options.json) printHeader(s, hardwareThreads);
+    if (!options.json) printHeader(s, hardwareThreads, passWidth);
 
     const std::size_t w1Instances = s.instancesOr(kW1Instances);
     for (const std::size_t joints : kW1Joints) {
