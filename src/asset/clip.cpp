@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "kinema/asset/skeleton.hpp"
+#include "kinema/core/counted.hpp"
 #include "kinema/math/finite.hpp"
 #include "kinema/math/quat.hpp"
 
@@ -327,7 +328,7 @@ std::vector<Fault> findClipFaults(const Clip& clip, const Skeleton& skeleton, st
         if (t.target >= skeleton.jointCount()) {
             faults.push_back({at + "/target",
                               "joint " + std::to_string(t.target) + " is outside the skeleton's " +
-                                  std::to_string(skeleton.jointCount()) + " joints"});
+                                  counted(skeleton.jointCount(), "joint")});
         }
         if (t.path == TrackPath::Weights && std::size_t{t.weightOffset} + t.width > weightCount) {
             faults.push_back({at + "/weightOffset",

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "kinema/core/counted.hpp"
+
 namespace kinema {
 
 std::vector<Fault> findModelFaults(const Model& model) {
@@ -9,7 +11,7 @@ std::vector<Fault> findModelFaults(const Model& model) {
     const std::size_t joints = model.skeleton.jointCount();
     auto fault = [&](std::string where, std::string what) { faults.push_back({std::move(where), std::move(what)}); };
     if (model.nodeOfJoint.size() != joints || model.jointOfNode.size() != joints) {
-        fault("nodeOfJoint", "node/joint maps do not match the skeleton's " + std::to_string(joints) + " joints");
+        fault("nodeOfJoint", "node/joint maps do not match the skeleton's " + counted(joints, "joint"));
         return faults;
     }
     for (std::size_t j = 0; j < joints; ++j) {
@@ -112,7 +114,7 @@ std::vector<Fault> findModelFaults(const Model& model) {
                     if (prim.joints[k] >= skinJoints) {
                         fault(pat + "/joints/" + std::to_string(k),
                               "joint " + std::to_string(prim.joints[k]) + " is past the skin's " +
-                                  std::to_string(skinJoints) + " joints");
+                                  counted(skinJoints, "joint"));
                         break;
                     }
                 }

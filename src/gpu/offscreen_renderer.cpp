@@ -5,6 +5,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "kinema/core/counted.hpp"
 #include "offscreen_state.hpp"
 #include "overlay_geometry.hpp"
 
@@ -175,7 +176,7 @@ Result<bool> OffscreenRenderer::State::prepare(const FrameDesc& frame, bool& bui
         if (item.paletteCount > 0 && mesh.influences > 0 && mesh.maxJoint >= item.paletteCount)
             return Fault{at(),
                          "its mesh uses joint " + std::to_string(mesh.maxJoint) + " but the palette slice has " +
-                             std::to_string(item.paletteCount) + " matrices"};
+                             counted(item.paletteCount, "matrix", "matrices")};
         if (!isFinite(item.world)) return Fault{at(), "world matrix is not finite"};
     }
     return true;

@@ -12,7 +12,7 @@ namespace kinema {
 Result<std::shared_ptr<const std::vector<std::byte>>> readFileBytes(const std::filesystem::path& path,
                                                                     std::size_t maxBytes) {
     std::string error;
-    const gltf::OpenFile file = gltf::openRegularFile(path, error);
+    const gltf::OpenFile file = gltf::openRegularFile(path, error, false);  // the fault's location is the path
     if (!file.isOpen()) return Fault{path.string(), error};
     if (file.size() > maxBytes) {
         return Fault{path.string(),

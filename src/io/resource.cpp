@@ -35,15 +35,22 @@ struct Descriptor {
     }
 };
 
+// Why an open failed; `path` names the file, or is empty where the fault's location
+// names it already.
 std::string errnoText(int error, std::string_view path) {
+    const auto named = [&](std::string_view text, std::string_view joint) {
+        std::string out(text);
+        if (!path.empty()) out.append(joint).append(path);
+        return out;
+    };
     switch (error) {
-        case ENOENT: return "no such file: " + std::string(path);
+        case ENOENT: return named("no such file", ": ");
         case EACCES:
-        case EPERM: return "permission denied: " + std::string(path);
-        case ELOOP: return "too many symbolic links (or a loop) on the way to " + std::string(path);
-        case ENOTDIR: return "a part of the path is not a folder: " + std::string(path);
-        case EXDEV: return "a symbolic link on the way to " + std::string(path) + " leads outside the file's folder";
-        default: return "cannot open " + std::string(path) + ": " + std::strerror(error);
+        case EPERM: return named("permission denied", ": ");
+        case ELOOP: return named("too many symbolic links (or a loop) on the way", " to ");
+        case ENOTDIR: return named("a part of the path is not a folder", ": ");
+        case EXDEV: return named("a symbolic link on the way", " to ").append(" leads outside the file's folder");
+        default: return named("cannot open", " ").append(": ").append(std::strerror(error));
     }
 }
 
@@ -54,7 +61,9 @@ constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
 OpenFile asRegularFile(Descriptor& file, std::string_view shown, std::string& error) {
     struct stat info {};
     if (::fstat(file.fd, &info) != 0) {
-        error = "cannot inspect " + std::string(shown) + ": " + std::strerror(errno);
+        error = "cannot inspect";
+        if (!shown.empty()) error.append(" ").append(shown);
+        error.append(": ").append(std::strerror(errno));
         return {};
     }
     if (!S_ISREG(info.st_mode)) {
@@ -63,11 +72,14 @@ OpenFile asRegularFile(Descriptor& file, std::string_view shown, std::string& er
             : S_ISCHR(info.st_mode) || S_ISBLK(info.st_mode) ? "a device"
             : S_ISSOCK(info.st_mode)                         ? "a socket"
                                                              : "not a regular file";
-        error = std::string(shown) + " is " + kind + ", not a regular file";
+        error.clear();
+        if (!shown.empty()) error.append(shown).append(" is ");
+        error.append(kind).append(", not a regular file");
         return {};
     }
     if (info.st_size < 0) {
-        error = "cannot determine the size of " + std::string(shown);
+        error = "cannot determine the size";
+        if (!shown.empty()) error.append(" of ").append(shown);
         return {};
     }
     return OpenFile(file.release(), static_cast<std::size_t>(info.st_size));
@@ -268,14 +280,15 @@ std::vector<std::byte> OpenFile::readPrefix(std::size_t count, std::string& erro
     return bytes;
 }
 
-OpenFile openRegularFile(const std::filesystem::path& path, std::string& error) {
+OpenFile openRegularFile(const std::filesystem::path& path, std::string& error, bool pathInError) {
     error.clear();
+    const std::string shown = pathInError ? path.string() : std::string();
     Descriptor file{::open(path.c_str(), kReadFlags)};
     if (file.fd < 0) {
-        error = errnoText(errno, path.string());
+        error = errnoText(errno, shown);
         return {};
     }
-    return asRegularFile(file, path.string(), error);
+    return asRegularFile(file, shown, error);
 }
 
 ResourceLocation locateResource(const std::filesystem::path& folder, const UriPath& uri, const PathPolicy& policy,

@@ -56,8 +56,9 @@ private:
 };
 
 // Opens `path` (a file given by the user: no folder confinement) for reading: without
-// blocking on a FIFO, and only when it is a regular file. On failure `error` says why.
-OpenFile openRegularFile(const std::filesystem::path& path, std::string& error);
+// blocking on a FIFO, and only when it is a regular file. On failure `error` says why,
+// naming the path unless `pathInError` is false (where the fault's location is the path).
+OpenFile openRegularFile(const std::filesystem::path& path, std::string& error, bool pathInError = true);
 
 // Where a checked URI leads: a path relative to a folder it may not leave, or (with
 // an empty folder) a path to open as it is, when the policy allows any path.

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <limits>
 #include <numeric>
+
 #include "elapsed.hpp"
+#include "kinema/core/counted.hpp"
 
 namespace kinema {
 
@@ -254,7 +256,7 @@ Result<BlendSpace> BlendSpace::create(std::vector<BlendSpaceClip> clips, BlendSy
             const auto reference = clips[0].clip->markers();
             if (markers.size() != reference.size()) {
                 faults.push_back({at(i) + "/markers",
-                                  "has " + std::to_string(markers.size()) + " markers where " + at(0) + " has " +
+                                  "has " + counted(markers.size(), "marker") + " where " + at(0) + " has " +
                                       std::to_string(reference.size()) + why});
                 continue;
             }

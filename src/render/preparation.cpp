@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "kinema/core/counted.hpp"
 #include "kinema/render/validation.hpp"
 
 namespace kinema {
@@ -29,8 +30,7 @@ Result<RenderPlan> planRender(const RenderCatalogue& catalogue, std::span<const 
         } else if (!catalogue.contains(id)) {
             faults.push_back({"draws/" + std::to_string(i),
                               "render object " + std::to_string(id.value) + " is out of range: the catalogue has " +
-                                  std::to_string(objectCount) +
-                                  (objectCount == 1 ? " render object" : " render objects")});
+                                  counted(objectCount, "render object")});
         }
     }
     if (!faults.empty()) return faults;

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "kinema/core/counted.hpp"
 #include "kinema/math/finite.hpp"
 #include "kinema/runtime/external_pose.hpp"
 #include "ik_lanes.hpp"
@@ -45,9 +46,10 @@ Result<InstanceEvaluator> InstanceEvaluator::create(const Skeleton& skeleton, st
             continue;
         }
         if (skin.inverseBindMatrices.size() != skin.joints.size()) {
-            faults.push_back({where,
-                              "has " + std::to_string(skin.inverseBindMatrices.size()) + " inverse bind matrices for " +
-                                  std::to_string(skin.joints.size()) + " joints"});
+            faults.push_back(
+                {where,
+                 "has " + counted(skin.inverseBindMatrices.size(), "inverse bind matrix", "inverse bind matrices") +
+                     " for " + counted(skin.joints.size(), "joint")});
         }
         for (std::size_t j = 0; j < skin.joints.size(); ++j) {
             if (skin.joints[j] >= joints) {

@@ -4,6 +4,8 @@
 #include <numeric>
 #include <utility>
 
+#include "kinema/core/counted.hpp"
+
 namespace kinema {
 
 namespace {
@@ -98,8 +100,8 @@ Result<ModelScene> buildModelScene(const Model& model, const ModelSceneOptions& 
     std::int32_t sceneIndex = options.scene;
     if (sceneIndex < -1 || sceneIndex >= static_cast<std::int32_t>(model.scenes.size())) {
         return Fault{model.source + "#/scenes",
-                     "scene " + std::to_string(options.scene) + " is not one of the file's " +
-                         std::to_string(model.scenes.size()) + " scenes"};
+                     "scene " + std::to_string(options.scene) + " is out of range: the file has " +
+                         counted(model.scenes.size(), "scene")};
     }
     if (sceneIndex < 0) sceneIndex = model.defaultScene;
     std::int32_t clipIndex = -1;
@@ -108,8 +110,8 @@ Result<ModelScene> buildModelScene(const Model& model, const ModelSceneOptions& 
         if (options.animationIndex >= 0) {
             if (static_cast<std::size_t>(options.animationIndex) >= model.clips.size()) {
                 return Fault{model.source + "#/animations",
-                             "animation " + std::to_string(options.animationIndex) + " is not one of the file's " +
-                                 std::to_string(model.clips.size()) + " animations"};
+                             "animation " + std::to_string(options.animationIndex) + " is out of range: the file has " +
+                                 counted(model.clips.size(), "animation")};
             }
             clipIndex = options.animationIndex;
         } else if (!options.animation.empty()) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kinema/core/counted.hpp"
 #include "kinema/runtime/clip_time.hpp"
 #include "kinema/runtime/sample.hpp"
 
@@ -54,13 +55,13 @@ Result<SkinId> Scene::addSkin(SceneSkin skin) {
         if (!isNode(skin.joints[j])) {
             faults.push_back({at + "/joints/" + std::to_string(j),
                               "joint " + std::to_string(skin.joints[j].value) + " is not a node of this scene (" +
-                                  std::to_string(nodeCount()) + " nodes)"});
+                                  counted(nodeCount(), "node") + ")"});
         }
     }
     if (skin.inverseBindMatrices.size() != skin.joints.size()) {
         faults.push_back({at + "/inverseBindMatrices",
-                          std::to_string(skin.inverseBindMatrices.size()) + " matrices for " +
-                              std::to_string(skin.joints.size()) + " joints"});
+                          counted(skin.inverseBindMatrices.size(), "matrix", "matrices") + " for " +
+                              counted(skin.joints.size(), "joint")});
     }
     for (std::size_t j = 0; j < skin.inverseBindMatrices.size(); ++j) {
         const auto& m = skin.inverseBindMatrices[j].m;
@@ -81,17 +82,16 @@ void Scene::checkAnimator(AnimatorRole& role, const std::string& at, std::vector
         const std::string bat = at + "/bindings/" + std::to_string(b);
         if (!binding.animation.valid() || binding.animation.value >= animations_.size()) {
             faults.push_back({bat + "/animation",
-                              "animation " + std::to_string(binding.animation.value) + " is not one of the scene's " +
-                                  std::to_string(animations_.size()) + " animations"});
+                              "animation " + std::to_string(binding.animation.value) +
+                                  " is out of range: the scene has " + counted(animations_.size(), "animation")});
             continue;
         }
         const Clip& clip = animations_[binding.animation.value];
         const auto tracks = clip.tracks();
         if (binding.channel >= tracks.size()) {
             faults.push_back({bat + "/channel",
-                              "channel " + std::to_string(binding.channel) + " is not one of the " +
-                                  std::to_string(tracks.size()) + " channels of animation '" +
-                                  std::string(clip.name()) + "'"});
+                              "channel " + std::to_string(binding.channel) + " is out of range: animation '" +
+                                  std::string(clip.name()) + "' has " + counted(tracks.size(), "channel")});
             continue;
         }
         const Track& track = tracks[binding.channel];
@@ -124,8 +124,8 @@ void Scene::checkAnimator(AnimatorRole& role, const std::string& at, std::vector
         TweenPlayback& tp = *role.tween;
         if (!tp.tween.valid() || tp.tween.value >= tweens_.size()) {
             faults.push_back({at + "/tween",
-                              "tween " + std::to_string(tp.tween.value) + " is not one of the scene's " +
-                                  std::to_string(tweens_.size()) + " tweens"});
+                              "tween " + std::to_string(tp.tween.value) + " is out of range: the scene has " +
+                                  counted(tweens_.size(), "tween")});
         } else if (!std::isfinite(tp.time)) {
             faults.push_back({at + "/tween/time", "playback time is not finite"});
         } else {
@@ -154,8 +154,8 @@ Result<NodeId> Scene::addNode(NodeId parent, std::string name, const Transform& 
         if (!renderable->object.valid()) faults.push_back({at + "/object", "a renderable needs a render object"});
         if (renderable->skin.valid() && renderable->skin.value >= skins_.size()) {
             faults.push_back({at + "/skin",
-                              "skin " + std::to_string(renderable->skin.value) + " is not one of the scene's " +
-                                  std::to_string(skins_.size()) + " skins"});
+                              "skin " + std::to_string(renderable->skin.value) + " is out of range: the scene has " +
+                                  counted(skins_.size(), "skin")});
         }
         if (renderable->weightsFrom.valid()) {
             const auto* source = isNode(renderable->weightsFrom)

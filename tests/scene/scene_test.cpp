@@ -189,11 +189,11 @@ TEST(SceneSetup, BindingsThatCannotWorkAreRefusedWithTheirLocation) {
         EXPECT_NE(node.faults()[0].what.find(words), std::string::npos) << node.message();
     };
     refused(AnimatorRole{{{AnimationId{7}, 0, TrackPath::Translation, 0.0, true}}, {}, {}},
-            "nodes/0/bindings/0/animation", "not one of the scene's 1 animations");
+            "nodes/0/bindings/0/animation", "animation 7 is out of range: the scene has 1 animation");
     refused(AnimatorRole{{{AnimationId{}, 0, TrackPath::Translation, 0.0, true}}, {}, {}},
             "nodes/0/bindings/0/animation", "animation");
     refused(AnimatorRole{{{anim, 3, TrackPath::Translation, 0.0, true}}, {}, {}}, "nodes/0/bindings/0/channel",
-            "channel 3 is not one of the 1 channels");
+            "channel 3 is out of range: animation 'spin' has 1 channel");
     refused(AnimatorRole{{{anim, 0, TrackPath::Rotation, 0.0, true}}, {}, {}}, "nodes/0/bindings/0/path",
             "drives rotation but channel 0 of animation 'spin' animates translation");
     refused(
@@ -203,7 +203,7 @@ TEST(SceneSetup, BindingsThatCannotWorkAreRefusedWithTheirLocation) {
     refused(AnimatorRole{{{anim, 0, TrackPath::Translation, std::nan(""), true}}, {}, {}}, "nodes/0/bindings/0/time",
             "not finite");
     refused(AnimatorRole{{}, TweenPlayback{TweenId{0}, 0.0, false}, {}}, "nodes/0/tween",
-            "not one of the scene's 0 tweens");
+            "is out of range: the scene has 0 tweens");
     EXPECT_EQ(scene.nodeCount(), 0u);  // nothing was added by a refused call
 }
 

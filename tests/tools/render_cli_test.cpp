@@ -369,7 +369,7 @@ TEST_F(RenderCli, RefusesAnUnknownDevice) {
     KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
     const fs::path out = dir_ / "x.png";
     const CliRun r = runKinema("render " + quoted(file) + " --gpu no-such-device --out " + quoted(out));
-    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.exitCode, 2) << r.err;
     EXPECT_TRUE(contains(r.err, "no-such-device")) << r.err;
     EXPECT_TRUE(contains(r.err, "devices present")) << r.err;
     EXPECT_TRUE(contains(r.err, "lavapipe")) << r.err;

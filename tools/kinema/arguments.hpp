@@ -32,8 +32,4 @@ CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi);
 // Nullopt with `error` set ("'nan' is not a finite number") otherwise.
 std::optional<std::vector<double>> parseTimes(std::string_view list, std::string& error);
 
-// "1 animation", "2 animations", "0 meshes": the count and the noun agreeing with it;
-// `plural` defaults to `singular` + "s".
-std::string counted(std::size_t count, std::string_view singular, std::string_view plural = {});
-
 }  // namespace kinema::cli

@@ -49,6 +49,7 @@
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "json_writer.hpp"
+#include "kinema/core/counted.hpp"
 #include "kinema/batch/pose_batch.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/runtime/clip_time.hpp"

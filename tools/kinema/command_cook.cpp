@@ -23,6 +23,7 @@
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "json_writer.hpp"
+#include "kinema/core/counted.hpp"
 #include "kinema/io/cooked.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/io/marker_json.hpp"

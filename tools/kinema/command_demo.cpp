@@ -15,6 +15,7 @@
 #ifdef KINEMA_WITH_GPU
 #include "demo_gif.hpp"
 #endif
+#include "kinema/core/counted.hpp"
 #include "kinema/batch/pose_batch.hpp"
 #include "kinema/io/state_machine_json.hpp"
 #include "kinema/play/motion_layers.hpp"

@@ -5,6 +5,7 @@
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "json_writer.hpp"
+#include "kinema/core/counted.hpp"
 #include "kinema/io/cooked.hpp"
 #include "kinema/io/gltf.hpp"
 

@@ -11,6 +11,7 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "kinema/core/counted.hpp"
 #include "kinema/gpu/gpu_context.hpp"
 #include "kinema/gpu/offscreen_renderer.hpp"
 #include "kinema/io/gltf.hpp"
@@ -175,7 +176,8 @@ int runRender(const RenderOptions& options) {
     auto context = GpuContext::create(gpuOptions);
     if (!context) {
         std::cerr << "kinema render: " << context.message() << '\n';
-        return 1;
+        // A device named with --gpu that is not there is a usage error, as in bench.
+        return options.gpu.empty() ? 1 : 2;
     }
     auto renderer = OffscreenRenderer::create(*context, size->width, size->height);
     if (!renderer) {

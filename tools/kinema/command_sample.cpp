@@ -1,4 +1,5 @@
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -6,6 +7,7 @@
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "json_writer.hpp"
+#include "kinema/core/counted.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/runtime/clip_time.hpp"
 #include "kinema/runtime/pose.hpp"
@@ -20,15 +22,15 @@ namespace {
 // animations; nullopt (with a message) when `spec` names nothing.
 std::optional<const Clip*> chooseClip(const Model& model, const std::string& spec, std::size_t& index) {
     if (spec == "none" || (model.clips.empty() && spec == "0")) return nullptr;
-    std::size_t i = 0;
+    std::int64_t i = 0;
     const auto r = std::from_chars(spec.data(), spec.data() + spec.size(), i);
     if (r.ec == std::errc{} && r.ptr == spec.data() + spec.size()) {
-        if (i < model.clips.size()) {
-            index = i;
-            return &model.clips[i];
+        if (i >= 0 && i < static_cast<std::int64_t>(model.clips.size())) {
+            index = static_cast<std::size_t>(i);
+            return &model.clips[index];
         }
-        std::cerr << "kinema sample: animation " << i << " does not exist (" << counted(model.clips.size(), "animation")
-                  << ")\n";
+        std::cerr << "kinema sample: animation " << i << " is out of range: the file has "
+                  << counted(model.clips.size(), "animation") << "\n";
         return std::nullopt;
     }
     for (std::size_t c = 0; c < model.clips.size(); ++c) {

@@ -3,6 +3,7 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "kinema/core/counted.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/io/model_file.hpp"
 

@@ -37,6 +37,22 @@ int noCommand(const CLI::App& app, const CLI::ParseError& error, std::string_vie
     return error.get_exit_code() == 0 ? 0 : 2;
 }
 
+// A parse error after the command: what was wrong, with the command's name, as the
+// commands' own checks say it. Every bad argument exits 2, whichever check found it.
+int badArgument(const CLI::App& command, const CLI::ParseError& error) {
+    const std::string name = "kinema " + command.get_name();
+    std::cerr << name << ": ";
+    if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr && !command.remaining().empty()) {
+        // CLI11 lists the extra arguments last first; the first one is what to fix.
+        const std::string first = command.remaining().front();
+        std::cerr << (first.starts_with('-') ? "unknown option '" : "unexpected argument '") << first << "'";
+    } else {
+        std::cerr << error.what();
+    }
+    std::cerr << "\nRun '" << name << " --help' for its options.\n";
+    return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -120,8 +136,9 @@ int main(int argc, char** argv) {
     renderCmd->add_option("--time", render.time, "seconds into the animation of the (first) frame (default 0)")
         ->check(finiteIn(0.0, 1e6));
     renderCmd
-        ->add_option("--frames", render.frames,
-                     "frames to draw, 1/fps apart (default 1; a GIF without --time plays the whole clip)")
+        ->add_option(
+            "--frames", render.frames,
+            "frames to draw, 1/fps apart (default 1; a GIF given neither --frames nor --time plays the whole clip)")
         ->check(wholeIn(1, 100'000));
     renderCmd
         ->add_option("--fps", render.fps, "frames per second of --frames and the GIF (default 30; a GIF: at most 50)")
@@ -292,8 +309,8 @@ int main(int argc, char** argv) {
         const std::string_view first = argc > 1 ? argv[1] : "";
         if (e.get_exit_code() != 0 && (app.get_subcommands().empty() || first.starts_with('-')))
             return noCommand(app, e, first);
-        // Every bad argument exits 2, whichever check found it (--help and --version exit 0).
-        return app.exit(e) == 0 ? 0 : 2;
+        if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+        return badArgument(*app.get_subcommands().front(), e);
     }
 
     try {

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <variant>
 
+#include "kinema/core/counted.hpp"
 #include "kinema/io/model_file.hpp"
 #include "kinema/scene/posed_vertices.hpp"
 
@@ -34,11 +35,10 @@ std::optional<Model> importForDrawing(const std::string& file, const ImportFlags
     return std::move(*loaded);
 }
 
-std::optional<std::int32_t> animationIndex(const Model& model, const std::string& spec) {
-    if (spec.empty()) return std::nullopt;
-    std::int32_t i = 0;
+std::optional<std::int64_t> animationIndex(const Model& model, const std::string& spec) {
+    std::int64_t i = 0;
     const auto r = std::from_chars(spec.data(), spec.data() + spec.size(), i);
-    if (r.ec != std::errc{} || r.ptr != spec.data() + spec.size() || i < 0) return std::nullopt;
+    if (spec.empty() || r.ec != std::errc{} || r.ptr != spec.data() + spec.size()) return std::nullopt;
     // A clip may be named "1": a name wins over an index.
     for (const Clip& c : model.clips)
         if (c.name() == spec) return std::nullopt;
@@ -52,10 +52,16 @@ Result<ModelScene> modelSceneFor(const Model& model, const std::string& spec) {
         options.bindAnimation = false;
         return buildModelScene(model, options);
     }
-    if (const auto index = animationIndex(model, spec))
-        options.animationIndex = *index;
-    else
+    if (const auto index = animationIndex(model, spec)) {
+        if (*index < 0 || *index >= static_cast<std::int64_t>(model.clips.size())) {
+            return Fault{
+                model.source + "#/animations",
+                "animation " + spec + " is out of range: the file has " + counted(model.clips.size(), "animation")};
+        }
+        options.animationIndex = static_cast<std::int32_t>(*index);
+    } else {
         options.animation = spec;
+    }
     return buildModelScene(model, options);
 }
 

@@ -2,6 +2,7 @@
 // chosen animation, the rig to draw as a skeleton, and the bounds the camera frames.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -17,9 +18,10 @@ namespace kinema::cli {
 // and the fault go to stderr after "kinema <command>: ". Nullopt when it failed.
 std::optional<Model> importForDrawing(const std::string& file, const ImportFlags& flags, const char* command);
 
-// `spec` as a clip index when it is a non-negative number and no clip is named so;
-// nullopt otherwise (then it is a name, or empty for the first clip).
-std::optional<std::int32_t> animationIndex(const Model& model, const std::string& spec);
+// `spec` as a clip index when it is a whole number (negative ones too, to be refused
+// as such) and no clip is named so; nullopt otherwise (then it is a name, or empty for
+// the first clip).
+std::optional<std::int64_t> animationIndex(const Model& model, const std::string& spec);
 
 // The model's scene with the animation `spec` names bound (looping), or the fault;
 // "none" (or "0" on a file without animations) binds none: the rest pose.

@@ -1,0 +1,14 @@
+// kinema/core: a count with its noun, for messages: "1 animation", "3 animations".
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace kinema {
+
+// "`count` `singular`" for a count of 1, else "`count` `plural`" (the singular with
+// an "s" when no plural is given).
+std::string counted(std::size_t count, std::string_view singular, std::string_view plural = {});
+
+}  // namespace kinema
