@@ -36,6 +36,7 @@
 
 #include "accessor.hpp"
 #include "kinema/asset/model.hpp"
+#include "kinema/core/counted.hpp"
 #include "kinema/io/gltf.hpp"
 #include "resource.hpp"
 
@@ -362,9 +363,11 @@ private:
         std::uint64_t v = 0;
         if (!getUint(e, key, at, v, required)) return -1;
         if (v >= limit) {
+            const std::string_view noun = what;
+            const bool sibilant = noun.ends_with("sh") || noun.ends_with("ch") || noun.ends_with('s');
             fault(at / key,
-                  std::string(what) + " index " + std::to_string(v) + " is out of range (" + std::to_string(limit) +
-                      " " + what + (limit == 1 ? "" : "s") + ")");
+                  std::string(what) + " index " + std::to_string(v) + " is out of range (" +
+                      counted(limit, noun, sibilant ? std::string(noun) + "es" : std::string()) + ")");
             return -1;
         }
         return static_cast<std::int32_t>(v);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace kinema::stb {
 namespace {
@@ -106,7 +107,42 @@ bool info(std::span<const std::byte> bytes, int& width, int& height, int& channe
                                  &height, &channels) != 0;
 }
 
+std::vector<std::byte> withoutEmptyImageData(std::span<const std::byte> bytes) {
+    constexpr unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    const auto at = [&](std::size_t i) { return static_cast<unsigned char>(bytes[i]); };
+    if (bytes.size() < 8 || std::memcmp(bytes.data(), kSignature, 8) != 0) return {};
+    // Each chunk: a big-endian length, a four-letter type, the data, a CRC.
+    const auto emptyIdat = [&](std::size_t offset) {
+        return at(offset) == 0 && at(offset + 1) == 0 && at(offset + 2) == 0 && at(offset + 3) == 0 &&
+            at(offset + 4) == 'I' && at(offset + 5) == 'D' && at(offset + 6) == 'A' && at(offset + 7) == 'T';
+    };
+    const auto chunkEnd = [&](std::size_t offset) -> std::size_t {
+        const std::size_t length = std::size_t{at(offset)} << 24 | std::size_t{at(offset + 1)} << 16 |
+            std::size_t{at(offset + 2)} << 8 | std::size_t{at(offset + 3)};
+        return length > bytes.size() - offset - 12 ? bytes.size() : offset + 12 + length;
+    };
+    bool any = false;
+    for (std::size_t offset = 8; offset + 12 <= bytes.size(); offset = chunkEnd(offset)) any = any || emptyIdat(offset);
+    if (!any) return {};
+    std::vector<std::byte> out(bytes.begin(), bytes.begin() + 8);
+    out.reserve(bytes.size());
+    std::size_t offset = 8;
+    for (; offset + 12 <= bytes.size(); offset = chunkEnd(offset)) {
+        if (!emptyIdat(offset))
+            out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(offset),
+                       bytes.begin() + static_cast<std::ptrdiff_t>(chunkEnd(offset)));
+    }
+    out.insert(out.end(), bytes.begin() + static_cast<std::ptrdiff_t>(offset), bytes.end());  // a truncated tail
+    return out;
+}
+
 unsigned char* loadRGBA(std::span<const std::byte> bytes, int& width, int& height) {
+    // stb_image copies an IDAT chunk's data with memcpy into a buffer it has not yet
+    // allocated when the first one is empty (a null pointer, even for 0 bytes, is
+    // undefined behaviour); an empty chunk adds nothing to the image data, so the
+    // decoder gets the file without them.
+    const std::vector<std::byte> repacked = withoutEmptyImageData(bytes);
+    if (!repacked.empty()) bytes = repacked;
     int channels = 0;
     return stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), static_cast<int>(bytes.size()), &width,
                                  &height, &channels, 4);

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <span>
+#include <vector>
 
 namespace kinema::stb {
 
@@ -37,6 +38,9 @@ private:
 bool info(std::span<const std::byte> bytes, int& width, int& height, int& channels);
 // The whole image as RGBA8, to be released with freeImage; null on failure.
 unsigned char* loadRGBA(std::span<const std::byte> bytes, int& width, int& height);
+// A PNG's bytes without its empty IDAT chunks (which stb_image cannot take), or
+// nothing when the bytes are not a PNG or have none.
+std::vector<std::byte> withoutEmptyImageData(std::span<const std::byte> bytes);
 void freeImage(unsigned char* pixels);
 // Why the last info or loadRGBA on this thread failed.
 const char* failureReason();

@@ -95,6 +95,24 @@ TEST(ImageDecodeBytes, RgbaPngDecodesToTheWrittenPixels) {
     expectPixels(*image, 7, 5, false);
 }
 
+// PNG allows an IDAT chunk with no data; it adds nothing to the image. (The decoder
+// underneath cannot take one before the first chunk with data: they are dropped first.)
+TEST(ImageDecodeBytes, EmptyImageDataChunksAddNothing) {
+    Bytes file = png(7, 5, 6, zlibStored(scanlines(7, 5, 4)));
+    // Length 0, "IDAT", and the CRC-32 of "IDAT" (0x35AF061E).
+    const Bytes empty = {0, 0, 0, 0, 'I', 'D', 'A', 'T', 0x35, 0xAF, 0x06, 0x1E};
+    const std::size_t afterHeader = 8 + 12 + 13;  // signature, IHDR (13 bytes of data)
+    ASSERT_EQ(file[afterHeader + 4], 'I');
+    ASSERT_EQ(file[afterHeader + 5], 'D');  // the IDAT with the data
+    const std::size_t dataLength = std::size_t{file[afterHeader]} << 24 | std::size_t{file[afterHeader + 1]} << 16 |
+        std::size_t{file[afterHeader + 2]} << 8 | file[afterHeader + 3];
+    file.insert(file.begin() + static_cast<std::ptrdiff_t>(afterHeader + 12 + dataLength), empty.begin(), empty.end());
+    file.insert(file.begin() + static_cast<std::ptrdiff_t>(afterHeader), empty.begin(), empty.end());
+    auto image = kinema::decodeImageBytes(asBytes(file), "empty-idat.png");
+    ASSERT_TRUE(image) << image.message();
+    expectPixels(*image, 7, 5, false);
+}
+
 TEST(ImageDecodeBytes, RgbPngDecodesOpaque) {
     const Bytes file = png(6, 4, 2, zlibStored(scanlines(6, 4, 3)));
     auto image = kinema::decodeImageBytes(asBytes(file), "rgb.png");

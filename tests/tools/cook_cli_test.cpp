@@ -404,7 +404,8 @@ TEST_F(CookCli, BadBoundsAreRefused) {
     for (const char* bad :
          {"--error-cm 0", "--error-cm -1", "--error-cm x", "--error-cm nan", "--error-cm inf", "--error-cm 0.1 --exact",
           "--segment-keys 12", "--segment-keys 1", "--segment-keys 512", "--segment-keys -4", "--max-stride 0",
-          "--max-stride 3", "--max-stride 128", "--max-stride 2 --exact", "--segment-keys 8 --exact"}) {
+          "--max-stride 3", "--max-stride 128", "--max-stride 2 --exact", "--segment-keys 8 --exact",
+          "--segment-keys 0x10", "--max-stride 0x4", "--segment-keys 16.0"}) {
         const CliRun r = runKinema("cook " + quoted(box) + " --out " + quoted(dir_) + " " + bad);
         EXPECT_EQ(r.exitCode, 2) << bad;
         EXPECT_FALSE(r.err.empty()) << bad;
@@ -463,14 +464,17 @@ TEST_F(CookCli, AFailingFileIsReportedAfterTheOthersAreCooked) {
     KINEMA_REQUIRE_ASSET(box, "BoxAnimated/BoxAnimated.glb");
     fs::create_directories(dir_);
     const fs::path invalid = dir_ / "invalid.gltf";
-    std::ofstream(invalid) << R"({"asset":{"version":"2.0"},"nodes":[{"children":[5]}]})";
+    // Two faults: each on its own line, each line named as the command's.
+    std::ofstream(invalid) << R"({"asset":{"version":"2.0"},"nodes":[{"children":[5]},{"mesh":7}]})";
     const fs::path out = dir_ / "out";
     const CliRun r = runKinema("cook " + quoted(dir_ / "missing.glb") + " " + quoted(invalid) + " " + quoted(box) +
                                " --out " + quoted(out) + " --jobs 3 --json");
     EXPECT_EQ(r.exitCode, 1);
     EXPECT_TRUE(contains(r.err, "kinema cook: ")) << r.err;
     EXPECT_TRUE(contains(r.err, "missing.glb")) << r.err;
-    EXPECT_TRUE(contains(r.err, "invalid.gltf#/nodes/0/children/0")) << r.err;
+    EXPECT_TRUE(contains(r.err, "\nkinema cook: invalid.gltf#/nodes/0/children/0: ")) << r.err;
+    EXPECT_TRUE(contains(r.err, "\nkinema cook: invalid.gltf#/nodes/1/mesh: mesh index 7 is out of range (0 meshes)"))
+        << r.err;
     // The good file is cooked, the others leave nothing behind, not even a temporary file.
     EXPECT_EQ(filesIn(out), std::vector<std::string>{"BoxAnimated.kinc"});
     simdjson::dom::parser parser;

@@ -373,10 +373,8 @@ int runCook(const CookOptions& options) {
     int exitCode = 0;
     for (const FileResult& result : results) {
         printWarnings(std::cerr, result.warnings);
-        if (!result.faults.empty()) {
-            std::cerr << "kinema cook: " << describe(result.faults) << '\n';
-            exitCode = 1;
-        }
+        for (const Fault& fault : result.faults) std::cerr << "kinema cook: " << describe(fault) << '\n';
+        if (!result.faults.empty()) exitCode = 1;
     }
     if (options.json) {
         printJson(options.inputs, results);

@@ -78,8 +78,9 @@ int main(int argc, char** argv) {
         "validate",
         "Check a glTF file the way import does: the glTF 2.0 specification's errors, with the Khronos "
         "glTF-Validator's tolerances; every image is decoded too. Exit 0 when valid (printing any "
-        "warnings); exit 1 listing every fault with its location (JSON pointer or byte offset).");
-    validateCmd->add_option("FILE", validate.file, "a .gltf or .glb file")->required();
+        "warnings); exit 1 listing every fault with its location (JSON pointer or byte offset). A cooked file "
+        "(.kinc) is checked by the cooked reader.");
+    validateCmd->add_option("FILE", validate.file, "a .gltf or .glb file, or a cooked file")->required();
     addImportFlags(*validateCmd, validate.import);
 
     SampleOptions sample;
@@ -249,7 +250,8 @@ int main(int argc, char** argv) {
         ->check(wholeIn(1, 1024));
     cookCmd
         ->add_option("--error-cm", cook.errorCm,
-                     "largest error a point 3 cm from a joint may show, in cm, for files in metres (default 0.01)")
+                     "largest error a point 3 cm from a joint may show, in cm, for files in metres, 1e-6..1e6 "
+                     "(default 0.01)")
         ->check(CLI::Validator(
             [](std::string& text) -> std::string {
                 double v = 0.0;
@@ -261,8 +263,10 @@ int main(int argc, char** argv) {
     const auto powerOfTwo = [](std::uint32_t low, std::uint32_t high, bool zero) {
         return CLI::Validator(
             [=](std::string& text) -> std::string {
+                // Decimal digits only, as every count of the tool (no "0x10").
                 std::uint32_t v = 0;
-                if (!CLI::detail::lexical_cast(text, v) || (v == 0 && !zero) ||
+                if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+                    !CLI::detail::lexical_cast(text, v) || (v == 0 && !zero) ||
                     (v != 0 && (v < low || v > high || (v & (v - 1)) != 0))) {
                     return "not " + std::string(zero ? "0 or " : "") + "a power of two from " + std::to_string(low) +
                         " to " + std::to_string(high);
