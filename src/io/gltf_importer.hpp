@@ -363,11 +363,9 @@ private:
         std::uint64_t v = 0;
         if (!getUint(e, key, at, v, required)) return -1;
         if (v >= limit) {
-            const std::string_view noun = what;
-            const bool sibilant = noun.ends_with("sh") || noun.ends_with("ch") || noun.ends_with('s');
-            fault(at / key,
-                  std::string(what) + " index " + std::to_string(v) + " is out of range (" +
-                      counted(limit, noun, sibilant ? std::string(noun) + "es" : std::string()) + ")");
+            fault(
+                at / key,
+                std::string(what) + " index " + std::to_string(v) + " is out of range (" + counted(limit, what) + ")");
             return -1;
         }
         return static_cast<std::int32_t>(v);

@@ -193,7 +193,7 @@ bool Importer::checkInfluences(const MeshPrimitive& prim, std::size_t vertexCoun
     }
     if (offSum > 0) {
         recoverable(Pointer{} / "accessors" / weightAccessor[0],
-                    "the skin weights of " + std::to_string(offSum) + " vertex" + (offSum == 1 ? "" : "es") +
+                    "the skin weights of " + counted(offSum, "vertex", "vertices") +
                         " do not sum to 1 (first: vertex " + std::to_string(firstOff) + ", sum " +
                         exactNumber(firstSum) + "; tolerance 2e-7 per non-zero weight)",
                     "renormalised (a vertex with no weight at all stays unskinned at the origin)");

@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "kinema/core/counted.hpp"
+
 namespace kinema {
 namespace {
 
@@ -19,10 +21,6 @@ struct Faults {
     std::vector<Fault> list;
     void add(std::string where, std::string what) { list.push_back({std::move(where), std::move(what)}); }
 };
-
-std::string plural(std::size_t count, const char* one, const char* many) {
-    return to_string(count) + " " + (count == 1 ? one : many);
-}
 
 // The components of one stream element, so one finiteness check serves every stream.
 std::array<float, 1> components(float value) { return {value}; }
@@ -57,7 +55,7 @@ void checkFinite(Faults& faults, const std::string& where, const std::vector<T>&
     if (bad == 0) return;
     std::string what =
         std::string(one) + " " + to_string(first) + " is " + text(components(values[first])) + ", which is not finite";
-    if (bad > 1) what += "; " + plural(bad - 1, "more is", "more are") + " not finite either";
+    if (bad > 1) what += "; " + counted(bad - 1, "more is", "more are") + " not finite either";
     faults.add(where + "/" + to_string(first), std::move(what));
 }
 
@@ -66,8 +64,8 @@ void checkPerVertex(Faults& faults, const std::string& where, std::size_t size, 
                     const char* many) {
     if (size == 0 || size == vertices) return;
     faults.add(where,
-               "holds " + plural(size, "entry", "entries") + "; " + many + " are either absent or one per vertex (" +
-                   plural(vertices, "vertex", "vertices") + ")");
+               "holds " + counted(size, "entry", "entries") + "; " + many + " are either absent or one per vertex (" +
+                   counted(vertices, "vertex", "vertices") + ")");
 }
 
 // An id another entry refers to: assigned, and naming an entry of the catalogue.
@@ -79,7 +77,7 @@ void checkReference(Faults& faults, const std::string& where, Id id, std::size_t
     } else if (id.value >= count) {
         faults.add(where,
                    std::string(one) + " " + to_string(id.value) + " is out of range: the catalogue has " +
-                       plural(count, one, many));
+                       counted(count, one, many));
     }
 }
 
@@ -108,7 +106,7 @@ void checkImage(Faults& faults, const std::string& at, const ImageRGBA8& image) 
     const std::uint64_t bytes = pixels * 4;
     if (image.pixels.size() != bytes) {
         faults.add(at + "/pixels",
-                   "holds " + plural(image.pixels.size(), "byte", "bytes") + "; " + extent + " RGBA8 pixels need " +
+                   "holds " + counted(image.pixels.size(), "byte", "bytes") + "; " + extent + " RGBA8 pixels need " +
                        to_string(bytes));
     }
 }
@@ -147,7 +145,7 @@ void checkIndices(Faults& faults, const std::string& at, const RenderMesh& mesh)
         return;
     }
     if (count % 3 != 0) {
-        faults.add(at, plural(count, "index is", "indices are") + " not whole triangles (a multiple of 3)");
+        faults.add(at, counted(count, "index is", "indices are") + " not whole triangles (a multiple of 3)");
     }
     const std::size_t vertices = mesh.vertexCount();
     std::size_t first = count;
@@ -159,7 +157,7 @@ void checkIndices(Faults& faults, const std::string& at, const RenderMesh& mesh)
     if (bad == 0) return;
     std::string what =
         "index " + to_string(mesh.indices[first]) + " is not below the vertex count " + to_string(vertices);
-    if (bad > 1) what += "; " + plural(bad - 1, "more index is", "more indices are") + " out of range too";
+    if (bad > 1) what += "; " + counted(bad - 1, "more index is", "more indices are") + " out of range too";
     faults.add(at + "/" + to_string(first), std::move(what));
 }
 
@@ -175,12 +173,12 @@ void checkInfluences(Faults& faults, const std::string& at, const RenderMesh& me
     const std::size_t expected = vertices * n;
     const std::string need = n == 0
         ? std::string("none, as influencesPerVertex is 0")
-        : to_string(expected) + " (" + plural(vertices, "vertex", "vertices") + " x " + to_string(n) + " influences)";
+        : to_string(expected) + " (" + counted(vertices, "vertex", "vertices") + " x " + to_string(n) + " influences)";
     if (mesh.joints.size() != expected) {
-        faults.add(at + "/joints", "holds " + plural(mesh.joints.size(), "entry", "entries") + "; expected " + need);
+        faults.add(at + "/joints", "holds " + counted(mesh.joints.size(), "entry", "entries") + "; expected " + need);
     }
     if (mesh.weights.size() != expected) {
-        faults.add(at + "/weights", "holds " + plural(mesh.weights.size(), "entry", "entries") + "; expected " + need);
+        faults.add(at + "/weights", "holds " + counted(mesh.weights.size(), "entry", "entries") + "; expected " + need);
     }
 }
 

@@ -58,49 +58,36 @@ TEST(Cli, UnknownCommandFailsOnStderr) {
         << r.err;
 }
 
+namespace {
+
+// `kinema ARGS` is a usage error (exit 2) whose stderr holds `message`.
+void expectUsageError(const std::string& args, const std::string& message) {
+    const CliRun r = runKinema(args);
+    EXPECT_EQ(r.exitCode, 2) << args;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
+}
+
+}  // namespace
+
 TEST(Cli, UnknownOptionOrNoCommandIsNamed) {
-    const CliRun option = runKinema("-x");
-    EXPECT_EQ(option.exitCode, 2);
-    EXPECT_NE(option.err.find("unknown option '-x'; commands: info, validate, sample, demo, render, view, bench"),
-              std::string::npos)
-        << option.err;
-    const CliRun longOption = runKinema("--frobnicate");
-    EXPECT_EQ(longOption.exitCode, 2);
-    EXPECT_NE(longOption.err.find("--frobnicate"), std::string::npos) << longOption.err;
-    const CliRun none = runKinema("");
-    EXPECT_EQ(none.exitCode, 2);
-    EXPECT_NE(none.err.find("a command is required; commands: info, validate, sample, demo, render, view, bench"),
-              std::string::npos)
-        << none.err;
+    expectUsageError("-x", "unknown option '-x'; commands: info, validate, sample, demo, render, view, bench");
+    expectUsageError("--frobnicate", "--frobnicate");
+    expectUsageError("", "a command is required; commands: info, validate, sample, demo, render, view, bench");
     // A command's option put before the command: named, with where it belongs.
-    const CliRun early = runKinema("--json info x.glb");
-    EXPECT_EQ(early.exitCode, 2);
-    EXPECT_NE(early.err.find("kinema: option '--json' given before the command (options follow it); commands: info"),
-              std::string::npos)
-        << early.err;
+    expectUsageError("--json info x.glb",
+                     "kinema: option '--json' given before the command (options follow it); commands: info");
     EXPECT_EQ(runKinema("--version").exitCode, 0);
 }
 
 // A bad argument after the command: the command is named, then the first thing to fix.
 TEST(Cli, ABadArgumentAfterTheCommandIsNamedWithTheCommand) {
-    const CliRun misspelt = runKinema("info x.glb --jsn");
-    EXPECT_EQ(misspelt.exitCode, 2);
-    EXPECT_NE(misspelt.err.find("kinema info: unknown option '--jsn'\nRun 'kinema info --help' for its options."),
-              std::string::npos)
-        << misspelt.err;
+    expectUsageError("info x.glb --jsn",
+                     "kinema info: unknown option '--jsn'\nRun 'kinema info --help' for its options.");
     // The unknown option comes first, not the value after it.
-    const CliRun withValue = runKinema("sample x.glb --times 0 --tme 0.5");
-    EXPECT_EQ(withValue.exitCode, 2);
-    EXPECT_NE(withValue.err.find("kinema sample: unknown option '--tme'"), std::string::npos) << withValue.err;
-    const CliRun extra = runKinema("info x.glb y.glb");
-    EXPECT_EQ(extra.exitCode, 2);
-    EXPECT_NE(extra.err.find("kinema info: unexpected argument 'y.glb'"), std::string::npos) << extra.err;
-    const CliRun range = runKinema("info x.glb --memory-budget 0");
-    EXPECT_EQ(range.exitCode, 2);
-    EXPECT_NE(range.err.find("kinema info: --memory-budget: "), std::string::npos) << range.err;
-    const CliRun missing = runKinema("info");
-    EXPECT_EQ(missing.exitCode, 2);
-    EXPECT_NE(missing.err.find("kinema info: FILE is required"), std::string::npos) << missing.err;
+    expectUsageError("sample x.glb --times 0 --tme 0.5", "kinema sample: unknown option '--tme'");
+    expectUsageError("info x.glb y.glb", "kinema info: unexpected argument 'y.glb'");
+    expectUsageError("info x.glb --memory-budget 0", "kinema info: --memory-budget: ");
+    expectUsageError("info", "kinema info: FILE is required");
 }
 
 TEST(Cli, VersionIsTheProjectVersion) {

@@ -44,9 +44,8 @@ int runValidate(const ValidateOptions& options) {
         return 1;
     }
     std::cout << options.file << ": valid (" << (cooked ? "cooked, " : "") << counted(model->nodeCount(), "node")
-              << ", " << counted(model->clips.size(), "animation") << ", "
-              << counted(model->meshes.size(), "mesh", "meshes") << ", " << counted(model->skins.size(), "skin") << ")"
-              << warned << '\n';
+              << ", " << counted(model->clips.size(), "animation") << ", " << counted(model->meshes.size(), "mesh")
+              << ", " << counted(model->skins.size(), "skin") << ")" << warned << '\n';
     for (const Fault& w : warnings) std::cerr << "  warning: " << describe(w) << '\n';
     return 0;
 }

@@ -7,8 +7,9 @@
 
 namespace kinema {
 
-// "`count` `singular`" for a count of 1, else "`count` `plural`" (the singular with
-// an "s" when no plural is given).
+// "`count` `singular`" for a count of 1, else "`count` `plural`". Without a plural,
+// the singular takes English's regular ending: "s", or "es" after s, x, sh or ch
+// ("meshes"); an irregular one ("matrix", "matrices") is given.
 std::string counted(std::size_t count, std::string_view singular, std::string_view plural = {});
 
 }  // namespace kinema
