@@ -26,6 +26,17 @@ TEST_F(Renderer, OpensTheRequestedDeviceWithValidation) {
     }
 }
 
+// A device asked for and not there is told apart from the machine's own faults.
+TEST_F(Renderer, AMissingRequestedDeviceIsToldApart) {
+    GpuOptions options;
+    options.device = "no-such-device";
+    const auto missing = GpuContext::create(options);
+    ASSERT_FALSE(missing);
+    EXPECT_TRUE(asksForMissingDevice(missing.faults())) << missing.message();
+    EXPECT_FALSE(asksForMissingDevice(std::vector<Fault>{{"gpu", "no Vulkan device found"}}));
+    EXPECT_FALSE(asksForMissingDevice({}));
+}
+
 TEST_F(Renderer, SingleSidedTrianglesShowTheirFrontOnlyAndDoubleSidedBoth) {
     OffscreenRenderer renderer = makeRenderer();
     for (bool doubleSided : {false, true}) {

@@ -610,6 +610,19 @@ TEST(Cli, SampleTimesAreOneListWithoutEmptyItems) {
     EXPECT_NE(runKinema("sample --times 0.5 1 " + model).exitCode, 0);
 }
 
+// The text form of sample lines its transforms up: the name column is as wide as
+// the longest node name (here 30 characters, past the 20 it starts with).
+TEST(Cli, SampleTextColumnsWidenForLongNodeNames) {
+    const std::string path = writeTemp("cli_long_names.gltf", R"({"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],
+      "nodes":[{"name":"a_node_name_of_thirty_letters_","children":[1]},{"name":"b","translation":[0,1,0]}]})");
+    const CliRun run = runKinema("sample --times 0 " + path);
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const std::size_t first = run.out.find("\n  node 0 a_node_name_of_thirty_letters_ T(0, 0, 0)");
+    const std::size_t second = run.out.find("\n  node 1 b" + std::string(30, ' ') + "T(0, 1, 0)");
+    EXPECT_NE(first, std::string::npos) << run.out;
+    EXPECT_NE(second, std::string::npos) << run.out;
+}
+
 // A triangle whose one morph target lifts it by 1 in z, at default weight 0.5, on a
 // node translated by 1 in z: its world-space vertices are at z = 1.5.
 constexpr const char* kMorphedTriangle = R"({"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"scene":0,

@@ -72,4 +72,15 @@ TEST(DemoCli, GifHasAFramePerThirtiethOfASecond) {
     std::remove(gif.c_str());
 }
 
+// A --gpu naming no device is a usage error (exit 2), said before the demo prints anything.
+TEST(DemoCli, GifOnAnUnknownDeviceIsAUsageError) {
+    const std::string gif = testing::TempDir() + "kinema_demo_nodevice_" + std::to_string(::getpid()) + ".gif";
+    const CommandRun r = runWith("", "demo --seconds 1 --gif '" + gif + "' --gpu no-such-device");
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("kinema demo: --gif: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("no Vulkan device named like \"no-such-device\""), std::string::npos) << r.err;
+    EXPECT_NE(::access(gif.c_str(), F_OK), 0);
+}
+
 }  // namespace

@@ -812,7 +812,7 @@ int runBench(const BenchOptions& options) {
         if (auto context = GpuContext::create(gpuOptions); !context) {
             if (!options.gpu.empty()) {
                 std::cerr << "kinema bench: --gpu " << options.gpu << ": " << context.message() << '\n';
-                return 2;
+                return asksForMissingDevice(context.faults()) ? 2 : 1;
             }
             std::cerr << "kinema bench: skipping the GPU rows of render: " << context.message() << '\n';
         } else if (options.gpu.empty() && context->device().software) {

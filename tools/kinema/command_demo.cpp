@@ -14,6 +14,7 @@
 #include "output_path.hpp"
 #ifdef KINEMA_WITH_GPU
 #include "demo_gif.hpp"
+#include "kinema/gpu/gpu_context.hpp"
 #endif
 #include "kinema/core/counted.hpp"
 #include "kinema/batch/pose_batch.hpp"
@@ -462,6 +463,26 @@ int runDemo(const DemoOptions& options) {
         if (motion) setup.anchor = motion->anchor(humanoid.hips);
     }
 
+    // The recorder opens before anything is printed: a --gpu naming no device is a
+    // usage error, said alone.
+    Recorder* recorderPointer = nullptr;
+#ifdef KINEMA_WITH_GPU
+    std::optional<DemoGifRecorder> recorder;
+    if (!options.gif.empty()) {
+        auto opened = DemoGifRecorder::create(humanoid, 480, 360, options.gpu);
+        if (!opened) {
+            std::cerr << "kinema demo: --gif: " << opened.message() << '\n';
+            return asksForMissingDevice(opened.faults()) ? 2 : 1;
+        }
+        recorder.emplace(std::move(*opened));
+        recorderPointer = &*recorder;
+    }
+#else
+    if (!options.gif.empty()) {
+        std::cerr << "kinema demo: --gif: this kinema was built without the Vulkan renderer (KINEMA_BUILD_GPU=OFF)\n";
+        return 1;
+    }
+#endif
     const long ticks = std::lround(options.seconds / kTick);
     const bool text = !options.json;
     std::size_t vertices = 0;
@@ -513,24 +534,6 @@ int runDemo(const DemoOptions& options) {
     DemoRun withoutIk, withIk;
     if (!playScript(setup, ticks, false, nullptr, nullptr, withoutIk)) return 1;
 
-    Recorder* recorderPointer = nullptr;
-#ifdef KINEMA_WITH_GPU
-    std::optional<DemoGifRecorder> recorder;
-    if (!options.gif.empty()) {
-        auto opened = DemoGifRecorder::create(humanoid, 480, 360, options.gpu);
-        if (!opened) {
-            std::cerr << "kinema demo: --gif: " << opened.message() << '\n';
-            return 1;
-        }
-        recorder.emplace(std::move(*opened));
-        recorderPointer = &*recorder;
-    }
-#else
-    if (!options.gif.empty()) {
-        std::cerr << "kinema demo: --gif: this kinema was built without the Vulkan renderer (KINEMA_BUILD_GPU=OFF)\n";
-        return 1;
-    }
-#endif
     DemoLog log{std::max(1L, std::lround(options.step / kTick)), &withoutIk};
     if (!playScript(setup, ticks, true, text ? &log : nullptr, recorderPointer, withIk)) return 1;
 

@@ -177,7 +177,7 @@ int runRender(const RenderOptions& options) {
     if (!context) {
         std::cerr << "kinema render: " << context.message() << '\n';
         // A device named with --gpu that is not there is a usage error, as in bench.
-        return options.gpu.empty() ? 1 : 2;
+        return asksForMissingDevice(context.faults()) ? 2 : 1;
     }
     auto renderer = OffscreenRenderer::create(*context, size->width, size->height);
     if (!renderer) {

@@ -1,8 +1,11 @@
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <string>
+#include <string_view>
 
 #include "arguments.hpp"
 #include "commands.hpp"
@@ -69,12 +72,18 @@ std::vector<Vec3> posedPositions(const Model& model, const Pose& pose, const Mes
 // world-space vertex positions, one vertex a line.
 void printText(const Model& model, const Pose& pose, double time, double clipT, bool skinned) {
     std::printf("t = %g s (clip time %g s)\n", time, clipT);
+    // Columns as wide as the longest node name and index, so the transforms line up.
+    std::size_t nameWidth = 20;
+    for (std::size_t n = 0; n < model.nodeCount(); ++n)
+        nameWidth = std::max(nameWidth, model.skeleton.name(model.jointOfNode[n]).size());
+    const int indexWidth = int(std::to_string(model.nodeCount() == 0 ? 0 : model.nodeCount() - 1).size());
     for (std::size_t n = 0; n < model.nodeCount(); ++n) {
         const std::uint32_t j = model.jointOfNode[n];
         const Transform& l = pose.local[j];
         const Mat4& m = pose.model[j];
-        std::printf("  node %zu %-20.*s T(%g, %g, %g) R(%g, %g, %g, %g) S(%g, %g, %g) world pos (%g, %g, %g)\n", n,
-                    int(model.skeleton.name(j).size()), model.skeleton.name(j).data(), double(l.translation.x),
+        const std::string_view name = model.skeleton.name(j);
+        std::printf("  node %-*zu %-*.*s T(%g, %g, %g) R(%g, %g, %g, %g) S(%g, %g, %g) world pos (%g, %g, %g)\n",
+                    indexWidth, n, int(nameWidth), int(name.size()), name.data(), double(l.translation.x),
                     double(l.translation.y), double(l.translation.z), double(l.rotation.x), double(l.rotation.y),
                     double(l.rotation.z), double(l.rotation.w), double(l.scale.x), double(l.scale.y), double(l.scale.z),
                     double(m.m[12]), double(m.m[13]), double(m.m[14]));

@@ -110,7 +110,7 @@ int runView(const ViewOptions& options) {
     auto opened = WindowView::open(windowOptions);
     if (!opened) {
         std::cerr << "kinema view: " << opened.message() << '\n';
-        return 1;
+        return asksForMissingDevice(opened.faults()) ? 2 : 1;
     }
     WindowView& window = *opened;
 

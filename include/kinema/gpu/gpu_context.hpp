@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,8 +46,9 @@ struct GpuDeviceInfo {
 class GpuContext {
 public:
     // Opens a device. Faults name what was missing: no Vulkan loader or device, no
-    // device matching options.device (the devices present are listed, with how to
-    // select lavapipe), a device below Vulkan 1.2, a missing validation layer.
+    // device matching options.device (at "gpu/device": the devices present are
+    // listed, with how to select lavapipe), a device below Vulkan 1.2, a missing
+    // validation layer.
     static Result<GpuContext> create(const GpuOptions& options = {});
 
     GpuContext(GpuContext&&) noexcept;
@@ -70,6 +72,11 @@ private:
     explicit GpuContext(std::shared_ptr<detail::VulkanDevice> device) noexcept;
     std::shared_ptr<detail::VulkanDevice> device_;
 };
+
+// Whether `faults` (from GpuContext::create or anything that opens one) say that
+// the device GpuOptions::device asks for is not there: a mistake in what was asked,
+// where the other faults are the machine's.
+bool asksForMissingDevice(std::span<const Fault> faults) noexcept;
 
 // The Vulkan devices present, one line each ("0: llvmpipe (LLVM 15.0.6, 256 bits), cpu, Vulkan 1.3.230"),
 // or the reason there are none.
