@@ -187,8 +187,23 @@ Result<Clip> Clip::create(std::string name, std::vector<Track> tracks, std::vect
 }
 
 Result<Clip> Clip::withMarkers(std::vector<Marker> markers) const {
+    // A marker past the end would never be crossed: a mistake, not a marker.
+    std::vector<Fault> late;
+    for (std::size_t i = 0; i < markers.size(); ++i) {
+        if (std::isfinite(markers[i].time) && markers[i].time > duration_) {
+            late.push_back({"markers/" + std::to_string(i),
+                            "marker \"" + markers[i].name + "\" at " + exactNumber(markers[i].time) +
+                                " s is past the clip's end (" + exactNumber(duration_) +
+                                " s): it would never be crossed"});
+        }
+    }
     auto made = create(name_, tracks_, std::move(markers), jointNames_);
-    if (!made) return made;
+    if (!made) {
+        std::vector<Fault> faults(made.faults().begin(), made.faults().end());
+        faults.insert(faults.end(), late.begin(), late.end());
+        return faults;
+    }
+    if (!late.empty()) return late;
     Clip& c = made.value();
     c.curves_ = curves_;
     c.keysDuration_ = keysDuration_;
@@ -241,18 +256,32 @@ Result<Clip> Clip::withCurves(std::vector<CurveTrack> curves) const {
     c.keysDuration_ = std::max(tracksEnd, last);
     if (c.length_ > 0.0f && c.length_ < c.keysDuration_) {
         return Fault{"length",
-                     "the clip's length " + std::to_string(c.length_) + " s is shorter than its last key at " +
-                         std::to_string(c.keysDuration_) + " s"};
+                     "the clip's length " + exactNumber(c.length_) + " s is shorter than its last key at " +
+                         exactNumber(c.keysDuration_) + " s"};
     }
     c.duration_ = std::max(c.keysDuration_, c.length_);
-    return c;
+    Result<Clip> out = std::move(c);
+    // A curve that outlasts the tracks (and any length) makes the clip longer: the
+    // pose holds its last keys while the curve goes on, and a loop waits for it.
+    if (last > std::max(tracksEnd, length_)) {
+        const std::vector<CurveTrack>& given = out->curves_;
+        for (std::size_t i = 0; i < given.size(); ++i) {
+            if (given[i].times.back() > std::max(tracksEnd, length_)) {
+                out.addWarning({"curves/" + std::to_string(i),
+                                "curve \"" + given[i].name + "\" ends at " + exactNumber(given[i].times.back()) +
+                                    " s, past the tracks' last key (" + exactNumber(std::max(tracksEnd, length_)) +
+                                    " s): the clip now lasts " + exactNumber(out->duration_) + " s"});
+            }
+        }
+    }
+    return out;
 }
 
 Result<Clip> Clip::withLength(float seconds) const {
     if (!std::isfinite(seconds) || seconds < keysDuration_) {
         return Fault{"length",
-                     "length " + std::to_string(seconds) + " s must be finite and at least the last key (" +
-                         std::to_string(keysDuration_) + " s)"};
+                     exactNumber(seconds) + " s: must be finite and at least the last key (" +
+                         exactNumber(keysDuration_) + " s)"};
     }
     Clip c = *this;
     c.length_ = seconds;

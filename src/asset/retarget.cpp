@@ -290,16 +290,23 @@ public:
             if (t.path != TrackPath::Weights) trackOf_[t.target][static_cast<std::size_t>(t.path)] = i;
         }
         // The translation of joint j is transferred (drivenTranslation_) where its
-        // source has a translation track and the options pick the joint.
+        // source has a translation track and the options pick the joint: with Root,
+        // the reference, and each joint no transferred moving translation lies above
+        // (the root motion; the hips too where the joints above them do not move).
         drivenAncestor_.assign(target.jointCount(), kNone);
         drivenTranslation_.assign(target.jointCount(), false);
+        std::vector<bool> movedAbove(target.jointCount(), false);  // a transferred, moving translation above j
         for (std::size_t j = 0; j < target.jointCount(); ++j) {
             const std::int32_t p = target.parents()[j];
-            if (p != kNoParent) drivenAncestor_[j] = c.sourceOf[index(p)] != kNone ? p : drivenAncestor_[index(p)];
+            if (p != kNoParent) {
+                drivenAncestor_[j] = c.sourceOf[index(p)] != kNone ? p : drivenAncestor_[index(p)];
+                movedAbove[j] = movedAbove[index(p)] ||
+                    (drivenTranslation_[index(p)] && translationTravel(index(c.sourceOf[index(p)])) > 0.0f);
+            }
             const std::int32_t s = c.sourceOf[j];
             if (s == kNone || trackOf_[index(s)][0] == none) continue;
             drivenTranslation_[j] = options.translations == TranslationTransfer::All ||
-                static_cast<std::int32_t>(j) == refs.target || drivenAncestor_[j] == kNone;
+                static_cast<std::int32_t>(j) == refs.target || !movedAbove[j];
         }
     }
 
@@ -324,7 +331,15 @@ public:
             const std::int32_t s = c_.sourceOf[j];
             if (s == kNone) continue;
             const auto& own = trackOf_[index(s)];
-            if (drivenTranslation_[j]) tracks.push_back(translation(j));
+            if (drivenTranslation_[j]) {
+                tracks.push_back(translation(j));
+            } else if (const float travel = translationTravel(index(s)); travel > 0.0f) {
+                warnings.push_back({"tracks/" + std::to_string(own[0]),
+                                    "the translation of joint " + quoted(source_.name(index(s))) + " moves (up to " +
+                                        exactNumber(travel) +
+                                        " from its first key) and is not carried: " + quoted(target_.name(j)) +
+                                        " keeps its rest translation (TranslationTransfer::All carries it)"});
+            }
             if (auto r = rotation(j)) tracks.push_back(std::move(*r));
             if (own[2] != kUnused) {
                 tracks.push_back(clip_.tracks()[own[2]]);
@@ -349,6 +364,23 @@ public:
 
 private:
     std::int32_t sourceParent(std::int32_t s) const { return s == kNone ? kNone : source_.parents()[index(s)]; }
+
+    // How far source joint s's translation track moves from its first key's value
+    // (0 without a track, or for one that holds still).
+    float translationTravel(std::size_t s) const {
+        const std::size_t i = trackOf_[s][0];
+        if (i == kUnused) return 0.0f;
+        const Track& t = clip_.tracks()[i];
+        const bool cubic = t.interpolation == Interpolation::CubicSpline;
+        const std::size_t stride = cubic ? 9 : 3, at = cubic ? 3 : 0;
+        const Vec3 first{t.values[at], t.values[at + 1], t.values[at + 2]};
+        float most = 0.0f;
+        for (std::size_t k = 0; k < t.keyCount(); ++k) {
+            const float* v = &t.values[k * stride + at];
+            most = std::max(most, length(Vec3{v[0], v[1], v[2]} - first));
+        }
+        return most;
+    }
 
     // The source joints below the lowest common ancestor of a and b down to a and to
     // b (kNone stands for the root above every joint): the joints whose animation
@@ -601,6 +633,17 @@ Result<Clip> retargetClip(const Clip& clip, const Skeleton& source, const Skelet
     auto c = correspond(source, target, options.map);
     if (!c) faults.insert(faults.end(), c.faults().begin(), c.faults().end());
     if (!faults.empty()) return faults;
+    // A clip none of whose joints drives a target joint would come out still: the
+    // skeletons do not correspond (as bindClip refuses a clip for another skeleton).
+    const auto tracks = clip.tracks();
+    if (!tracks.empty() &&
+        std::none_of(tracks.begin(), tracks.end(), [&](const Track& t) { return c->targetOf[t.target] != kNone; })) {
+        return Fault{"map/joints",
+                     options.map.joints.empty()
+                         ? "no joint the clip animates has a namesake in the target skeleton: nothing "
+                           "would move (pair the joints in map.joints)"
+                         : "no joint the clip animates is paired with a target joint: nothing would move"};
+    }
     auto refs = references(source, target, options.map, *c);
     if (!refs) return std::vector<Fault>(refs.faults().begin(), refs.faults().end());
     auto ratio = translationScale(source, target, options, *refs);

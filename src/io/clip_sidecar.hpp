@@ -45,15 +45,15 @@ void forEachClip(JsonReader& reader, dom::object root, Read&& read) {
 }
 
 // Gives each named clip of `model` its new version, `rebuild(clip, entry)` (a
-// Result<Clip>; its faults are placed under the clip's pointer, `where(fault,
-// entry)` naming the rest of the path). Every clip is rebuilt first and the model
+// Result<Clip>; its faults and warnings are placed under the clip's pointer,
+// `where(fault, entry)` naming the rest of the path). Every clip is rebuilt first and the model
 // changed only when all succeeded; a name the model lacks is a fault. Returns how
 // many clips changed.
 template <class Entry, class Rebuild, class Where>
 Result<std::size_t> applyByClipName(std::vector<Entry>& entries, Model& model, std::string_view source,
                                     Rebuild&& rebuild, Where&& where) {
     std::vector<std::pair<std::size_t, Clip>> changed;
-    std::vector<Fault> faults;
+    std::vector<Fault> faults, warnings;
     for (Entry& entry : entries) {
         const std::string at = std::string(source) + "#/clips/" + JsonReader::escape(entry.clip);
         std::optional<std::size_t> index;
@@ -69,11 +69,14 @@ Result<std::size_t> applyByClipName(std::vector<Entry>& entries, Model& model, s
             for (const Fault& f : clip.faults()) faults.push_back({at + where(f, entry), f.what});
             continue;
         }
+        for (const Fault& w : clip.warnings()) warnings.push_back({at + where(w, entry), w.what});
         changed.emplace_back(*index, std::move(clip).value());
     }
     if (!faults.empty()) return faults;
     for (auto& [index, clip] : changed) model.clips[index] = std::move(clip);
-    return changed.size();
+    Result<std::size_t> count = changed.size();
+    count.addWarnings(warnings);
+    return count;
 }
 
 }  // namespace kinema::detail

@@ -61,7 +61,12 @@ Result<std::size_t> applyMarkerJson(std::string_view json, Model& model, std::st
     if (!parsed) return std::vector<Fault>(parsed.faults().begin(), parsed.faults().end());
     return detail::applyByClipName(
         *parsed, model, source, [](const Clip& clip, ClipMarkers& c) { return clip.withMarkers(std::move(c.markers)); },
-        [](const Fault&, const ClipMarkers&) { return std::string(); });
+        [](const Fault& f, const ClipMarkers&) {
+            // "markers/<i>" -> the marker's time in the clip's array.
+            std::string rest;
+            if (f.where.rfind("markers/", 0) == 0) rest.append("/").append(f.where, 8).append("/time");
+            return rest;
+        });
 }
 
 Result<std::size_t> applyMarkerFile(const std::string& path, Model& model) {

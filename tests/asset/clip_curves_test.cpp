@@ -93,7 +93,11 @@ TEST(ClipLength, HoldsTheClipOpenPastItsLastKey) {
     EXPECT_FALSE(clip.withLength(0.5f).ok());
     EXPECT_FALSE(clip.withLength(NAN).ok());
     EXPECT_FALSE(clip.withLength(INFINITY).ok());
-    EXPECT_NE(clip.withLength(0.5f).message().find("length"), std::string::npos);
+    EXPECT_EQ(clip.withLength(0.5f).message(), "length: 0.5 s: must be finite and at least the last key (1 s)");
+    EXPECT_EQ(clip.withLength(-1e-8f).message(), "length: -1e-08 s: must be finite and at least the last key (1 s)");
+    // A marker past the end, the length included, is refused at its index.
+    EXPECT_EQ(longer->withMarkers({{"ok", 1.6f}, {"late", 1.7f}}).message(),
+              "markers/1: marker \"late\" at 1.7 s is past the clip's end (1.6 s): it would never be crossed");
     auto cut = longer->withCurves({curve("c", {0.0f, 2.0f}, {0.0f, 1.0f})});
     EXPECT_FALSE(cut.ok());
 }

@@ -514,12 +514,81 @@ TEST(Retarget, TranslationsOfInnerJointsAreTheTargetsUnlessAllAreTransferred) {
     EXPECT_EQ(root->tracks().size(), 1u);
     expectNear(sampleLocal(*root, t, 1.0)[0].translation, {0, 2, 4}, 1e-6f, "hips");
     expectNear(sampleLocal(*root, t, 1.0)[3].translation, t.restPose()[3].translation, 0.0f, "shin");
+    // The shin's moving translation is left out, and said so: it moves by |(0, -0.05, 0.1)|.
+    ASSERT_EQ(root.warnings().size(), 1u);
+    EXPECT_EQ(root.warnings()[0].where, "tracks/1");
+    EXPECT_EQ(root.warnings()[0].what,
+              "the translation of joint \"shin_l\" moves (up to " + exactNumber(length(Vec3{0, -0.05f, 0.1f})) +
+                  " from its first key) and is not carried: \"shin_l\" keeps its rest translation "
+                  "(TranslationTransfer::All carries it)");
 
     options.translations = TranslationTransfer::All;
     const auto all = retargetClip(clip, s, t, options);
     ASSERT_TRUE(all.ok()) << all.message();
     EXPECT_EQ(all->tracks().size(), 2u);
     expectNear(sampleLocal(*all, t, 1.0)[3].translation, {0, -1.0f, 0.2f}, 1e-6f, "shin");
+}
+
+// Without a reference joint, the highest joint whose translation moves takes it, as
+// the hips under still armature nodes do; translations above that hold still are
+// carried too (they change nothing), those below are the target's.
+TEST(Retarget, TheHighestMovingTranslationIsCarriedBelowStillOnes) {
+    const Skeleton s = skeleton({{"armature", kNoParent, {{0, 0, 0}, {}, {1, 1, 1}}},
+                                 {"hips", 0, {{0, 1, 0}, {}, {1, 1, 1}}},
+                                 {"shin", 1, {{0, -0.5f, 0}, {}, {1, 1, 1}}}});
+    const Clip clip = clipFor(s,
+                              {makeTrack(0, TrackPath::Translation, {0.0f, 1.0f}, {0, 0, 0, 0, 0, 0}),
+                               makeTrack(1, TrackPath::Translation, {0.0f, 1.0f}, {0, 1, 0, 0, 0.9f, 0.3f}),
+                               makeTrack(2, TrackPath::Translation, {0.0f, 1.0f}, {0, -0.5f, 0, 0, -0.4f, 0})});
+    const auto out = retargetClip(clip, s, s);
+    ASSERT_TRUE(out.ok()) << out.message();
+    EXPECT_EQ(out->tracks().size(), 2u);  // armature (still) and hips (moving)
+    expectNear(sampleLocal(*out, s, 0.5)[1].translation, {0, 0.95f, 0.15f}, 1e-6f, "hips");
+    expectNear(sampleLocal(*out, s, 0.5)[2].translation, {0, -0.5f, 0}, 0.0f, "shin");
+    ASSERT_EQ(out.warnings().size(), 1u);
+    EXPECT_EQ(out.warnings()[0].where, "tracks/2");
+}
+
+// A clip none of whose joints drives a target joint is refused: it would come out still.
+TEST(Retarget, NoJointInCommonIsRefused) {
+    const Skeleton s = skeleton({{"Hips", kNoParent, {}}, {"Spine", 0, {}}});
+    const Skeleton t = skeleton({{"hips", kNoParent, {}}, {"spine", 0, {}}});
+    const Clip clip = clipFor(s, {makeTrack(1, TrackPath::Translation, {0.0f}, {0, 1, 0})});
+    EXPECT_EQ(retargetClip(clip, s, t).message(),
+              "map/joints: no joint the clip animates has a namesake in the target skeleton: nothing would move (pair "
+              "the joints in map.joints)");
+    RetargetOptions options;
+    options.map.joints = {{"Hips", "hips"}};
+    EXPECT_EQ(retargetClip(clip, s, t, options).message(),
+              "map/joints: no joint the clip animates is paired with a target joint: nothing would move");
+    options.map.joints = {{"Spine", "spine"}};
+    EXPECT_TRUE(retargetClip(clip, s, t, options).ok());
+    EXPECT_TRUE(retargetClip(clipFor(s, {}), s, t).ok());  // nothing animated: nothing to refuse
+}
+
+// CesiumMan onto its own skeleton with the defaults: the hips (under still armature
+// nodes) keep their bob, every rotation comes back, and each moving translation left
+// to the target's rest is named.
+TEST(RetargetFile, CesiumManOntoItselfKeepsTheHipsMotion) {
+    KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
+    auto model = importGltfFile(file);
+    ASSERT_TRUE(model.ok()) << model.message();
+    const Skeleton& s = model->skeleton;
+    const Clip& clip = model->clips[0];
+    const auto out = retargetClip(clip, s, s);
+    ASSERT_TRUE(out.ok()) << out.message();
+    const auto hips = s.findJoint("Skeleton_torso_joint_1");
+    ASSERT_TRUE(hips);
+    for (const double time : {0.0, 0.4, 0.9, 1.3, 1.9}) {
+        const auto a = sampleLocal(clip, s, time), b = sampleLocal(*out, s, time);
+        expectNear(b[*hips].translation, a[*hips].translation, 1e-5f, "hips");
+        for (std::size_t j = 0; j < s.jointCount(); ++j)
+            EXPECT_LE(rotationGap(a[j].rotation, b[j].rotation), 1e-5f) << s.name(j) << " t=" << time;
+    }
+    for (const Fault& w : out.warnings()) {
+        EXPECT_NE(w.what.find("is not carried"), std::string::npos) << describe(w);
+        EXPECT_EQ(w.what.find("Skeleton_torso_joint_1"), std::string::npos) << describe(w);
+    }
 }
 
 TEST(Retarget, MorphWeightsStayWhereTheJointKeepsItsIndex) {

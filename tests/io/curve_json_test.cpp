@@ -39,6 +39,25 @@ TEST(CurveJson, GivesNamedClipsTheirCurves) {
     EXPECT_TRUE(m.clips[1].curves().empty());  // not named: unchanged
 }
 
+// A curve that outlasts the clip's tracks (1 s) lengthens the clip: applied, with a
+// warning at the curve that says so.
+TEST(CurveJson, ACurvePastTheTracksWarnsThatTheClipGrows) {
+    Model m = twoClips();
+    const auto applied =
+        applyCurveJson(R"({"clips": {"Walk": {"late": {"times": [0, 10], "values": [0, 1]}}}})", m, "curves.json");
+    ASSERT_TRUE(applied.ok()) << applied.message();
+    EXPECT_EQ(m.clips[0].duration(), 10.0f);
+    ASSERT_EQ(applied.warnings().size(), 1u);
+    EXPECT_EQ(describe(applied.warnings()[0]),
+              "curves.json#/clips/Walk/late: curve \"late\" ends at 10 s, past the tracks' last key (1 s): the clip "
+              "now lasts 10 s");
+    // Within the tracks: no warning.
+    const auto inside =
+        applyCurveJson(R"({"clips": {"Walk": {"c": {"times": [0, 1], "values": [0, 1]}}}})", m, "curves.json");
+    ASSERT_TRUE(inside.ok()) << inside.message();
+    EXPECT_TRUE(inside.warnings().empty());
+}
+
 TEST(CurveJson, EveryFaultIsLocatedAndNothingIsApplied) {
     Model m = twoClips();
     const std::vector<std::pair<std::string, std::string>> cases{

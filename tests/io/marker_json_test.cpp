@@ -69,6 +69,21 @@ TEST(MarkerJson, EveryFaultIsLocatedAndNothingIsApplied) {
     }
 }
 
+// A marker past the clip's end (here 1 s) would never be crossed: refused at its time.
+TEST(MarkerJson, AMarkerPastTheClipsEndIsRefused) {
+    Model m = twoClips();
+    const auto late = applyMarkerJson(
+        R"({"clips": {"Walk": [{"name": "ok", "time": 1}, {"name": "late", "time": 1.5}]}})", m, "steps.json");
+    ASSERT_FALSE(late.ok());
+    EXPECT_EQ(late.message(),
+              "steps.json#/clips/Walk/1/time: marker \"late\" at 1.5 s is past the clip's end (1 s): it would never "
+              "be crossed");
+    EXPECT_EQ(m.clips[0].markers().size(), 1u);  // nothing applied
+    // Held open by a length, the clip takes it.
+    m.clips[0] = m.clips[0].withLength(2.0f).value();
+    EXPECT_TRUE(applyMarkerJson(R"({"clips": {"Walk": [{"name": "late", "time": 1.5}]}})", m, "steps.json").ok());
+}
+
 TEST(MarkerJson, AStateMachineReportsMarkersFromTheFile) {
     Model m = twoClips();
     ASSERT_TRUE(applyMarkerJson(R"({"clips": {"Walk": [{"name": "step", "time": 0.5}]}})", m).ok());

@@ -11,10 +11,12 @@
 //   parent's animated model rotation. A joint whose local axes differ (an A-pose
 //   against a T-pose, bones along another axis) still moves the same way in model
 //   space. Model rotations are products of local rotations (scale is not part of them);
-// - translation of the reference (hips) joint and of every driven joint without a
-//   driven ancestor (where root motion lives), as the same model-space offset scaled
-//   by a length ratio; every other joint keeps the target's rest translation (the
-//   proportions belong to the target) unless TranslationTransfer::All;
+// - translation of the reference (hips) joint and of every driven joint with no
+//   carried, moving translation above it (the root motion; the hips under still
+//   armature nodes), as the same model-space offset scaled by a length ratio; every
+//   other joint keeps the target's rest translation (the proportions belong to the
+//   target; a warning names each whose source translation moves) unless
+//   TranslationTransfer::All;
 // - scale tracks, unchanged, onto the driven joint;
 // - morph weight tracks where the driven joint has the source joint's index (the
 //   weight offsets index the source model's weight array); others are left out with a
@@ -53,8 +55,9 @@ struct RetargetMap {
 };
 
 enum class TranslationTransfer : std::uint8_t {
-    // The reference joint and the driven joints without a driven ancestor take the
-    // source's animated translation, scaled; the rest keep the target's rest translation.
+    // The reference joint and the driven joints with no carried, moving translation
+    // above them take the source's animated translation, scaled; the rest keep the
+    // target's rest translation.
     Root,
     // Every driven joint whose source joint has a translation track takes it, scaled.
     All,
@@ -107,8 +110,10 @@ Result<float> retargetTranslationScale(const Skeleton& source, const Skeleton& t
 // (STEP when all of those are STEP; a STEP jump is kept by a sample just before it).
 //
 // Warnings ("tracks/<i>"): a track on a source joint that drives no target joint, a
-// weights track whose joint changes index. Faults: those of checkRetarget and
-// retargetTranslationScale, a negative or non-finite sampleRate.
+// weights track whose joint changes index, a moving translation left to the target's
+// rest. Faults: those of checkRetarget and retargetTranslationScale, a negative or
+// non-finite sampleRate, a clip none of whose animated joints drives a target joint
+// ("map/joints").
 Result<Clip> retargetClip(const Clip& clip, const Skeleton& source, const Skeleton& target,
                           const RetargetOptions& options = {});
 
