@@ -17,7 +17,8 @@ constexpr std::size_t kMaxChain = 64;
 constexpr float kTiny = 1e-12f;
 // Aim tasks re-aim this many times: turning a joint above the aimed one moves the
 // aimed joint's origin, so the direction to the target is measured again.
-constexpr int kAimPasses = 3;
+constexpr int kAimPasses = 16;        // at most, for a chain
+constexpr float kAimSettled = 1e-5f;  // radians: a pass turning no more ends them
 
 constexpr Quat kIdentity{0.0f, 0.0f, 0.0f, 1.0f};
 
@@ -121,6 +122,13 @@ bool isAncestor(std::span<const std::int32_t> parents, std::uint32_t ancestor, s
 }
 
 bool unitWeight(float w) noexcept { return std::isfinite(w) && w >= 0.0f && w <= 1.0f; }
+
+// Coordinates up to this far square and sum without overflowing a float (3e36 of
+// 3.4e38), differences of two included: a farther target is as good as infinite.
+constexpr float kFarthest = 1e18f;
+bool near(Vec3 v) noexcept {
+    return std::abs(v.x) <= kFarthest && std::abs(v.y) <= kFarthest && std::abs(v.z) <= kFarthest;
+}
 bool nonZero(Vec3 v) noexcept { return isFinite(v) && dot(v, v) > 0.0f; }
 
 Status failure(StatusCode code, const char* what, std::size_t task) noexcept {
@@ -210,9 +218,13 @@ void solveTwoBone(const TwoBoneIk& task, std::span<const std::int32_t> parents, 
     }
     if (task.twist != 0.0f) bend = rotate(fromAxisAngle(u, task.twist), bend);
 
-    const float cosRoot =
-        std::clamp((upper * upper + reach * reach - lower * lower) / (2.0f * upper * reach), -1.0f, 1.0f);
-    const float sinRoot = sineAtRoot(upper, lower, reach);
+    // The law of cosines with upper^2 - lower^2 as a product, exact for equal bones
+    // however short the reach. A reach of 0 (equal bones, the target at the root):
+    // the limb folds, the middle straight out along the bend.
+    const float cosRoot = reach > 0.0f
+        ? std::clamp(((upper - lower) * (upper + lower) + reach * reach) / (2.0f * upper * reach), -1.0f, 1.0f)
+        : 0.0f;
+    const float sinRoot = reach > 0.0f ? sineAtRoot(upper, lower, reach) : 1.0f;
     const Vec3 middle = a + (u * cosRoot + bend * sinRoot) * upper;
     const Vec3 end = a + u * reach;
 
@@ -227,11 +239,12 @@ void solveTwoBone(const TwoBoneIk& task, std::span<const std::int32_t> parents, 
 
 // One aim pass: turns the joints so that the aimed joint's forward axis turns toward
 // the target (clamped to `maxAngle` from `poseForward`), the turn shared out by decay.
-void aimPass(const AimIk& task, std::span<const std::int32_t> parents, SoaPose& local, Vec3 poseForward) noexcept {
+// Returns the angle turned (radians).
+float aimPass(const AimIk& task, std::span<const std::int32_t> parents, SoaPose& local, Vec3 poseForward) noexcept {
     const std::size_t n = task.joints.size();
     const Frame aimed = frameOf(parents, local, task.joints[n - 1]);
     const Vec3 forward = directionOr(rotate(aimed.r, task.forward), Vec3{});
-    if (dot(forward, forward) == 0.0f) return;
+    if (dot(forward, forward) == 0.0f) return 0.0f;
     Vec3 wanted = directionOr(task.target - aimed.p, forward);
     if (task.maxAngle > 0.0f) {
         const AxisAngle turn = turnBetween(poseForward, wanted);
@@ -250,6 +263,7 @@ void aimPass(const AimIk& task, std::span<const std::int32_t> parents, SoaPose& 
     }
     for (std::size_t k = 0; k < n; ++k)
         turnJoint(parents, local, task.joints[k], turnAbout(total.axis, total.angle * (shares[k] / sum)), 1.0f);
+    return total.angle;
 }
 
 void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose& local) noexcept {
@@ -267,8 +281,13 @@ void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose&
             for (std::size_t c = 0; c < 4; ++c) before[4 * k + c] = rotations[c][task.joints[k]];
         }
     }
-    const int passes = n > 1 ? kAimPasses : 1;  // one joint: its origin does not move
-    for (int pass = 0; pass < passes; ++pass) aimPass(task, parents, local, poseForward);
+    // One joint: its origin does not move, one pass aims it. A chain: turning the
+    // joints above moves the aimed one, so passes repeat until one turns less than
+    // kAimSettled.
+    const int passes = n > 1 ? kAimPasses : 1;
+    for (int pass = 0; pass < passes; ++pass) {
+        if (aimPass(task, parents, local, poseForward) <= kAimSettled) break;
+    }
     if (task.upVector) {
         const Quat aimedRotation = rotationOf(parents, local, aimedJoint);
         const Vec3 forward = directionOr(rotate(aimedRotation, task.forward), Vec3{});
@@ -476,10 +495,16 @@ IkOutcome solveIkTask(std::span<const std::int32_t> parents, SoaPose& local, con
 
 Quat rotationBetween(Vec3 from, Vec3 to) noexcept {
     const float c = dot(from, to);
-    if (c < -0.999999f) return fromAxisAngle(perpendicularTo(from), 3.14159265358979f);
-    // q = (from x to, 1 + from . to), normalised: half the angle between them.
     const Vec3 axis = cross(from, to);
-    return normalize(Quat{axis.x, axis.y, axis.z, 1.0f + c});
+    // q = (from x to, 1 + from . to), normalised: half the angle between them.
+    if (c >= -0.99f) return normalize(Quat{axis.x, axis.y, axis.z, 1.0f + c});
+    // Near opposite, 1 + c and the axis lose digits. A half turn about the axis (made
+    // perpendicular to `from`; any perpendicular when there is none) takes `from` to
+    // -from, and the short arc from -from onto `to` is well conditioned: `to` is met
+    // to rounding, and the product is the shortest arc where the axis is known.
+    const Vec3 side = directionOr(axis - from * dot(axis, from), perpendicularTo(from));
+    const Quat half = fromAxisAngle(side, 3.14159265358979f);
+    return normalize(normalize(Quat{-axis.x, -axis.y, -axis.z, 1.0f - c}) * half);
 }
 
 Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t> parents) noexcept {
@@ -492,6 +517,8 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
                 return failure(StatusCode::OutOfRange, "two-bone IK joints are not root, middle, end of one chain", i);
             if (!isFinite(t->target) || !isFinite(t->pole) || !std::isfinite(t->twist))
                 return failure(StatusCode::NotFinite, "IK target, pole or twist not finite", i);
+            if (!near(t->target) || !near(t->pole))
+                return failure(StatusCode::OutOfRange, "IK target or pole farther than 1e18 along an axis", i);
             if (!unitWeight(t->weight)) return failure(StatusCode::OutOfRange, "IK weight outside [0, 1]", i);
             if (!(t->soften >= 0.0f && t->soften < 1.0f))
                 return failure(StatusCode::OutOfRange, "two-bone IK soften outside [0, 1)", i);
@@ -500,10 +527,12 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
                 return failure(StatusCode::WrongCount, "aim IK names no joint or more than 64", i);
             if (Status s = checkChainOrder(parents, aim->joints, false, i); !s) return s;
             if (!isFinite(aim->target)) return failure(StatusCode::NotFinite, "IK target not finite", i);
+            if (!near(aim->target))
+                return failure(StatusCode::OutOfRange, "IK target farther than 1e18 along an axis", i);
             if (!nonZero(aim->forward) || !nonZero(aim->up))
                 return failure(StatusCode::OutOfRange, "aim IK forward or up axis zero or not finite", i);
-            if (aim->upVector && !nonZero(*aim->upVector))
-                return failure(StatusCode::OutOfRange, "aim IK up vector zero or not finite", i);
+            if (aim->upVector && !(nonZero(*aim->upVector) && near(*aim->upVector)))
+                return failure(StatusCode::OutOfRange, "aim IK up vector zero, not finite or farther than 1e18", i);
             if (!unitWeight(aim->weight)) return failure(StatusCode::OutOfRange, "IK weight outside [0, 1]", i);
             if (!(std::isfinite(aim->maxAngle) && aim->maxAngle >= 0.0f) ||
                 !(std::isfinite(aim->decay) && aim->decay >= 0.0f))
@@ -513,6 +542,8 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
                 return failure(StatusCode::WrongCount, "chain IK needs 2 to 64 joints", i);
             if (Status s = checkChainOrder(parents, chain->joints, true, i); !s) return s;
             if (!isFinite(chain->target)) return failure(StatusCode::NotFinite, "IK target not finite", i);
+            if (!near(chain->target))
+                return failure(StatusCode::OutOfRange, "IK target farther than 1e18 along an axis", i);
             if (!unitWeight(chain->weight)) return failure(StatusCode::OutOfRange, "IK weight outside [0, 1]", i);
             if (chain->iterations == 0 || !(std::isfinite(chain->tolerance) && chain->tolerance >= 0.0f))
                 return failure(StatusCode::OutOfRange, "chain IK needs an iteration and a tolerance >= 0", i);

@@ -61,42 +61,54 @@ struct LaneFrame {
 
 using LaneFloat = std::array<float, L>;
 
-inline Quat unit(Quat q) noexcept {
+// The per-lane helpers are always inlined: a call left in a lane loop would keep the
+// loop from becoming vector instructions.
+#if defined(__GNUC__) || defined(__clang__)
+#define KINEMA_LANE_INLINE [[gnu::always_inline]] inline
+#else
+#define KINEMA_LANE_INLINE inline
+#endif
+
+KINEMA_LANE_INLINE Quat unit(Quat q) noexcept {
     const float inv = 1.0f / std::sqrt(dot(q, q));
     return {q.x * inv, q.y * inv, q.z * inv, q.w * inv};
 }
 
 // By value, so that a lane loop holds no address of a temporary (std::min returns a reference).
-inline float least(float a, float b) noexcept { return b < a ? b : a; }
-inline float most(float a, float b) noexcept { return a < b ? b : a; }
+KINEMA_LANE_INLINE float least(float a, float b) noexcept { return b < a ? b : a; }
+KINEMA_LANE_INLINE float most(float a, float b) noexcept { return a < b ? b : a; }
 
-inline Vec3 select(bool c, Vec3 a, Vec3 b) noexcept { return {c ? a.x : b.x, c ? a.y : b.y, c ? a.z : b.z}; }
+KINEMA_LANE_INLINE Vec3 select(bool c, Vec3 a, Vec3 b) noexcept {
+    return {c ? a.x : b.x, c ? a.y : b.y, c ? a.z : b.z};
+}
 
-inline Quat select(bool c, Quat a, Quat b) noexcept {
+KINEMA_LANE_INLINE Quat select(bool c, Quat a, Quat b) noexcept {
     return {c ? a.x : b.x, c ? a.y : b.y, c ? a.z : b.z, c ? a.w : b.w};
 }
 
 // As ik.cpp: `v` at unit length, or `fallback` when it is too short (or too long) to trust.
-inline Vec3 directionOr(Vec3 v, Vec3 fallback) noexcept {
+KINEMA_LANE_INLINE Vec3 directionOr(Vec3 v, Vec3 fallback) noexcept {
     const float len = std::sqrt(dot(v, v));
     const bool ok = len > kTiny && len <= kHuge;
     const float inv = 1.0f / (ok ? len : 1.0f);
     return select(ok, v * inv, fallback);
 }
 
-inline Vec3 perpendicularTo(Vec3 v) noexcept {
+KINEMA_LANE_INLINE Vec3 perpendicularTo(Vec3 v) noexcept {
     const bool useX = std::abs(v.x) < 0.9f;
     const Vec3 other{useX ? 1.0f : 0.0f, useX ? 0.0f : 1.0f, 0.0f};
     return directionOr(cross(v, other), Vec3{0.0f, 0.0f, 1.0f});
 }
 
 // As kinema::rotationBetween; `halfTurnW` is fromAxisAngle(axis, pi).w.
-inline Quat rotationBetween(Vec3 from, Vec3 to, float halfTurnW) noexcept {
+KINEMA_LANE_INLINE Quat rotationBetween(Vec3 from, Vec3 to, float halfTurnW) noexcept {
     const float c = dot(from, to);
     const Vec3 axis = cross(from, to);
-    const Quat arc = unit(Quat{axis.x, axis.y, axis.z, 1.0f + (c < -0.999999f ? 1.0f : c)});
-    const Vec3 side = perpendicularTo(from);
-    return select(c < -0.999999f, Quat{side.x, side.y, side.z, halfTurnW}, arc);
+    const bool opposite = c < -0.99f;
+    const Quat arc = unit(Quat{axis.x, axis.y, axis.z, 1.0f + (opposite ? 1.0f : c)});
+    const Vec3 side = directionOr(axis - from * dot(axis, from), perpendicularTo(from));
+    const Quat rest = unit(Quat{-axis.x, -axis.y, -axis.z, 1.0f - c});
+    return select(opposite, unit(rest * Quat{side.x, side.y, side.z, halfTurnW}), arc);
 }
 
 // The lane loops run in the widest vectors this CPU has among the ones listed (one
@@ -262,12 +274,15 @@ KINEMA_LANE_LOOPS void solveTurns(const LaneChain& c, const LaneFloat& twistSin,
         bend = rotate(Quat{u.x * twistSin[l], u.y * twistSin[l], u.z * twistSin[l], twistCos[l]}, bend);
 
         const float safeReach = reach > 0.0f ? reach : 1.0f;
-        const float cosRoot =
-            least(most((upper * upper + reach * reach - lower * lower) / (2.0f * safeUpper * safeReach), -1.0f), 1.0f);
-        // As the reference: the sine from the triangle's area.
+        const float cosRoot = reach > 0.0f
+            ? least(most(((upper - lower) * (upper + lower) + reach * reach) / (2.0f * safeUpper * safeReach), -1.0f),
+                    1.0f)
+            : 0.0f;
+        // As the reference: the sine from the triangle's area; a reach of 0 folds the limb.
         const float product =
             (upper + lower + reach) * (lower + reach - upper) * (upper + reach - lower) * (upper + lower - reach);
-        const float sinRoot = least(1.0f, std::sqrt(most(0.0f, product)) / (2.0f * safeUpper * safeReach));
+        const float sinRoot =
+            reach > 0.0f ? least(1.0f, std::sqrt(most(0.0f, product)) / (2.0f * safeUpper * safeReach)) : 1.0f;
         const Vec3 middle = a + (u * cosRoot + bend * sinRoot) * upper;
         const Vec3 end = a + u * reach;
 

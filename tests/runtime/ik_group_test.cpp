@@ -227,6 +227,26 @@ TEST(IkGroup, ALaneWithAZeroLengthBoneIsLeftAsTheReferenceLeavesIt) {
     expectGroupMatchesReference(*evaluator, requests);
 }
 
+// Equal bones folding onto targets at and a hair from the root, side by side: the
+// lanes fold as the reference does (the middle out along the bend, the end on the target).
+TEST(IkGroup, EqualBonesFoldingNearTheRootMatchTheReference) {
+    std::vector<JointDesc> j(3);
+    j[0] = {"hip", -1, {}};
+    j[1] = {"knee", 0, {}};
+    j[1].rest.translation = {0.5f, 0.0f, 0.0f};
+    j[2] = {"ankle", 1, {}};
+    j[2].rest.translation = {0.5f, 0.0f, 0.0f};
+    const Skeleton skeleton = Skeleton::create(std::move(j)).value();
+    auto evaluator = InstanceEvaluator::create(skeleton, {});
+    ASSERT_TRUE(evaluator.ok());
+    const std::vector<float> reaches{0.0f, 1e-6f, 2e-4f, 1e-3f, 2e-3f, 0.05f};
+    std::vector<std::vector<IkTask>> tasks;
+    for (const float d : reaches) tasks.push_back({TwoBoneIk{0, 1, 2, {d, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}}});
+    std::vector<InstanceRequest> requests(tasks.size());
+    for (std::size_t i = 0; i < tasks.size(); ++i) requests[i].ik = tasks[i];
+    expectGroupMatchesReference(*evaluator, requests);
+}
+
 TEST(IkGroup, OneInstanceAloneGivesWhatItGivesInAGroup) {
     const Skeleton skeleton = legs();
     auto evaluator = InstanceEvaluator::create(skeleton, {});

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <string>
 #include <vector>
 
 #include "kinema/runtime/ik.hpp"
@@ -188,6 +189,53 @@ TEST(TwoBoneIk, DegenerateInputGivesNoNaN) {
     EXPECT_EQ(inf.status.index, 0);
 }
 
+// Equal bones of length 1 along +x, the pole toward +y. A target at the root folds the
+// limb: the middle 1 out along the bend (toward the pole), the end back on the root.
+// Targets a hair from the root are met too: the lower bone turns within 0.08 degrees of
+// a half turn, where the shortest arc's axis is lost in rounding.
+TEST(TwoBoneIk, EqualBonesFoldOntoTargetsAtAndNearTheRoot) {
+    const Chain c = makeChain(3, {1, 0, 0});
+    const Solved folded = solve(c, {TwoBoneIk{0, 1, 2, {0, 0, 0}, {0, 1, 0}}});
+    ASSERT_TRUE(folded.status.ok());
+    EXPECT_LT(distance(at(folded.model[1]), {0, 1, 0}), 1e-6f);
+    EXPECT_LT(distance(at(folded.model[2]), {0, 0, 0}), 1e-6f);
+    EXPECT_TRUE(folded.outcomes[0].reached);
+    for (const float d : {1e-6f, 2e-4f, 5e-4f, 1e-3f, 2e-3f, 0.1f}) {
+        const Vec3 target{d, 0, 0};
+        const Solved s = solve(c, {TwoBoneIk{0, 1, 2, target, {0, 1, 0}}});
+        ASSERT_TRUE(s.status.ok());
+        // The knee where the law of cosines puts it: cos = d / 2 along x, the rest along y.
+        const Vec3 knee{d / 2.0f, std::sqrt(1.0f - d * d / 4.0f), 0};
+        EXPECT_LT(distance(at(s.model[1]), knee), 2e-5f) << "d " << d;
+        EXPECT_LT(distance(at(s.model[2]), target), 2e-5f) << "d " << d;
+        EXPECT_TRUE(s.outcomes[0].reached) << "d " << d << " distance " << s.outcomes[0].distance;
+    }
+}
+
+// A target too far for float arithmetic (its squared length would overflow) is refused
+// like one at infinity, by every solver, rather than silently left alone.
+TEST(Ik, TargetsFartherThan1e18AreRefused) {
+    const Chain c = makeChain(3, {1, 0, 0});
+    const std::uint32_t joints[] = {0, 1, 2};
+    AimIk aim;
+    aim.joints = joints;
+    aim.target = {1e20f, 1e20f, 0};
+    ChainIk chain;
+    chain.joints = joints;
+    chain.target = {0, -2e18f, 0};
+    for (const IkTask& task : {IkTask{TwoBoneIk{0, 1, 2, {1e20f, 1e20f, 0}, {0, 1, 0}}},
+                               IkTask{TwoBoneIk{0, 1, 2, {1, 1, 0}, {0, 0, 1e19f}}}, IkTask{aim}, IkTask{chain}}) {
+        const Solved s = solve(c, {task});
+        EXPECT_EQ(s.status.code, StatusCode::OutOfRange) << s.status.what;
+        EXPECT_NE(std::string(s.status.what).find("farther than 1e18"), std::string::npos) << s.status.what;
+        for (std::uint32_t j = 0; j < 3; ++j) EXPECT_EQ(s.pose.joint(j), c.rest[j]);
+    }
+    // 1e18 itself is fine: the limb points straight at it.
+    const Solved far = solve(c, {TwoBoneIk{0, 1, 2, {1e18f, 1e18f, 0}, {0, 0, 1}}});
+    ASSERT_TRUE(far.status.ok()) << far.status.what;
+    EXPECT_LT(distance(at(far.model[2]), Vec3{1, 1, 0} * std::sqrt(2.0f)), 1e-5f);
+}
+
 TEST(TwoBoneIk, JointsOutOfChainOrderAreRefused) {
     const Chain c = makeChain(3, {1, 0, 0});
     const Solved s = solve(c, {TwoBoneIk{0, 2, 1, {1, 1, 0}, {0, 1, 0}}});
@@ -239,6 +287,34 @@ TEST(AimIk, AChainSharesTheTurnAndStillAims) {
     for (std::uint32_t j = 0; j < 3; ++j) {
         const float angle = 2.0f * std::acos(std::min(1.0f, std::abs(s.pose.joint(j).rotation.w)));
         EXPECT_NEAR(angle, kPi / 6.0f, 0.02f) << j;
+    }
+}
+
+// Chains with large parallax (bones of 1, a target 3 away): the passes go on until the
+// aimed axis settles, so the aim is reached, whatever the decay.
+TEST(AimIk, AChainSettlesOnTheTargetDespiteParallax) {
+    const Chain c = makeChain(3, {1, 0, 0});  // joints at x = 0, 1, 2; forward +x
+    for (const std::size_t n : {2u, 3u}) {
+        for (const float decay : {0.5f, 1.0f}) {
+            for (const float degrees : {30.0f, 60.0f, 90.0f, 150.0f}) {
+                const std::uint32_t joints[] = {0, 1, 2};
+                AimIk task;
+                task.joints = std::span<const std::uint32_t>(joints).last(n);
+                task.forward = {1, 0, 0};
+                const float a = degrees * kPi / 180.0f;
+                task.target = Vec3{2, 0, 0} + Vec3{std::cos(a), std::sin(a), 0} * 3.0f;
+                task.decay = decay;
+                const Solved s = solve(c, {task});
+                ASSERT_TRUE(s.status.ok());
+                const Vec3 forward = transformDirection(s.model[2], {1, 0, 0});
+                const Vec3 wanted = normalize3(task.target - at(s.model[2]));
+                // The angle between them, from the cross product's length (exact near 0).
+                const float miss = std::asin(std::min(1.0f, length(cross(forward, wanted))));
+                EXPECT_LT(miss, 1e-5f) << n << " joints, decay " << decay << ", " << degrees << " degrees";
+                EXPECT_GT(dot(forward, wanted), 0.0f);
+                EXPECT_TRUE(s.outcomes[0].reached) << n << " joints, decay " << decay << ", " << degrees << " degrees";
+            }
+        }
     }
 }
 
@@ -439,6 +515,19 @@ TEST(Ik, RotationBetweenTurnsOneDirectionOntoAnother) {
     for (const Vec3& to : {Vec3{0, 1, 0}, Vec3{0, 0, -1}, Vec3{-1, 0, 0}, normalize3({1, 2, 3})}) {
         const Quat q = rotationBetween({1, 0, 0}, to);
         EXPECT_LT(distance(rotate(q, {1, 0, 0}), to), 1e-6f);
+    }
+    // Near opposite: `to` a small angle e short of a half turn from `from`, about z.
+    // Met to rounding, and by the shortest arc: a turn of pi - e about +z.
+    for (const float e : {1e-5f, 1e-4f, 1e-3f, 0.01f, 0.1f, 0.2f}) {
+        const Vec3 from = normalize3({1, 0.3f, 0});
+        const Vec3 to = rotate(fromAxisAngle({0, 0, 1}, kPi - e), from);
+        const Quat q = rotationBetween(from, to);
+        EXPECT_LT(distance(rotate(q, from), to), 1e-6f) << e;
+        if (e >= 1e-3f) {
+            EXPECT_NEAR(2.0f * std::atan2(length(Vec3{q.x, q.y, q.z}), std::abs(q.w)), kPi - e, 1e-4f) << e;
+            const Vec3 axis = normalize3(Vec3{q.x, q.y, q.z} * (q.w < 0.0f ? -1.0f : 1.0f));
+            EXPECT_GT(axis.z, 0.99999f) << e;
+        }
     }
 }
 

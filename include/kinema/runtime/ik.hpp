@@ -127,7 +127,9 @@ Status applyIk(const PoseKernels& kernels, std::span<const std::int32_t> parents
                std::span<const IkTask> tasks, std::span<Mat4> model, std::span<IkOutcome> outcomes) noexcept;
 
 // The rotation turning unit-length direction `from` onto `to` by the shortest arc
-// (a half turn about an axis perpendicular to `from` when they are opposite).
+// (a half turn about an axis perpendicular to `from` when they are opposite). Within
+// about 8 degrees of opposite it is built as a half turn and the short arc on to
+// `to`, which meets `to` to rounding where the direct form loses digits.
 Quat rotationBetween(Vec3 from, Vec3 to) noexcept;
 
 }  // namespace kinema
