@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include <simdjson.h>
+
 #include "kinema/io/gltf.hpp"
 
 // Layout (docs/COOKED.md): a 48-byte header, then sections, each a 16-byte section
@@ -431,7 +433,14 @@ public:
             return false;
         }
         if (!need(1, n)) return false;
-        out.assign(reinterpret_cast<const char*>(file_.data() + pos_), n);
+        const char* text = reinterpret_cast<const char*>(file_.data() + pos_);
+        // Names are UTF-8, as in glTF: they reach JSON output and logs as they are.
+        if (!simdjson::validate_utf8(text, n)) {
+            failedAt_ = pos_;
+            why_ = "a name that is not UTF-8";
+            return false;
+        }
+        out.assign(text, n);
         pos_ += n;
         return true;
     }

@@ -1,6 +1,7 @@
 #include "kinema/io/image_write.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <bit>
@@ -12,6 +13,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include <gif_lib.h>
@@ -253,8 +255,32 @@ Result<std::vector<std::byte>> encodeGif(std::span<const ImageRGBA8> frames, con
 
 Result<std::size_t> writeFileBytes(const std::filesystem::path& path, std::span<const std::byte> bytes) {
     const std::string shown = path.string();
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
+    // A link is written through: the file it names is replaced, the link kept.
+    std::filesystem::path target = path;
+    struct stat seen {};
+    if (::lstat(path.c_str(), &seen) == 0 && S_ISLNK(seen.st_mode)) {
+        std::error_code error;
+        const std::filesystem::path named = std::filesystem::read_symlink(path, error);
+        if (error) return Fault{shown, "cannot follow the link: " + error.message()};
+        target = named.is_absolute() ? named : path.parent_path() / named;
+    }
+    if (::stat(target.c_str(), &seen) == 0 && !S_ISREG(seen.st_mode)) {
+        return Fault{shown,
+                     S_ISDIR(seen.st_mode) ? "is a folder, not a file name"
+                                           : "is not a regular file (a FIFO or a device): the bytes go to a file"};
+    }
+    // Written beside the target under a temporary name, then renamed over it: a
+    // failure at any point (a full disk, a signal) leaves the old file or none, never
+    // a part of the new one.
+    std::string name(1, '.');
+    name.append(target.filename().string()).append(".").append(std::to_string(::getpid())).append(".tmp");
+    const std::filesystem::path temp = target.parent_path() / name;
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0666);
     if (fd < 0) return Fault{shown, std::string("cannot open for writing: ") + std::strerror(errno)};
+    const auto fail = [&](std::string what) {
+        ::unlink(temp.c_str());
+        return Fault{shown, std::move(what)};
+    };
     std::size_t written = 0;
     while (written < bytes.size()) {
         const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
@@ -262,14 +288,15 @@ Result<std::size_t> writeFileBytes(const std::filesystem::path& path, std::span<
         if (n <= 0) {
             const int error = n < 0 ? errno : EIO;
             ::close(fd);
-            return Fault{shown,
-                         "write failed after " + std::to_string(written) + " of " + std::to_string(bytes.size()) +
-                             " bytes: " + std::strerror(error)};
+            return fail("write failed after " + std::to_string(written) + " of " + std::to_string(bytes.size()) +
+                        " bytes: " + std::strerror(error));
         }
         written += static_cast<std::size_t>(n);
     }
     // Some file systems report a failed write only at close.
-    if (::close(fd) != 0) return Fault{shown, std::string("write failed at close: ") + std::strerror(errno)};
+    if (::close(fd) != 0) return fail(std::string("write failed at close: ") + std::strerror(errno));
+    if (::rename(temp.c_str(), target.c_str()) != 0)
+        return fail(std::string("cannot replace it: ") + std::strerror(errno));
     return written;
 }
 

@@ -355,6 +355,16 @@ TEST_F(CookedHostile, AHugeJointCount) {
         refused(bytes, atByte(parts[kSkel].body), "skeleton joint count: a count of 4294967295 needs at least"));
 }
 
+// Names are UTF-8, as in glTF: a byte that cannot start a UTF-8 sequence is refused
+// where it lies (joint 0's name: after the joint count and the name's length).
+TEST_F(CookedHostile, ANameThatIsNotUtf8) {
+    const std::size_t name = parts[kSkel].body + 8;
+    ASSERT_GT(getU32(bytes, parts[kSkel].body + 4), 0u);
+    bytes[name] = std::byte{0xFF};
+    reseal(bytes);
+    EXPECT_TRUE(refused(bytes, atByte(name), "skeleton joint 0 name: a name that is not UTF-8"));
+}
+
 TEST_F(CookedHostile, AHugeKeyCount) {
     const std::size_t t0 = walkTrackOffset(bytes, model, 0);
     ASSERT_EQ(getU32(bytes, t0 + 16), 3u);  // the layout as worked out here

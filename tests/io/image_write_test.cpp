@@ -3,6 +3,7 @@
 // delays and messages are written out by hand or come from closed forms.
 #include <gif_lib.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -541,6 +542,34 @@ TEST(WriteFileBytes, WritesAndReplacesAFile) {
     const std::vector<char> back{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     EXPECT_EQ(back, std::vector<char>{9});
     std::filesystem::remove(path);
+}
+
+// The bytes go to a temporary file renamed into place: nothing but the file is left
+// in its folder; a link is written through (the file it names replaced, the link
+// kept); a FIFO at the path is refused, not written into (which would wait for a reader).
+TEST(WriteFileBytes, ReplacesThroughATemporaryFileFollowsLinksAndRefusesFifos) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("kinema_write_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::vector<std::byte> bytes{std::byte{7}, std::byte{8}};
+    ASSERT_TRUE(kinema::writeFileBytes(dir / "a.png", bytes).ok());
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    EXPECT_EQ(names, std::vector<std::string>{"a.png"});
+
+    fs::create_symlink("real.png", dir / "link.png");
+    ASSERT_TRUE(kinema::writeFileBytes(dir / "link.png", bytes).ok());
+    EXPECT_TRUE(fs::is_symlink(dir / "link.png"));
+    EXPECT_EQ(fs::file_size(dir / "real.png"), 2u);
+
+    ASSERT_EQ(::mkfifo((dir / "fifo.png").c_str(), 0600), 0);
+    const auto fifo = kinema::writeFileBytes(dir / "fifo.png", bytes);
+    ASSERT_FALSE(fifo.ok());
+    EXPECT_EQ(fifo.message(),
+              (dir / "fifo.png").string() + ": is not a regular file (a FIFO or a device): the bytes go to a file");
+    EXPECT_FALSE(kinema::writeFileBytes(dir, bytes).ok());  // a folder
+    fs::remove_all(dir);
 }
 
 TEST(WriteFileBytes, FaultNamesThePathAndTheSystemsReason) {

@@ -222,6 +222,21 @@ TEST(Cli, JsonSyntaxErrorsNameLineAndColumn) {
     EXPECT_NE(r.err.find("cli_syntax.gltf@byte 40 (line 2, column 13): JSON syntax error"), std::string::npos) << r.err;
 }
 
+// JSON output is UTF-8 whatever the input's bytes: a file name that is not UTF-8
+// comes out with U+FFFD for each byte that is not, and the document parses.
+TEST(Cli, JsonStaysUtf8ForAFileNameThatIsNot) {
+    const std::string path =
+        writeTemp("cli_name_\xff\xfe_\xc3\xa9.gltf", R"({"asset":{"version":"2.0"},"nodes":[{"name":"n"}]})");
+    const CliRun r = runKinema("info " + kinema::test::quoted(path) + " --json");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    ASSERT_FALSE(parser.parse(r.out).get(doc)) << r.out;  // simdjson checks the UTF-8
+    const std::string_view file = doc["file"];
+    EXPECT_NE(file.find("cli_name_\xef\xbf\xbd\xef\xbf\xbd_\xc3\xa9.gltf"), std::string_view::npos) << file;
+    std::remove(path.c_str());
+}
+
 TEST(Cli, InfoJsonDescribesCesiumMan) {
     KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
     const CliRun r = runKinema("info --json " + quoted(file));

@@ -380,6 +380,29 @@ TEST_F(RenderCli, RefusesAnUnknownDevice) {
     EXPECT_FALSE(fs::exists(out));
 }
 
+// A vertex at 1e38 is a finite float, but a camera around it is not: the automatic
+// framing says so (exit 1) and writes nothing; a camera given with --camera draws it.
+TEST_F(RenderCli, BoundsTooLargeToFrameAreRefusedWithTheirReason) {
+    const fs::path file = dir_ / "huge.gltf";
+    std::ofstream(file, std::ios::binary)
+        << R"({"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],"nodes":[{"mesh":0}],
+      "meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],
+      "buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAmXaWfgAAAAAAAAAAAAAAAAAAgD8AAAAA"}],
+      "bufferViews":[{"buffer":0,"byteLength":36}],
+      "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],
+                    "max":[9.999999680285692e+37,1,0]}]})";
+    const fs::path out = dir_ / "huge.png";
+    const CliRun r = runKinema("render " + quoted(file) + " --size 16x16 --out " + quoted(out) + gpuArg());
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_TRUE(contains(r.err, "its bounds are too large to frame a camera around (camera/")) << r.err;
+    EXPECT_TRUE(contains(r.err, "give one with --camera")) << r.err;
+    EXPECT_FALSE(fs::exists(out));
+    const CliRun given = runKinema("render " + quoted(file) + " --size 16x16 --camera 'eye=0,0,5 target=0,0,0' --out " +
+                                   quoted(out) + gpuArg());
+    EXPECT_EQ(given.exitCode, 0) << given.err;
+    EXPECT_TRUE(fs::exists(out));
+}
+
 TEST_F(RenderCli, RefusesAMissingFile) {
     const fs::path missing = dir_ / "missing.glb";
     const fs::path out = dir_ / "x.png";

@@ -26,6 +26,7 @@
 #include "kinema/core/counted.hpp"
 #include "kinema/io/cooked.hpp"
 #include "kinema/io/gltf.hpp"
+#include "kinema/io/image_write.hpp"
 #include "kinema/io/marker_json.hpp"
 #include "kinema/io/model_file.hpp"
 #include "kinema/io/state_machine_json.hpp"
@@ -97,45 +98,6 @@ bool hasGltfExtension(const fs::path& path) {
     std::transform(ext.begin(), ext.end(), ext.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return ext == ".gltf" || ext == ".glb";
-}
-
-// A temporary file beside the output, removed unless it was renamed into place, so a
-// failure at any point leaves no half-written output.
-class TempFile {
-public:
-    explicit TempFile(fs::path path) : path_(std::move(path)) {}
-    ~TempFile() {
-        std::error_code ignored;
-        if (!committed_) fs::remove(path_, ignored);
-    }
-    TempFile(const TempFile&) = delete;
-    TempFile& operator=(const TempFile&) = delete;
-
-    const fs::path& path() const noexcept { return path_; }
-    void commit() noexcept { committed_ = true; }
-
-private:
-    fs::path path_;
-    bool committed_ = false;
-};
-
-Result<bool> writeAtomically(const fs::path& target, const std::vector<std::byte>& bytes) {
-    // The process id keeps two runs cooking into one folder apart; the stem, files of one run.
-    std::string name(1, '.');
-    name.append(target.filename().string()).append(".").append(std::to_string(::getpid())).append(".tmp");
-    TempFile temp(target.parent_path() / name);
-    {
-        std::ofstream out(temp.path(), std::ios::binary | std::ios::trunc);
-        if (!out) return Fault{temp.path().string(), "cannot create the temporary file"};
-        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-        out.close();
-        if (!out) return Fault{temp.path().string(), "cannot write " + std::to_string(bytes.size()) + " bytes"};
-    }
-    std::error_code error;
-    fs::rename(temp.path(), target, error);
-    if (error) return Fault{target.string(), "cannot rename the temporary file into place: " + error.message()};
-    temp.commit();
-    return true;
 }
 
 // What every input gets beside its own model: a marker file's contents, and state machines.
@@ -211,7 +173,7 @@ FileResult cookOne(const std::string& input, const fs::path& output, const Impor
         rows.push_back({std::string(clip.name()), rawBytes(clip), clipBytes, 100.0 * double(error->max),
                         100.0 * double(error->p99)});
     }
-    auto written = writeAtomically(output, cooked);
+    auto written = writeFileBytes(output, cooked);  // through a temporary file: no half-written output
     if (!written) {
         result.faults.assign(written.faults().begin(), written.faults().end());
         return result;

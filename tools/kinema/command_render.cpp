@@ -159,7 +159,13 @@ int runRender(const RenderOptions& options) {
         for (std::size_t f = 0; f < frameCount; ++f) times.push_back(start + static_cast<double>(f) * step);
         Vec3 lo, hi;
         if (!animatedBounds(built, rig, times, lo, hi)) lo = hi = Vec3{0, 0, 0};
-        fixedCamera = cameraMatrices(frameBounds(lo, hi, aspect), aspect).value();
+        auto framed = cameraMatrices(frameBounds(lo, hi, aspect), aspect);
+        if (!framed) {
+            std::cerr << "kinema render: " << options.file << ": its bounds are too large to frame a camera around ("
+                      << oneLine(framed.message()) << "); give one with --camera\n";
+            return 1;
+        }
+        fixedCamera = *framed;
     } else if (cameraChoice->kind == CameraChoice::Kind::Explicit) {
         auto matrices = cameraMatrices(cameraChoice->explicitCamera, aspect);
         if (!matrices) {

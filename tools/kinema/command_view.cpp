@@ -54,7 +54,8 @@ Orbit framedOrbit(Vec3 lo, Vec3 hi, float aspect) {
     return o;
 }
 
-CameraMatrices orbitCamera(const Orbit& o, float aspect) {
+// Fails where the orbit is beyond what float can frame (bounds near float's range).
+Result<CameraMatrices> orbitCamera(const Orbit& o, float aspect) {
     PerspectiveCamera c;
     c.target = o.centre;
     c.eye = {o.centre.x + o.distance * std::cos(o.pitch) * std::sin(o.yaw), o.centre.y + o.distance * std::sin(o.pitch),
@@ -62,7 +63,7 @@ CameraMatrices orbitCamera(const Orbit& o, float aspect) {
     c.fovYDegrees = kFovDegrees;
     c.znear = std::max(1e-4f, 0.01f * std::min(o.distance, o.radius));
     c.zfar = 4.0f * (o.distance + o.radius);
-    return cameraMatrices(c, aspect).value();
+    return cameraMatrices(c, aspect);
 }
 
 // Every binding and tween of the scene at `time`.
@@ -132,6 +133,12 @@ int runView(const ViewOptions& options) {
         return framedOrbit(lo, hi, aspectNow());
     };
     Orbit orbit = frameAll();
+    if (auto framed = orbitCamera(orbit, aspectNow()); !framed) {
+        std::cerr << "kinema view: " << options.file << ": its bounds are too large to frame a camera around ("
+                  << oneLine(framed.message()) << ")\n";
+        return 1;
+    }
+    Orbit lastFramed = orbit;  // the last orbit a camera could be made for
 
     bool playing = true;
     bool skeleton = noMeshes;
@@ -204,7 +211,14 @@ int runView(const ViewOptions& options) {
         overlay.texts.push_back({10.0f, 10.0f, status});
         if (help) overlay.texts.push_back({10.0f, 44.0f, kHelp});
 
-        const CameraMatrices camera = orbitCamera(orbit, aspectNow());
+        auto framedNow = orbitCamera(orbit, aspectNow());
+        if (!framedNow) {
+            orbit = lastFramed;  // zoomed or resized past what float can frame: stay where it could
+            framedNow = orbitCamera(orbit, aspectNow());
+        }
+        if (!framedNow) break;
+        lastFramed = orbit;
+        const CameraMatrices camera = *framedNow;
         FrameDesc frame;
         frame.catalogue = &built.catalogue;
         frame.draws = &draws;

@@ -112,4 +112,10 @@ bool animatedBounds(const ModelScene& built, std::span<const NodeId> rig, std::s
     return lo.x <= hi.x;
 }
 
+std::string oneLine(std::string text) {
+    for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 2))
+        text.replace(at, 1, "; ");
+    return text;
+}
+
 }  // namespace kinema::cli

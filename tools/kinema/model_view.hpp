@@ -40,4 +40,7 @@ bool animatedBounds(const ModelScene& built, std::span<const NodeId> rig, std::s
 // The bound animation's duration in seconds (0 without one).
 double boundDuration(const ModelScene& built);
 
+// `text` with its line breaks as "; ": several faults on the one line of a message.
+std::string oneLine(std::string text);
+
 }  // namespace kinema::cli

@@ -1,6 +1,6 @@
 // Checks an output file's path before the work that fills it: a folder that is not
-// there or not writable, or a path that is a folder, is refused at once rather than
-// after minutes of rendering.
+// there or not writable, or a path that is a folder, a FIFO or a device, is refused
+// at once rather than after minutes of rendering.
 #pragma once
 
 #include <string>

@@ -45,9 +45,11 @@ struct GifOptions {
 // ("options/fps").
 Result<std::vector<std::byte>> encodeGif(std::span<const ImageRGBA8> frames, const GifOptions& options = {});
 
-// Writes `bytes` to `path`, replacing any file there. Returns the number of bytes
-// written; a fault is located at the path and gives the system's reason ("No such
-// file or directory").
+// Writes `bytes` to `path`, replacing any file there (through a link, the file it
+// names): to a temporary file beside it, renamed into place, so a failure leaves the
+// old file or none, never part of the new one. Returns the number of bytes written; a
+// fault is located at the path and gives the system's reason ("No such file or
+// directory"). A folder, FIFO or device at the path is refused.
 Result<std::size_t> writeFileBytes(const std::filesystem::path& path, std::span<const std::byte> bytes);
 
 }  // namespace kinema
