@@ -221,7 +221,7 @@ void writeStateMachine(ByteWriter& w, const CookedStateMachine& machine) {
     w.count(d.states.size());
     for (const StateDesc& st : d.states) {
         w.string(st.name);
-        w.string(st.clip);
+        w.string(st.clip.value_or(""));  // a state without a blend space has a clip, "" included
         w.scalar(st.speed);
         w.string(st.speedParameter);
         w.scalar(static_cast<std::uint8_t>(st.mode));
@@ -842,10 +842,12 @@ bool readStateMachine(ByteReader& r, const std::string& source, const std::strin
     d.states.resize(n);
     for (StateDesc& st : d.states) {
         bool blend = false;
-        if (!r.string(st.name) || !r.string(st.clip) || !r.scalar(st.speed) || !r.string(st.speedParameter) ||
+        std::string clip;
+        if (!r.string(st.name) || !r.string(clip) || !r.scalar(st.speed) || !r.string(st.speedParameter) ||
             !readEnum(r, st.mode, LoopMode::PingPong) || !readFlag(r, blend)) {
             return failed("state");
         }
+        if (!blend || !clip.empty()) st.clip = std::move(clip);
         if (!blend) continue;
         BlendSpaceDesc& b = st.blendSpace.emplace();
         std::uint32_t clips = 0;

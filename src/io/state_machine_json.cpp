@@ -67,7 +67,8 @@ public:
             onlyKeys(o, at, {"name", "clip", "blendSpace", "speed", "speedParameter", "mode"});
             StateDesc s;
             string(o, "name", at, s.name, true);
-            string(o, "clip", at, s.clip, false);
+            // Present, even empty (glTF animations are often unnamed), it names a clip.
+            if (has(o, "clip")) string(o, "clip", at, s.clip.emplace(), false);
             dom::element e;
             if (!o.at_key("blendSpace").get(e)) {
                 dom::object b;
@@ -250,7 +251,7 @@ std::string toJson(const StateMachineDesc& desc) {
     });
     appendArray(out, root, "states", desc.states, [&](ObjectWriter& o, const StateDesc& s) {
         o.string("name", s.name);
-        if (!s.clip.empty()) o.string("clip", s.clip);
+        if (s.clip) o.string("clip", *s.clip);
         if (s.blendSpace) {
             const BlendSpaceDesc& b = *s.blendSpace;
             o.key("blendSpace");

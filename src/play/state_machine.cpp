@@ -149,10 +149,10 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
             state.speedParameter =
                 parameter(s.speedParameter, at + "/speedParameter", {ParameterType::Float}, "a float");
         }
-        if (s.blendSpace.has_value() == !s.clip.empty()) {
+        if (s.blendSpace.has_value() == s.clip.has_value()) {
             fault(at, "a state plays exactly one clip or one blend space");
-        } else if (!s.clip.empty()) {
-            state.clipSlot = clipSlot(s.clip, at + "/clip");
+        } else if (s.clip) {
+            state.clipSlot = clipSlot(*s.clip, at + "/clip");
         } else {
             const BlendSpaceDesc& b = *s.blendSpace;
             const std::string bat = at + "/blendSpace";

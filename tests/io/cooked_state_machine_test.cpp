@@ -92,6 +92,13 @@ TEST_F(CookedStateMachines, EveryFieldReadsBackAndCooksToTheSameBytes) {
     EXPECT_EQ(read->stateMachines[0].desc.transitions[2].exitTime, 0.9f);
     EXPECT_FALSE(read->stateMachines[0].desc.transitions[0].exitTime.has_value());
     EXPECT_EQ(cookModel(*read, 7), bytes);
+    // A state playing an unnamed clip ("") reads back with it.
+    CookedModel unnamed = cooked;
+    unnamed.model.clips.push_back(lineClip("", 1.0f));
+    unnamed.stateMachines[0].desc.states[0].clip = "";
+    auto back = readCooked(cookModel(unnamed, 7), kSource);
+    ASSERT_TRUE(back.ok()) << back.message();
+    EXPECT_EQ(back->stateMachines[0].desc, unnamed.stateMachines[0].desc);
     // A model alone cooks with no state machines, and reads back so.
     auto alone = readCooked(cookModel(cooked.model), kSource);
     ASSERT_TRUE(alone.ok()) << alone.message();

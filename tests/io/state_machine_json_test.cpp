@@ -134,6 +134,22 @@ TEST(StateMachineJson, LoadsIntoARunnableDefinition) {
     EXPECT_EQ(*sm.targetState(), *def->findState("move"));  // speed 0.5 > 0.1 and not armed
 }
 
+// glTF animations are often unnamed: "clip": "" names that clip (absent names none).
+TEST(StateMachineJson, AnEmptyClipNameNamesTheUnnamedClip) {
+    const Clip unnamed = makeClip("", 1.0f);
+    const ClipLookup lookup = [&](std::string_view n) -> const Clip* { return n.empty() ? &unnamed : nullptr; };
+    const auto desc = parseStateMachineJson(R"({"states": [{"name": "a", "clip": ""}], "defaultState": "a"})");
+    ASSERT_TRUE(desc.ok()) << desc.message();
+    ASSERT_TRUE(desc->states[0].clip.has_value());
+    EXPECT_EQ(*desc->states[0].clip, "");
+    EXPECT_EQ(parseStateMachineJson(toJson(*desc)).value(), *desc);  // written back with its "clip"
+    auto def = StateMachineDefinition::create(*desc, lookup);
+    ASSERT_TRUE(def.ok()) << def.message();
+    EXPECT_EQ(def->clips()[0], &unnamed);
+    const auto none = loadStateMachineJson(R"({"states": [{"name": "a"}], "defaultState": "a"})", lookup, "m.json");
+    EXPECT_EQ(none.message(), "m.json#/states/0: a state plays exactly one clip or one blend space");
+}
+
 TEST(StateMachineJson, NameFaultsCarryTheSourceAndPointer) {
     const ClipLookup none = [](std::string_view) -> const Clip* { return nullptr; };
     auto def = loadStateMachineJson(kDocument, none, "locomotion.json");

@@ -449,7 +449,8 @@ StateMachineDesc blendDesc(BlendSync sync) {
     StateMachineDesc d;
     d.parameters = {{"speed", ParameterType::Float, 0.0f}};
     StateDesc idle = clipState("idle", "idle");
-    StateDesc move = clipState("move", "");
+    StateDesc move;  // a blend space, no clip
+    move.name = "move";
     move.blendSpace = BlendSpaceDesc{1, "speed", "", sync, {{"walk", 1.0f, 0.0f}, {"run", 3.0f, 0.0f}}};
     d.states = {idle, move};
     TransitionDesc go = transition("idle", "move", 0.5f);
@@ -541,7 +542,7 @@ TEST(StateMachineValidation, EveryFaultIsLocatedByItsPointer) {
 TEST(StateMachineValidation, StatesNeedExactlyOneMotion) {
     const Clips clips = locomotionClips();
     auto d = locomotionDesc();
-    d.states[0].clip.clear();
+    d.states[0].clip.reset();
     d.states[1].blendSpace = BlendSpaceDesc{1, "speed", "", BlendSync::NormalizedTime, {{"walk", 0.0f, 0.0f}}};
     EXPECT_EQ(faultPlaces(d, clips), (Places{"/states/0", "/states/1"}));
     d.states.clear();

@@ -96,7 +96,7 @@ struct BlendSpaceDesc {
 
 struct StateDesc {
     std::string name;
-    std::string clip;                          // a clip, or ...
+    std::optional<std::string> clip;           // a clip (its name, "" for an unnamed one), or ...
     std::optional<BlendSpaceDesc> blendSpace;  // ... a blend space (exactly one of the two)
     float speed = 1.0f;                        // finite; negative plays backwards
     std::string speedParameter;                // optional float parameter multiplying `speed`
