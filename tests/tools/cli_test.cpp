@@ -371,7 +371,7 @@ TEST(Cli, BenchJsonHasTheRequiredKeys) {
 TEST(Cli, BenchCountsMustBeWholeNumbersInRange) {
     for (const auto& [args, message] :
          {std::pair{"--threads 1.5", "--threads: '1.5' is not a whole number in 0..1024"},
-          std::pair{"--instances -3", "--instances: '-3' is not a whole number in 0..1000000"},
+          std::pair{"--instances -3", "--instances: '-3' is not a whole number in 0..100000"},
           std::pair{"--repetitions 0", "--repetitions: '0' is not a whole number in 1..1000"}}) {
         const CliRun r = runKinema(std::string("bench --workload w1a ") + args);
         EXPECT_EQ(r.exitCode, 2) << args;
@@ -586,6 +586,29 @@ TEST(Cli, NumericOptionsMustBeFiniteAndInRange) {
     const CliRun zero = runKinema("demo --seconds 0 --step 10");
     EXPECT_EQ(zero.exitCode, 0) << zero.err;
     EXPECT_NE(zero.out.find("evaluated 0 ticks"), std::string::npos) << zero.out;
+}
+
+// Numbers are decimal (no hexadecimal, no spaces inside a count), an option's text is
+// not empty, and an index past int64 is an index out of range, not a name.
+TEST(Cli, NumbersAreDecimalAndTextOptionsAreNotEmpty) {
+    const std::string model = writeTemp("cli_numbers.gltf", R"({"asset":{"version":"2.0"},"nodes":[{}]})");
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"sample --times 0x10 " + model, "--times: '0x10' is not a number"},
+        {"demo --seconds 0x1", "--seconds: '0x1' is not a number"},
+        {"bench --instances ' 2'", "--instances: ' 2' is not a whole number"},
+        {"bench --instances 100001", "--instances: '100001' is not a whole number in 0..100000"},
+        {"demo --gif ''", "--gif: must not be empty"},
+        {"render " + model + " --out x.png --gpu ''", "--gpu: must not be empty"},
+        {"bench --assets ''", "--assets: must not be empty"},
+        {"sample " + model + " --animation 99999999999999999999 --times 0",
+         "animation 99999999999999999999 is out of range"},
+    };
+    for (const auto& [args, expect] : cases) {
+        const CliRun r = runKinema(args);
+        EXPECT_EQ(r.exitCode, 2) << args << ": " << r.err;
+        EXPECT_NE(r.err.find(expect), std::string::npos) << args << ": " << r.err;
+        EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
+    }
 }
 
 // --times takes exactly one argument, a comma-separated list without empty items.

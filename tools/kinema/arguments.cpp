@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -29,6 +30,15 @@ std::string shortest(double value) {
 std::optional<double> parseNumber(std::string_view text) {
     const std::string item(trimmed(text));
     if (item.empty()) return std::nullopt;
+    // Decimal only: strtod would also read hexadecimal ("0x10" as 16), which no one
+    // means by a time or a size. "inf" and "nan" read, for the callers to refuse by name.
+    const bool decimal = std::all_of(item.begin(), item.end(), [](char c) {
+        return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+    });
+    std::string word = item.substr(item.front() == '+' || item.front() == '-' ? 1 : 0);
+    std::transform(word.begin(), word.end(), word.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (!decimal && word != "inf" && word != "infinity" && word != "nan") return std::nullopt;
     char* end = nullptr;
     const double value = std::strtod(item.c_str(), &end);
     if (end != item.c_str() + item.size()) return std::nullopt;
@@ -53,7 +63,7 @@ CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi) {
     const std::string bounds = std::to_string(lo) + ".." + std::to_string(hi);
     return CLI::Validator(
         [lo, hi, bounds](std::string& input) -> std::string {
-            const std::string_view text = trimmed(input);
+            const std::string_view text = input;
             std::uint64_t value = 0;
             const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
             if (text.empty() || error != std::errc{} || end != text.data() + text.size() || value < lo || value > hi) {
@@ -62,6 +72,11 @@ CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi) {
             return {};
         },
         "INT in " + bounds);
+}
+
+CLI::Validator notEmpty() {
+    return CLI::Validator([](std::string& input) -> std::string { return input.empty() ? "must not be empty" : ""; },
+                          "");
 }
 
 std::optional<std::vector<double>> parseTimes(std::string_view list, std::string& error) {

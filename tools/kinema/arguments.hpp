@@ -14,10 +14,10 @@ class Validator;
 
 namespace kinema::cli {
 
-// `text` as a number (std::strtod's syntax: an optional sign, then a decimal or
-// hexadecimal floating-point literal, "inf" or "nan"), spaces around it allowed and
-// nothing else. Nullopt when it is not a number; the caller decides whether
-// infinities and NaN are allowed (a literal too large for a double reads as one).
+// `text` as a number (an optional sign, then a decimal literal with an optional
+// exponent, "inf" or "nan"; no hexadecimal), spaces around it allowed and nothing
+// else. Nullopt when it is not a number; the caller decides whether infinities and
+// NaN are allowed (a literal too large for a double reads as one).
 std::optional<double> parseNumber(std::string_view text);
 
 // A check for a floating-point option: a finite number within [lo, hi]. CLI::Range
@@ -25,8 +25,12 @@ std::optional<double> parseNumber(std::string_view text);
 CLI::Validator finiteIn(double lo, double hi);
 
 // A check for an integer option: decimal digits naming a whole number within [lo, hi]
-// ("'1.5' is not a whole number in 1..1024", echoing what was typed).
+// ("'1.5' is not a whole number in 1..1024", echoing what was typed), nothing else.
 CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi);
+
+// A check for a text option given a value: the value is not empty (an empty --gpu
+// or --assets would otherwise quietly mean the default).
+CLI::Validator notEmpty();
 
 // `--times`: one comma-separated list of finite numbers, none of its items empty.
 // Nullopt with `error` set ("'nan' is not a finite number") otherwise.

@@ -27,12 +27,13 @@ std::optional<const Clip*> chooseClip(const Model& model, const std::string& spe
     if (spec == "none" || (model.clips.empty() && spec == "0")) return nullptr;
     std::int64_t i = 0;
     const auto r = std::from_chars(spec.data(), spec.data() + spec.size(), i);
-    if (r.ec == std::errc{} && r.ptr == spec.data() + spec.size()) {
-        if (i >= 0 && i < static_cast<std::int64_t>(model.clips.size())) {
+    // Digits past int64's range are an index too, out of range like any past the clips.
+    if (r.ptr == spec.data() + spec.size() && (r.ec == std::errc{} || r.ec == std::errc::result_out_of_range)) {
+        if (r.ec == std::errc{} && i >= 0 && i < static_cast<std::int64_t>(model.clips.size())) {
             index = static_cast<std::size_t>(i);
             return &model.clips[index];
         }
-        std::cerr << "kinema sample: animation " << i << " is out of range: the file has "
+        std::cerr << "kinema sample: animation " << spec << " is out of range: the file has "
                   << counted(model.clips.size(), "animation") << "\n";
         return std::nullopt;
     }

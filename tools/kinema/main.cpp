@@ -121,9 +121,11 @@ int main(int argc, char** argv) {
                       "print the run as one JSON object: events, states, rootMotion, footGroundErrorMm "
                       "(withIk, withoutIk), socketDrift, pass");
     auto* gifOption =
-        demoCmd->add_option("--gif", demo.gif, "also draw the humanoid into this animated GIF (30 fps, 480x360)");
+        demoCmd->add_option("--gif", demo.gif, "also draw the humanoid into this animated GIF (30 fps, 480x360)")
+            ->check(notEmpty());
     demoCmd->add_option("--gpu", demo.gpu, "Vulkan device for --gif: lavapipe, an index or part of a name")
-        ->needs(gifOption);
+        ->needs(gifOption)
+        ->check(notEmpty());
 
     RenderOptions render;
     auto* renderCmd = app.add_subcommand(
@@ -147,19 +149,23 @@ int main(int argc, char** argv) {
     renderCmd->add_option("--size", render.size, "image size WIDTHxHEIGHT, 1..16384 a side (default 640x480)");
     renderCmd->add_flag("--skeleton", render.skeleton,
                         "draw the rig over the mesh: bones, joints and axis triads (X red, Y green, Z blue)");
-    renderCmd->add_option("--camera", render.camera,
-                          "auto (frames the animated bounds of the whole clip), file (the file's first camera) or "
-                          "\"eye=X,Y,Z target=X,Y,Z up=X,Y,Z fov=DEG near=N far=F\" (right-handed, glTF axes, "
-                          "vertical field of view; up, fov, near and far optional) (default auto)");
+    renderCmd
+        ->add_option("--camera", render.camera,
+                     "auto (frames the animated bounds of the whole clip), file (the file's first camera) or "
+                     "\"eye=X,Y,Z target=X,Y,Z up=X,Y,Z fov=DEG near=N far=F\" (right-handed, glTF axes, "
+                     "vertical field of view; up, fov, near and far optional) (default auto)")
+        ->check(notEmpty());
     renderCmd->add_option("--background", render.background,
                           "RRGGBB or RRGGBBAA (sRGB hex) or transparent: then a PNG's alpha is the coverage "
                           "(default 2b2f36)");
     renderCmd
         ->add_option("--out", render.out, "output .png (several frames: NAME-0000.png, NAME-0001.png, ...) or .gif")
         ->required();
-    renderCmd->add_option("--gpu", render.gpu,
-                          "Vulkan device: lavapipe (Mesa's CPU driver), an index or part of a name (default: the "
-                          "first GPU, else any device)");
+    renderCmd
+        ->add_option("--gpu", render.gpu,
+                     "Vulkan device: lavapipe (Mesa's CPU driver), an index or part of a name (default: the "
+                     "first GPU, else any device)")
+        ->check(notEmpty());
     renderCmd->add_flag("--validation", render.validation,
                         "run with the Vulkan validation layers (synchronisation included); any message fails");
     addImportFlags(*renderCmd, render.import);
@@ -173,8 +179,9 @@ int main(int argc, char** argv) {
     viewCmd->add_option("FILE", view.file, "a .gltf or .glb file, or a cooked file")->required();
     viewCmd->add_option("--animation", view.animation, "animation index or name to start with (default: the first)");
     viewCmd->add_option("--size", view.size, "window size WIDTHxHEIGHT (default 1280x720)");
-    viewCmd->add_option("--gpu", view.gpu,
-                        "Vulkan device: lavapipe, an index or part of a name (default: the first GPU)");
+    viewCmd
+        ->add_option("--gpu", view.gpu, "Vulkan device: lavapipe, an index or part of a name (default: the first GPU)")
+        ->check(notEmpty());
     viewCmd->add_flag("--validation", view.validation,
                       "run with the Vulkan validation layers (synchronisation included); any message fails");
     viewCmd->add_option("--frames", view.frames, "close after this many frames (for scripts and tests)")
@@ -204,7 +211,7 @@ int main(int argc, char** argv) {
         ->add_option("--instances", bench.instances,
                      "instances of every workload (default 0: each its own, 256 for W1, 10,000 for w1f, 1000 "
                      "for w2; 1 times one instance whose data stays in cache)")
-        ->check(wholeIn(0, 1'000'000));
+        ->check(wholeIn(0, 100'000));
     benchCmd
         ->add_option("--clip", bench.clip,
                      "W1 clip definition: smooth (rotations turn at most 3.6 degrees per key) or wide (at "
@@ -213,9 +220,11 @@ int main(int argc, char** argv) {
     benchCmd->add_flag("--json", bench.json,
                        "print only a JSON array of rows (workload, joints, instances, threads, ns_per_joint, "
                        "instances_per_s, bytes_per_key, ...)");
-    benchCmd->add_option("--simd", bench.simd,
-                         "SIMD level: portable, sse4.2, avx2, avx512 (default: the best "
-                         "this CPU runs)");
+    benchCmd
+        ->add_option("--simd", bench.simd,
+                     "SIMD level: portable, sse4.2, avx2, avx512 (default: the best "
+                     "this CPU runs)")
+        ->check(notEmpty());
     benchCmd->add_flag("--uniform-kernels", bench.uniformKernels,
                        "run every pass with the --simd level's own kernels (default: per CPU; at avx512, AMD "
                        "Zen 4 takes the avx2 local->model and palette kernels and skins blending in 256-bit "
@@ -224,12 +233,16 @@ int main(int argc, char** argv) {
         ->check(wholeIn(1, 1000));
     benchCmd->add_option("--min-time", bench.minTime, "seconds each repetition runs at least (default 0.2)")
         ->check(finiteIn(0.0, 600.0));
-    benchCmd->add_option("--gpu", bench.gpu,
-                         "Vulkan device of the render workload's GPU rows: lavapipe, an index or part of a name, "
-                         "or none (default: the first GPU; skipped when the only device is a CPU driver)");
-    benchCmd->add_option("--assets", bench.assets,
-                         "glTF sample models folder holding CesiumMan for w2 (default $KINEMA_ASSETS, else "
-                         "../shared/assets/gltf); w2 is skipped with a message when it is missing");
+    benchCmd
+        ->add_option("--gpu", bench.gpu,
+                     "Vulkan device of the render workload's GPU rows: lavapipe, an index or part of a name, "
+                     "or none (default: the first GPU; skipped when the only device is a CPU driver)")
+        ->check(notEmpty());
+    benchCmd
+        ->add_option("--assets", bench.assets,
+                     "glTF sample models folder holding CesiumMan for w2 (default $KINEMA_ASSETS, else "
+                     "../shared/assets/gltf); w2 is skipped with a message when it is missing")
+        ->check(notEmpty());
 
     CookOptions cook;
     auto* cookCmd = app.add_subcommand(
@@ -299,7 +312,8 @@ int main(int argc, char** argv) {
                      "a state-machine JSON file stored in every cooked file, named by its file name without "
                      "extension and checked against the input's clips (repeat for several)")
         ->type_name("FILE")
-        ->allow_extra_args(false);
+        ->allow_extra_args(false)
+        ->check(notEmpty());
     cookCmd->add_flag("--json", cook.json,
                       "print only a JSON array, an object per clip: file, clip, rawBytes, bytes, ratio, maxErrorCm, "
                       "p99ErrorCm");

@@ -1,6 +1,7 @@
 #include "model_view.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <charconv>
 #include <cmath>
 #include <iostream>
@@ -38,7 +39,11 @@ std::optional<Model> importForDrawing(const std::string& file, const ImportFlags
 std::optional<std::int64_t> animationIndex(const Model& model, const std::string& spec) {
     std::int64_t i = 0;
     const auto r = std::from_chars(spec.data(), spec.data() + spec.size(), i);
-    if (spec.empty() || r.ec != std::errc{} || r.ptr != spec.data() + spec.size()) return std::nullopt;
+    if (spec.empty() || r.ptr != spec.data() + spec.size()) return std::nullopt;
+    if (r.ec == std::errc::result_out_of_range)
+        i = spec.front() == '-' ? -1 : std::numeric_limits<std::int64_t>::max();
+    else if (r.ec != std::errc{})
+        return std::nullopt;
     // A clip may be named "1": a name wins over an index.
     for (const Clip& c : model.clips)
         if (c.name() == spec) return std::nullopt;
