@@ -18,8 +18,8 @@ double wrapInto(double time, double period) noexcept {
     double r = time - q * period;
     if (!(time >= 0.0 && q < 536870912.0 && r >= 0.0 && r < period)) {
         r = std::fmod(time, period);
-        if (r < 0.0) r += period;
-        if (r >= period) r = 0.0;  // fmod of a tiny negative can round up to the period
+        if (!(r > 0.0)) r = r < 0.0 ? r + period : 0.0;  // -0 (a whole number of laps back) is 0
+        if (r >= period) r = 0.0;                        // fmod of a tiny negative can round up to the period
     }
     return r;
 }

@@ -46,6 +46,9 @@ TEST(ClipTimeLoop, NegativeTimesWrapFromTheEnd) {
 TEST(ClipTimeLoop, NegativeWholeLapsMapToZero) {
     EXPECT_EQ(clipTime(-2.0, kTwoSeconds, LoopMode::Loop), 0.0f);
     EXPECT_EQ(clipTime(-4.0, kTwoSeconds, LoopMode::Loop), 0.0f);
+    // +0, not -0 (which prints as "-0").
+    EXPECT_FALSE(std::signbit(clipTime(-2.0, kTwoSeconds, LoopMode::Loop)));
+    EXPECT_FALSE(std::signbit(clipTime(-4.0, kTwoSeconds, LoopMode::Loop)));
 }
 
 TEST(ClipTimeLoop, TinyNegativeTimeNeverReturnsDuration) {

@@ -386,6 +386,14 @@ TEST_F(CookCli, MarkersAndStateMachinesGoIntoTheCookedFile) {
         runKinema("cook " + quoted(interp) + " --out " + quoted(out) + " --state-machine " + quoted(lost));
     EXPECT_EQ(bad.exitCode, 1) << bad.err;
     EXPECT_TRUE(contains(bad.err, "#stateMachines/0/states/0/clip")) << bad.err;
+    // A marker file naming a clip the input lacks: the fault is in the marker file and
+    // says which input it was applied to.
+    const fs::path swim = write("swim.json", R"({"clips": {"Swim": []}})");
+    const CliRun noSwim = runKinema("cook " + quoted(interp) + " --out " + quoted(out) + " --markers " + quoted(swim));
+    EXPECT_EQ(noSwim.exitCode, 1) << noSwim.err;
+    EXPECT_TRUE(contains(
+        noSwim.err, "swim.json#/clips/Swim: the model has no clip named \"Swim\" (applied to " + interp.string() + ")"))
+        << noSwim.err;
     // Bad files are refused before anything is cooked.
     const fs::path broken = write("broken.json", R"({"states": [}")");
     const fs::path fresh = dir_ / "fresh";

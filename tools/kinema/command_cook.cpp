@@ -131,7 +131,9 @@ FileResult cookOne(const std::string& input, const fs::path& output, const Impor
     if (!extras.markersSource.empty()) {
         auto applied = applyMarkerJson(extras.markersJson, *model, extras.markersSource);
         if (!applied) {
+            // The marker file's faults are located in it: say which input they are about.
             result.faults.assign(applied.faults().begin(), applied.faults().end());
+            for (Fault& f : result.faults) f.what += " (applied to " + input + ")";
             return result;
         }
     }

@@ -122,8 +122,13 @@ int runRender(const RenderOptions& options) {
     if (options.frames) {
         frameCount = static_cast<std::size_t>(*options.frames);
     } else if (gif && !options.time && duration > 0.0) {
-        frameCount = static_cast<std::size_t>(std::max(1.0, std::ceil(duration * options.fps - 1e-9)));
-        frameCount = std::min(frameCount, kMaxFrames);
+        const double whole = std::max(1.0, std::ceil(duration * options.fps - 1e-9));
+        if (whole > static_cast<double>(kMaxFrames)) {
+            // Said, not done quietly: the GIF shows the first part of the clip only.
+            std::cerr << "kinema render: the clip lasts " << duration << " s, " << whole << " frames at " << options.fps
+                      << " fps: the GIF takes its first " << kMaxFrames << " (give --frames or --time for others)\n";
+        }
+        frameCount = static_cast<std::size_t>(std::min(whole, static_cast<double>(kMaxFrames)));
     }
     const double step = 1.0 / options.fps;
     if (gif && frameCount * std::uint64_t{size->width} * size->height * 4 > kGifFrameBytesLimit) {

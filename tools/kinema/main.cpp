@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
         "info",
         "Summarise a glTF file or a cooked file (.kinc, from `kinema cook`): nodes, skins, animations, meshes, "
         "materials, images.");
-    infoCmd->add_option("FILE", info.file, "a .gltf or .glb file, or a cooked file")->required();
+    infoCmd->add_option("FILE", info.file, "a .gltf or .glb file, or a cooked file")->required()->check(notEmpty());
     infoCmd->add_flag("--json", info.json, "print JSON instead of text");
     addImportFlags(*infoCmd, info.import);
 
@@ -80,7 +80,9 @@ int main(int argc, char** argv) {
         "glTF-Validator's tolerances; every image is decoded too. Exit 0 when valid (printing any "
         "warnings); exit 1 listing every fault with its location (JSON pointer or byte offset). A cooked file "
         "(.kinc) is checked by the cooked reader.");
-    validateCmd->add_option("FILE", validate.file, "a .gltf or .glb file, or a cooked file")->required();
+    validateCmd->add_option("FILE", validate.file, "a .gltf or .glb file, or a cooked file")
+        ->required()
+        ->check(notEmpty());
     addImportFlags(*validateCmd, validate.import);
 
     SampleOptions sample;
@@ -89,7 +91,7 @@ int main(int argc, char** argv) {
         "Evaluate an animation at given times: every node's local TRS and world matrix, and each mesh "
         "primitive's morph weights (and, with --skinned, its world-space vertex positions). A cooked file "
         "(.kinc) samples as the file it was cooked from (exactly when cooked with --exact).");
-    sampleCmd->add_option("FILE", sample.file, "a .gltf or .glb file, or a cooked file")->required();
+    sampleCmd->add_option("FILE", sample.file, "a .gltf or .glb file, or a cooked file")->required()->check(notEmpty());
     sampleCmd->add_option("--animation", sample.animation,
                           "animation index or name, or 'none' for the rest pose (default 0; a file without "
                           "animations samples the rest pose)");
@@ -133,7 +135,7 @@ int main(int argc, char** argv) {
         "Draw frames of a glTF file's animation with the Vulkan renderer, headless (no window or display), "
         "into a PNG or an animated GIF. Skinning and morphing run on the GPU; a GPU-less machine uses Mesa's "
         "CPU driver (lavapipe).");
-    renderCmd->add_option("FILE", render.file, "a .gltf or .glb file, or a cooked file")->required();
+    renderCmd->add_option("FILE", render.file, "a .gltf or .glb file, or a cooked file")->required()->check(notEmpty());
     renderCmd->add_option("--animation", render.animation,
                           "animation index or name, or none for the rest pose (default: the first)");
     renderCmd->add_option("--time", render.time, "seconds into the animation of the (first) frame (default 0)")
@@ -176,7 +178,7 @@ int main(int argc, char** argv) {
         "Play a glTF file's animations in a window: Space play/pause, Left/Right scrub, Up/Down speed, N/P "
         "next/previous animation, S skeleton, drag to orbit, wheel to zoom, R reset the camera, H help, Esc or Q quit. "
         "Needs a display; `kinema render` draws images without one.");
-    viewCmd->add_option("FILE", view.file, "a .gltf or .glb file, or a cooked file")->required();
+    viewCmd->add_option("FILE", view.file, "a .gltf or .glb file, or a cooked file")->required()->check(notEmpty());
     viewCmd->add_option("--animation", view.animation, "animation index or name to start with (default: the first)");
     viewCmd->add_option("--size", view.size, "window size WIDTHxHEIGHT (default 1280x720)");
     viewCmd
@@ -255,7 +257,7 @@ int main(int argc, char** argv) {
         "bytes (the clip's compressed data, or its key data when exact), their ratio, and the largest and 99th "
         "percentile error in cm of points 3 cm from each joint, measured on the file as written (0: keys "
         "are stored exactly). Exit 1 when any file fails, after the others are cooked.");
-    cookCmd->add_option("IN", cook.inputs, ".gltf or .glb files")->required();
+    cookCmd->add_option("IN", cook.inputs, ".gltf or .glb files")->required()->check(notEmpty());
     cookCmd->add_option("--out", cook.out, "folder for the .kinc files (created when missing)")
         ->type_name("DIR")
         ->required();
