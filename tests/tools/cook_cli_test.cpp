@@ -380,12 +380,15 @@ TEST_F(CookCli, MarkersAndStateMachinesGoIntoTheCookedFile) {
     ASSERT_FALSE(parser.parse(source.out).get(doc)) << source.out;
     EXPECT_EQ(simdjson::dom::array(doc["stateMachines"]).size(), 0u);
 
-    // A machine naming a clip the input lacks: the file fails, with the clip's place.
+    // A machine naming a clip the input lacks: the file fails, with the clip's place in
+    // the machine's own file and the input it was applied to.
     const fs::path lost = write("lost.json", R"({"states": [{"name": "a", "clip": "Nope"}]})");
     const CliRun bad =
         runKinema("cook " + quoted(interp) + " --out " + quoted(out) + " --state-machine " + quoted(lost));
     EXPECT_EQ(bad.exitCode, 1) << bad.err;
-    EXPECT_TRUE(contains(bad.err, "#stateMachines/0/states/0/clip")) << bad.err;
+    EXPECT_TRUE(contains(bad.err, "kinema cook: lost.json#/states/0/clip: no clip named 'Nope' (applied to " +
+                                      interp.string() + ")"))
+        << bad.err;
     // A marker file naming a clip the input lacks: the fault is in the marker file and
     // says which input it was applied to.
     const fs::path swim = write("swim.json", R"({"clips": {"Swim": []}})");

@@ -30,6 +30,7 @@
 #include "kinema/io/marker_json.hpp"
 #include "kinema/io/model_file.hpp"
 #include "kinema/io/state_machine_json.hpp"
+#include "kinema/play/state_machine.hpp"
 #include "kinema/runtime/clip_compression.hpp"
 #include "kinema/runtime/clip_error.hpp"
 #include "progress_bar.hpp"
@@ -105,6 +106,7 @@ struct Extras {
     std::string markersJson;
     std::string markersSource;
     std::vector<CookedStateMachine> stateMachines;
+    std::vector<std::string> stateMachineSources;  // each machine's file name, for its faults
 };
 
 FileResult cookOne(const std::string& input, const fs::path& output, const ImportOptions& options,
@@ -137,6 +139,22 @@ FileResult cookOne(const std::string& input, const fs::path& output, const Impor
             return result;
         }
     }
+    // Each state machine against this input's clips, its faults located in its own
+    // file (the cooked file's reader would check it too, but place them in the output).
+    const ClipLookup lookup = [&](std::string_view name) -> const Clip* {
+        for (const Clip& clip : model->clips) {
+            if (clip.name() == name) return &clip;
+        }
+        return nullptr;
+    };
+    for (std::size_t m = 0; m < extras.stateMachines.size(); ++m) {
+        auto checked = StateMachineDefinition::create(extras.stateMachines[m].desc, lookup);
+        if (checked) continue;
+        for (const Fault& f : checked.faults())
+            result.faults.push_back(
+                {extras.stateMachineSources[m] + "#" + f.where, f.what + " (applied to " + input + ")"});
+    }
+    if (!result.faults.empty()) return result;
     // glTF is in metres: the bound and the 3 cm points in model units are cm / 100.
     std::vector<CompressedClip> compressed;
     if (!cook.exact) {
@@ -291,6 +309,7 @@ int runCook(const CookOptions& options) {
             if (other.name == name) return fail("--state-machine: two state machines named '" + name + "'");
         }
         extras.stateMachines.push_back({name, std::move(*desc)});
+        extras.stateMachineSources.push_back(fs::path(file).filename().string());
     }
 
     std::error_code error, ignored;
