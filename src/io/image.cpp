@@ -90,7 +90,10 @@ Result<ImageRGBA8> decodeBytesWithin(std::span<const std::byte> bytes, const std
             return Fault{
                 where, "decoding the image needs more than the limit of " + std::to_string(limits.maxBytes) + " bytes"};
         }
-        return Fault{where, std::string("cannot decode image: ") + stb::failureReason()};
+        const char* reason = stb::failureReason();
+        return Fault{where,
+                     std::string("cannot decode image: ") +
+                         (reason != nullptr && *reason != '\0' ? reason : "the data is damaged or cut short")};
     };
 
     Size size;

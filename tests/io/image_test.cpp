@@ -136,6 +136,13 @@ TEST(ImageDecodeBytes, UnknownFormatsAndCorruptDataAreFaults) {
     auto corrupt = kinema::decodeImageBytes(asBytes(cut), "cut.png");
     ASSERT_FALSE(corrupt);
     EXPECT_NE(corrupt.message().find("cannot decode image"), std::string::npos) << corrupt.message();
+    // Cut after the header: the message still gives a reason.
+    Bytes header = png(7, 5, 6, zlibStored(scanlines(7, 5, 4)));
+    header.resize(33);
+    auto short33 = kinema::decodeImageBytes(asBytes(header), "cut33.png");
+    ASSERT_FALSE(short33);
+    EXPECT_EQ(short33.message().find("cannot decode image: \n"), std::string::npos) << short33.message();
+    EXPECT_NE(short33.message().back(), ' ') << short33.message();
 }
 
 // A 20000 x 20000 header over a few bytes of data: refused from the header alone.

@@ -386,8 +386,8 @@ TEST_F(CookCli, MarkersAndStateMachinesGoIntoTheCookedFile) {
     const CliRun bad =
         runKinema("cook " + quoted(interp) + " --out " + quoted(out) + " --state-machine " + quoted(lost));
     EXPECT_EQ(bad.exitCode, 1) << bad.err;
-    EXPECT_TRUE(contains(bad.err, "kinema cook: lost.json#/states/0/clip: no clip named 'Nope' (applied to " +
-                                      interp.string() + ")"))
+    EXPECT_TRUE(contains(
+        bad.err, "kinema cook: lost.json#/states/0/clip: no clip named 'Nope' (applied to " + interp.string() + ")"))
         << bad.err;
     // A marker file naming a clip the input lacks: the fault is in the marker file and
     // says which input it was applied to.
