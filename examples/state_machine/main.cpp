@@ -33,11 +33,7 @@ int fail(const std::string& message) {
 int main(int argc, char** argv) {
     const std::vector<Clip> clips{slide("idle", 2.0f, 0.0f),
                                   slide("walk", 1.0f, 2.0f, {{"left", 0.25f}, {"right", 0.75f}})};
-    auto def = loadStateMachineFile(argc > 1 ? argv[1] : LOCOMOTION_JSON, [&](std::string_view name) -> const Clip* {
-        for (const Clip& clip : clips)
-            if (clip.name() == name) return &clip;
-        return nullptr;
-    });
+    auto def = loadStateMachineFile(argc > 1 ? argv[1] : LOCOMOTION_JSON, clipsByName(clips));
     if (!def) return fail(def.message());  // every fault, at its JSON pointer
     // The evaluator samples packed clips: one per clip slot of the definition.
     std::vector<PackedClip> packed;

@@ -1082,12 +1082,7 @@ bool readDrawing(ByteReader& r, const std::string& source, Model& model, std::ve
 
 // Each state machine against the model's clips, as one loaded from JSON is checked.
 void checkStateMachines(const CookedModel& cooked, const std::string& source, std::vector<Fault>& faults) {
-    const ClipLookup lookup = [&](std::string_view name) -> const Clip* {
-        for (const Clip& c : cooked.model.clips) {
-            if (c.name() == name) return &c;
-        }
-        return nullptr;
-    };
+    const ClipLookup lookup = clipsByName(cooked.model.clips);
     for (std::size_t i = 0; i < cooked.stateMachines.size(); ++i) {
         auto definition = StateMachineDefinition::create(cooked.stateMachines[i].desc, lookup);
         if (definition) continue;

@@ -8,6 +8,15 @@
 
 namespace kinema {
 
+ClipLookup clipsByName(std::span<const Clip> clips) {
+    return [clips](std::string_view name) -> const Clip* {
+        for (const Clip& clip : clips) {
+            if (clip.name() == name) return &clip;
+        }
+        return nullptr;
+    };
+}
+
 // ---------------------------------------------------------------- names
 
 namespace {

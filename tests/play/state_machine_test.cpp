@@ -539,6 +539,15 @@ TEST(StateMachineValidation, EveryFaultIsLocatedByItsPointer) {
                 "/transitions/1/to", "/transitions/2/duration", "/transitions/3/offset", "/defaultState"}));
 }
 
+TEST(ClipsByName, FindsTheFirstClipOfANameOrNone) {
+    std::vector<Clip> clips;
+    for (const char* name : {"walk", "", "walk"}) clips.push_back(Clip::create(name, {}).value());
+    const ClipLookup lookup = clipsByName(clips);
+    EXPECT_EQ(lookup("walk"), &clips[0]);
+    EXPECT_EQ(lookup(""), &clips[1]);
+    EXPECT_EQ(lookup("run"), nullptr);
+}
+
 TEST(StateMachineValidation, StatesNeedExactlyOneMotion) {
     const Clips clips = locomotionClips();
     auto d = locomotionDesc();

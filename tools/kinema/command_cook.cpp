@@ -141,12 +141,7 @@ FileResult cookOne(const std::string& input, const fs::path& output, const Impor
     }
     // Each state machine against this input's clips, its faults located in its own
     // file (the cooked file's reader would check it too, but place them in the output).
-    const ClipLookup lookup = [&](std::string_view name) -> const Clip* {
-        for (const Clip& clip : model->clips) {
-            if (clip.name() == name) return &clip;
-        }
-        return nullptr;
-    };
+    const ClipLookup lookup = clipsByName(model->clips);
     for (std::size_t m = 0; m < extras.stateMachines.size(); ++m) {
         auto checked = StateMachineDefinition::create(extras.stateMachines[m].desc, lookup);
         if (checked) continue;

@@ -418,13 +418,7 @@ int runDemo(const DemoOptions& options) {
     }
     const Humanoid& humanoid = *built;
     const Model& model = humanoid.model;
-    const auto clipNamed = [&](std::string_view name) -> const Clip* {
-        for (const Clip& c : model.clips) {
-            if (c.name() == name) return &c;
-        }
-        return nullptr;
-    };
-    auto loaded = loadStateMachineJson(kLocomotion, clipNamed, "built-in locomotion.json");
+    auto loaded = loadStateMachineJson(kLocomotion, clipsByName(model.clips), "built-in locomotion.json");
     if (!loaded) {
         std::cerr << "kinema demo: the built-in state machine is invalid:\n" << loaded.message() << '\n';
         return 1;

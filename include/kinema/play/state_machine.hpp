@@ -159,6 +159,10 @@ std::optional<BlendSync> parseBlendSync(std::string_view name) noexcept;
 // null when there is none. The clips must outlive the definition.
 using ClipLookup = std::function<const Clip*(std::string_view name)>;
 
+// A ClipLookup over `clips` (a Model's, say) by name, the first of a name; the clips
+// must outlive it.
+ClipLookup clipsByName(std::span<const Clip> clips);
+
 class StateMachineDefinition {
 public:
     // Checks `desc` and resolves its names. Every fault is reported, located by
