@@ -37,8 +37,20 @@ Result<PoseBatch> PoseBatch::create(const Skeleton& skeleton, std::span<const fl
     }
     b.states_.resize(instances);
     const std::size_t joints = b.evaluator_.jointCount();
+    const std::size_t palette = b.evaluator_.paletteSize();
     if (options.modelMatrices) b.model_.resize(instances * joints);
-    b.palette_.resize(instances * b.evaluator_.paletteSize());
+    b.palette_.resize(instances * palette);
+    if (instances > 0 && options.modelMatrices) {
+        // Before the first evaluation every instance shows the rest pose, its model
+        // matrices and palettes included (not identities), as its local pose does.
+        InstanceState state;
+        WorkPoses work = b.evaluator_.makeWorkPoses();
+        b.evaluator_.evaluate(InstanceRequest{}, state, work, {b.model_.data(), joints}, {b.palette_.data(), palette});
+        for (std::size_t i = 1; i < instances; ++i) {
+            std::copy_n(b.model_.begin(), joints, b.model_.begin() + static_cast<std::ptrdiff_t>(i * joints));
+            std::copy_n(b.palette_.begin(), palette, b.palette_.begin() + static_cast<std::ptrdiff_t>(i * palette));
+        }
+    }
     if (!b.localPoses_) {
         // A group's worth per worker: instances with IK tasks are evaluated kIkGroup at a time.
         b.poses_.assign(static_cast<std::size_t>(b.arena_->arena.max_concurrency()) * kIkGroup,

@@ -52,6 +52,9 @@ Result<Character> Character::create(const Model& model, CharacterOptions options
     c.events_.resize((2 + kUpperLayers) * (markers + 1));
     c.crossed_.resize(markers);
     c.skinned_.resize(model.meshInstances.size());
+    // Before the first update the character stands in its rest pose, its matrices and
+    // palettes included (not identities), as pose() does.
+    c.evaluator_.evaluate(InstanceRequest{}, c.state_, c.work_, c.modelMatrices_, c.palettes_);
     return c;
 }
 

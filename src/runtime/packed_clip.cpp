@@ -53,6 +53,7 @@ constexpr std::uint8_t kOneSegment = 31;
 PackedClip::PackedClip(const Clip& clip) : PackedClip(clip, nullptr) {}
 
 Result<PackedClip> PackedClip::fromCompressed(const CompressedClip& compressed, const Clip& source) {
+    if (compressed.tracks.empty()) return PackedClip(source);
     auto clip = decompressClip(compressed, source);
     if (!clip) return std::vector<Fault>(clip.faults().begin(), clip.faults().end());
     return PackedClip(*clip, &compressed);

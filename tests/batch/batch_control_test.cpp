@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <utility>
 #include <string>
 #include <vector>
@@ -103,6 +104,48 @@ TEST(BatchControl, AdjustmentsApplyToTheLocalPoseWithoutModelMatrices) {
     EXPECT_TRUE(batch.model(0).empty());
     const Quat q = batch.local(0).joint(kSpine).rotation;
     EXPECT_NEAR(std::fabs(dot(q, kRoll90)), 1.0f, 1e-6f);
+}
+
+// A clip destroyed and another built at its address (a pool, a reload) is not taken
+// for the first: an instance's cursor binds afresh, even to a clip with more key
+// timelines than it held, and samples it as a new batch does.
+TEST(BatchControl, AClipRebuiltAtTheSameAddressIsBoundAfresh) {
+    const Rig rig;
+    const auto track = [](std::uint32_t joint, std::vector<float> times, Quat q) {
+        Track t;
+        t.target = joint;
+        t.path = TrackPath::Rotation;
+        t.width = 4;
+        t.times = times;
+        for (std::size_t k = 0; k < times.size(); ++k) {
+            const Quat r = k % 2 == 0 ? Quat{} : q;
+            t.values.insert(t.values.end(), {r.x, r.y, r.z, r.w});
+        }
+        return t;
+    };
+    const Clip three = Clip::create("three timelines",
+                                    {track(kHips, {0.0f, 1.0f}, kYaw90), track(kSpine, {0.0f, 0.4f, 1.0f}, kPitch90),
+                                     track(kHead, {0.0f, 0.2f, 0.6f, 1.0f}, kRoll90)})
+                           .value();
+    std::optional<PackedClip> slot;
+    slot.emplace(rig.clip);  // one timeline
+    const PackedClip* address = &*slot;
+    PoseBatch batch = test::makeBatch(rig.skeleton, {}, 1);
+    std::vector<InstanceRequest> in{rig.playing(0.5)};
+    in[0].layers[0].clip = address;
+    ASSERT_TRUE(batch.evaluate(in).ok());
+    slot.reset();
+    slot.emplace(three);  // three timelines, same address
+    ASSERT_EQ(&*slot, address);
+    in[0].layers[0].time = 0.3;
+    ASSERT_TRUE(batch.evaluate(in).ok());
+
+    const PackedClip fresh(three);
+    PoseBatch other = test::makeBatch(rig.skeleton, {}, 1);
+    std::vector<InstanceRequest> again{rig.playing(0.3)};
+    again[0].layers[0].clip = &fresh;
+    ASSERT_TRUE(other.evaluate(again).ok());
+    for (std::uint32_t j = 0; j < 3; ++j) EXPECT_EQ(batch.local(0).joint(j), other.local(0).joint(j)) << j;
 }
 
 TEST(BatchControl, ExternalPoseBlendsAfterLayersAndBeforeAdjustments) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kinema/batch/pose_batch.hpp"
 #include "kinema/character/character.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/runtime/pose.hpp"
@@ -36,6 +37,37 @@ Model twoJointModel() {
     m.clips.push_back(Clip::create("run", {slide(0, 4.0f)}).value());
     m.clips.push_back(Clip::create("wave", {slide(1, 2.0f)}).value());
     return m;
+}
+
+// Before the first update a character, and a batch's instances, stand in the rest
+// pose: model matrices are the rest transforms' products down the tree and palettes
+// model x inverse bind, computed here by hand (not identities).
+TEST(Character, BeforeTheFirstUpdateTheMatricesAreTheRestPoses) {
+    Model m;
+    m.skeleton = Skeleton::create({{"root", kNoParent, {{1, 0, 0}, {}, {1, 1, 1}}},
+                                   {"arm", 0, {{0, 2, 0}, {0, 0, std::sqrt(0.5f), std::sqrt(0.5f)}, {1, 1, 1}}},
+                                   {"hand", 1, {{3, 0, 0}, {}, {1, 1, 1}}}})
+                     .value();
+    Skin skin;
+    skin.joints = {1, 2};
+    Mat4 inverse;
+    inverse.m[12] = -1.0f;  // a translation by -1 in x
+    skin.inverseBindMatrices = {inverse, inverse};
+    m.skins = {skin};
+    m.clips.push_back(Clip::create("idle", {slide(0, 1.0f)}).value());
+    auto character = Character::create(m);
+    ASSERT_TRUE(character.ok()) << character.message();
+    // hand: root (1,0,0) + arm (0,2,0) + the arm's quarter turn about z taking (3,0,0) to (0,3,0).
+    const Vec3 hand{1, 5, 0};
+    const auto at = [](const Mat4& t) { return Vec3{t.m[12], t.m[13], t.m[14]}; };
+    EXPECT_LT(length(at(character->model()[2]) - hand), 1e-6f);
+    EXPECT_LT(length(at(character->palette()[1]) - (hand + Vec3{0, -1, 0})), 1e-6f);  // rotated: -1 in x turns to -y
+    auto batch = PoseBatch::create(m.skeleton, m.restWeights, 3, BatchOptions{.skins = m.skins});
+    ASSERT_TRUE(batch.ok()) << batch.message();
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_LT(length(at(batch->model(i)[2]) - hand), 1e-6f) << i;
+        EXPECT_LT(length(at(batch->palette(i)[1]) - (hand + Vec3{0, -1, 0})), 1e-6f) << i;
+    }
 }
 
 TEST(Character, CrossfadeBlendsTheTwoClipsByTheFadeWeight) {

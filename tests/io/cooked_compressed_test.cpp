@@ -301,5 +301,32 @@ TEST(CookedCompressedSample, PackedFromTheFileSamplesAsPackedInMemory) {
     }
 }
 
+// A clip of morph weights only compresses to no tracks: the file stores it exact, and
+// the documented call packs it all the same, sampling as the clip packed in memory.
+TEST(CookedCompressedSample, AClipOfMorphWeightsOnlyPacksFromTheFile) {
+    KINEMA_REQUIRE_ASSET(path, "AnimatedMorphCube/AnimatedMorphCube.glb");
+    auto model = importGltfFile(path);
+    ASSERT_TRUE(model.ok()) << model.message();
+    ASSERT_FALSE(model->clips.empty());
+    std::vector<CompressedClip> compressed;
+    for (const Clip& clip : model->clips) compressed.push_back(compressClip(model->skeleton, clip).value());
+    ASSERT_TRUE(compressed[0].tracks.empty());
+    auto read = readCooked(cookModel(CookedModel{*model, compressed, {}}), "AnimatedMorphCube.kinc");
+    ASSERT_TRUE(read.ok()) << read.message();
+    const PoseKernels kernels;
+    auto fromFile = PackedClip::fromCompressed(read->compressedClips[0], read->model.clips[0]);
+    ASSERT_TRUE(fromFile.ok()) << fromFile.message();
+    const PackedClip plain(model->clips[0]);
+    PackedClipCursor a(*fromFile), b(plain);
+    SoaPose pa(model->skeleton.restPose(), model->restWeights), pb(model->skeleton.restPose(), model->restWeights);
+    for (double t = 0.0; t < model->clips[0].duration(); t += 0.05) {
+        ASSERT_TRUE(kernels.sample(*fromFile, t, a, pa));
+        ASSERT_TRUE(kernels.sample(plain, t, b, pb));
+        ASSERT_EQ(std::vector<float>(pa.weights().begin(), pa.weights().end()),
+                  std::vector<float>(pb.weights().begin(), pb.weights().end()))
+            << t;
+    }
+}
+
 }  // namespace
 }  // namespace kinema

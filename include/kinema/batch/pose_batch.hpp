@@ -133,7 +133,9 @@ public:
         return states_[instance].ikOutcomes();
     }
 
-    // An empty pose (no joints) when the batch keeps no local poses (BatchOptions::localPoses).
+    // The last evaluation's outputs; before the first, the rest pose's (local pose,
+    // model matrices, palettes). An empty pose (no joints) when the batch keeps no
+    // local poses (BatchOptions::localPoses).
     const SoaPose& local(std::size_t instance) const noexcept { return localPoses_ ? poses_[instance].pose : noPose_; }
     std::span<const Mat4> model(std::size_t instance) const noexcept;
     // Skin `skin`'s palette of `instance` (empty without skins).

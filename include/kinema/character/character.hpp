@@ -113,7 +113,7 @@ public:
     std::span<const CharacterEvent> events() const noexcept { return {events_.data(), eventCount_}; }
 
     // The last update's local pose (with morph weights), model matrices and skin
-    // `skin`'s palette (Model::skins order).
+    // `skin`'s palette (Model::skins order); before the first update, the rest pose's.
     const SoaPose& pose() const noexcept { return work_.pose; }
     std::span<const Mat4> model() const noexcept { return modelMatrices_; }
     std::span<const Mat4> palette(std::size_t skin = 0) const noexcept;

@@ -46,7 +46,8 @@ struct CookedStateMachine {
 };
 
 // A cooked file's contents: the model; per clip the compressed joint tracks the file
-// stores (no tracks: the clip is stored exact), model.clips[i] being the clip they
+// stores (no tracks: the clip is stored exact, and fromCompressed packs it as it is),
+// model.clips[i] being the clip they
 // play (decompressClip), so that PackedClip::fromCompressed(compressedClips[i],
 // model.clips[i]) samples it from the integers; and state machines, each checked
 // against the model's clips (StateMachineDefinition::create) when read.

@@ -48,6 +48,8 @@ public:
     // Lays out the clip decompressClip(compressed, source) gives, with its Quantized
     // tracks kept as integers: samples the same values (to float rounding of the
     // decoding) from a fraction of the memory. Faults: those of decompressClip.
+    // `compressed` without tracks (a clip of morph weights only, or one a cooked file
+    // stores exact) compresses nothing: `source` is laid out as it is.
     static Result<PackedClip> fromCompressed(const CompressedClip& compressed, const Clip& source);
 
     // The source clip's name and markers (sorted by time), so that sampling and the
@@ -120,7 +122,12 @@ public:
     PackedClipCursor() = default;
     explicit PackedClipCursor(const PackedClip& clip) { bind(clip); }
     void bind(const PackedClip& clip);
-    bool isBoundTo(const PackedClip& clip) const noexcept { return clip_ == &clip; }
+    // Bound to this clip: its address, and as many timelines (another clip built at
+    // the same address, after the first was destroyed, is bound afresh: its
+    // timelines would overrun this cursor's).
+    bool isBoundTo(const PackedClip& clip) const noexcept {
+        return clip_ == &clip && count_ == clip.timelines().size();
+    }
 
     // Internal to the sampler.
     std::span<std::uint32_t> hints() noexcept { return {hints_.data(), count_}; }
