@@ -132,8 +132,11 @@ std::optional<Easing> parseEasing(std::string_view name) noexcept {
 }
 
 float ease(Easing easing, float t) noexcept {
-    const double x = t > 0.0f ? (t < 1.0f ? static_cast<double>(t) : 1.0) : 0.0;  // NaN -> 0
-    return static_cast<float>(evaluate(easing, x));
+    // The ends exactly: a closed form such as OutBack's 1 + (k + 1) s^3 + k s^2 at s = -1
+    // rounds to 2e-16 rather than 0.
+    if (!(t > 0.0f)) return 0.0f;  // NaN -> 0
+    if (t >= 1.0f) return 1.0f;
+    return static_cast<float>(evaluate(easing, static_cast<double>(t)));
 }
 
 }  // namespace kinema

@@ -141,7 +141,8 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
         if (a.joint >= joints) return Status::failure(StatusCode::OutOfRange, "root anchor joint past the skeleton");
         const Vec3& t = a.value.translation;
         const Quat& q = a.value.rotation;
-        const float values[] = {t.x, t.y, t.z, q.x, q.y, q.z, q.w};
+        const Vec3& s = a.value.scale;  // not applied, but a value given is a finite one
+        const float values[] = {t.x, t.y, t.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z};
         if (!allFinite(values)) {
             return Status::failure(StatusCode::NotFinite, "root anchor value is not finite");
         }

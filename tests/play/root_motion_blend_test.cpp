@@ -224,6 +224,9 @@ TEST(RootAnchor, KeepsTheEvaluatedPoseInPlaceAndIsChecked) {
     request.rootAnchor->value.translation.x = std::nanf("");
     EXPECT_FALSE(evaluator->check(request).ok());
     request.rootAnchor->value = Transform{};
+    request.rootAnchor->value.scale.x = std::nanf("");  // unused, yet a value given is finite
+    EXPECT_FALSE(evaluator->check(request).ok());
+    request.rootAnchor->value = Transform{};
     request.rootAnchor->value.rotation = {0.0f, 0.0f, 0.0f, 0.0f};
     EXPECT_FALSE(evaluator->check(request).ok());
 }

@@ -80,7 +80,9 @@ inline constexpr Vec3 kFrameFromDirection{0.6f, 0.35f, 1.0f};
 // least 1e-4), so a point, or a box tiny beside its distance from the origin, still
 // gets an eye apart from its target in float. A non-positive or non-finite aspect
 // counts as 1; a zero or non-finite direction is the default one. A field of view
-// outside (0, 180) is kept, for cameraMatrices to refuse.
+// outside (0, 180) is kept, for cameraMatrices to refuse, and so is a camera for a
+// box with a non-finite corner (an empty box's +inf..-inf included) or one so large
+// (beyond about 1e37) that the eye's distance overflows a float.
 PerspectiveCamera frameBounds(Vec3 min, Vec3 max, float aspect, float fovYDegrees = 40.0f,
                               Vec3 fromDirection = kFrameFromDirection);
 
