@@ -263,16 +263,14 @@ Result<Clip> Clip::withCurves(std::vector<CurveTrack> curves) const {
     Result<Clip> out = std::move(c);
     // A curve that outlasts the tracks (and any length) makes the clip longer: the
     // pose holds its last keys while the curve goes on, and a loop waits for it.
-    if (last > std::max(tracksEnd, length_)) {
-        const std::vector<CurveTrack>& given = out->curves_;
-        for (std::size_t i = 0; i < given.size(); ++i) {
-            if (given[i].times.back() > std::max(tracksEnd, length_)) {
-                out.addWarning({"curves/" + std::to_string(i),
-                                "curve \"" + given[i].name + "\" ends at " + exactNumber(given[i].times.back()) +
-                                    " s, past the tracks' last key (" + exactNumber(std::max(tracksEnd, length_)) +
-                                    " s): the clip now lasts " + exactNumber(out->duration_) + " s"});
-            }
-        }
+    const float end = std::max(tracksEnd, length_);
+    const std::vector<CurveTrack>& given = out->curves_;
+    for (std::size_t i = 0; i < given.size(); ++i) {
+        if (given[i].times.back() <= end) continue;
+        out.addWarning({"curves/" + std::to_string(i),
+                        "curve \"" + given[i].name + "\" ends at " + exactNumber(given[i].times.back()) +
+                            " s, past the tracks' last key (" + exactNumber(end) + " s): the clip now lasts " +
+                            exactNumber(out->duration_) + " s"});
     }
     return out;
 }
