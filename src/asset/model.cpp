@@ -6,6 +6,20 @@
 
 namespace kinema {
 
+std::string clipNames(std::span<const Clip> clips) {
+    if (clips.empty()) return "none";
+    std::string names;
+    for (std::size_t c = 0; c < clips.size(); ++c) {
+        if (c != 0) names.append(", ");
+        if (clips[c].name().empty()) {
+            names.append("an unnamed one (index ").append(std::to_string(c)).append(")");
+        } else {
+            names.append("'").append(clips[c].name()).append("'");
+        }
+    }
+    return names;
+}
+
 std::vector<Fault> findModelFaults(const Model& model) {
     std::vector<Fault> faults;
     const std::size_t joints = model.skeleton.jointCount();

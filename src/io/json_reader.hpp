@@ -12,6 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "kinema/asset/easing.hpp"
 #include "kinema/core/result.hpp"
 
 namespace kinema::detail {
@@ -43,6 +44,15 @@ public:
                 fault(at + "/" + escape(field.key), "duplicate key (keys must be unique)");
             }
         }
+    }
+
+    static bool equalIgnoringCase(std::string_view a, std::string_view b) {
+        const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+        if (a.size() != b.size()) return false;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            if (lower(a[i]) != lower(b[i])) return false;
+        }
+        return true;
     }
 
     static std::string escape(std::string_view key) {
@@ -116,6 +126,29 @@ public:
             return;
         }
         out = *parsed;
+    }
+
+    // The optional key "easing": an easing's name. A name that differs only in case
+    // gets the right spelling in its fault; every unknown one, a few valid names.
+    void easing(dom::object object, const std::string& at, Easing& out) {
+        std::string s;
+        const std::size_t before = faults.size();
+        string(object, "easing", at, s, false);
+        if (faults.size() != before || !has(object, "easing")) return;
+        if (const auto parsed = parseEasing(s)) {
+            out = *parsed;
+            return;
+        }
+        std::string what = "unknown easing '" + s + "'";
+        for (const Easing e : allEasings()) {
+            if (equalIgnoringCase(toString(e), s)) {
+                what += " (names are case-sensitive: '" + std::string(toString(e)) + "')";
+                break;
+            }
+        }
+        what += "; valid names include linear, inQuad, outCubic, inOutSine, outBack, outElastic, inOutBounce (" +
+            std::to_string(kEasingCount) + " in all, listed in docs/TWEENS.md)";
+        fault(at + "/easing", std::move(what));
     }
 
     // Calls `each(object, pointer)` for every element of the array `key`, which must

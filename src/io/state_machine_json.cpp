@@ -91,7 +91,7 @@ public:
             string(o, "from", at, t.from, true);
             string(o, "to", at, t.to, true);
             number(o, "duration", at, t.duration, false);
-            name(o, "easing", at, t.easing, parseEasing, "easing");
+            easing(o, at, t.easing);
             objects(o, "conditions", at, false, [&](dom::object c, const std::string& cat) {
                 onlyKeys(c, cat, {"parameter", "op", "value"});
                 ConditionDesc cond;

@@ -23,16 +23,6 @@ namespace dom = simdjson::dom;
 
 constexpr std::size_t kMaxFileBytes = std::size_t{64} << 20;
 
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool equalIgnoringCase(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        if (lower(a[i]) != lower(b[i])) return false;
-    }
-    return true;
-}
-
 class TweenReader : public detail::JsonReader {
 public:
     Tween document(dom::object root) {
@@ -71,27 +61,6 @@ private:
         }
         out = d;
         return true;
-    }
-
-    void easing(dom::object object, const std::string& at, Easing& out) {
-        std::string s;
-        const std::size_t before = faults.size();
-        string(object, "easing", at, s, false);
-        if (faults.size() != before || !has(object, "easing")) return;
-        if (const auto parsed = parseEasing(s)) {
-            out = *parsed;
-            return;
-        }
-        std::string what = "unknown easing '" + s + "'";
-        for (const Easing e : allEasings()) {
-            if (equalIgnoringCase(toString(e), s)) {
-                what += " (names are case-sensitive: '" + std::string(toString(e)) + "')";
-                break;
-            }
-        }
-        what += "; valid names include linear, inQuad, outCubic, inOutSine, outBack, outElastic, inOutBounce (" +
-            std::to_string(kEasingCount) + " in all, listed in docs/TWEENS.md)";
-        fault(at + "/easing", std::move(what));
     }
 
     // The key's "value": an array of exactly `n` numbers, each finite as a float.

@@ -237,40 +237,128 @@ void solveTwoBone(const TwoBoneIk& task, std::span<const std::int32_t> parents, 
     applyTurns(parents, local, chainJoints, deltas, task.weight);
 }
 
+// An aim task's joints while they turn. Only the joints from the first named one
+// down to the aimed one move, so the model frame above the first is composed once
+// and every placement after it walks no higher than the first joint.
+class AimChain {
+public:
+    AimChain(std::span<const std::int32_t> parents, SoaPose& local, std::uint32_t top) noexcept
+        : parents_(parents), top_(top) {
+        for (std::size_t c = 0; c < kSoaComponents; ++c) components_[c] = local.component(static_cast<SoaComponent>(c));
+        if (parents[top] >= 0) above_ = frameOf(parents, local, parents[top]);
+    }
+
+    // `joint`'s model placement; `joint` is the first joint or below it.
+    Frame frame(std::uint32_t joint) const noexcept {
+        Frame f;
+        for (std::int64_t k = joint;; k = parents_[static_cast<std::size_t>(k)]) {
+            const auto i = static_cast<std::size_t>(k);
+            const Vec3 t{at(0, i), at(1, i), at(2, i)};
+            const Quat r{at(3, i), at(4, i), at(5, i), at(6, i)};
+            const Vec3 scale{at(7, i), at(8, i), at(9, i)};
+            f.p = t + rotate(r, mulComponents(scale, f.p));
+            f.r = r * f.r;
+            f.s = mulComponents(scale, f.s);
+            if (k == top_) break;
+        }
+        f.p = above_.p + rotate(above_.r, mulComponents(above_.s, f.p));
+        f.r = normalize(above_.r * f.r);
+        return f;
+    }
+
+    // `joint`'s model rotation; `joint` is the first joint, below it, or its parent.
+    Quat rotation(std::int64_t joint) const noexcept {
+        if (joint == parents_[top_]) return above_.r;
+        Quat r = kIdentity;
+        for (std::int64_t k = joint;; k = parents_[static_cast<std::size_t>(k)]) {
+            const auto i = static_cast<std::size_t>(k);
+            r = Quat{at(3, i), at(4, i), at(5, i), at(6, i)} * r;
+            if (k == top_) break;
+        }
+        return normalize(above_.r * r);
+    }
+
+    // As turnJoint at full weight: `joint` turned by the model-space `delta` about its origin.
+    void turn(std::uint32_t joint, Quat delta) noexcept {
+        const Quat p = rotation(parents_[joint]);
+        const Quat before{at(3, joint), at(4, joint), at(5, joint), at(6, joint)};
+        const Quat solved = normalize(conjugate(p) * delta * p * before);
+        components_[3][joint] = solved.x;
+        components_[4][joint] = solved.y;
+        components_[5][joint] = solved.z;
+        components_[6][joint] = solved.w;
+    }
+
+private:
+    float at(std::size_t component, std::size_t joint) const noexcept { return components_[component][joint]; }
+
+    std::span<const std::int32_t> parents_;
+    std::uint32_t top_;
+    std::array<float*, kSoaComponents> components_{};
+    Frame above_{};
+};
+
+// An aim's angle limit, its sines and cosines taken once per task: a turn from the
+// pose's forward axis is limited without an angle of its own (no inverse trigonometry).
+struct AimLimit {
+    explicit AimLimit(float maxAngle) noexcept
+        : active(maxAngle > 0.0f && maxAngle < 3.14159265358979f),
+          sine(std::sin(maxAngle)),
+          cosine(std::cos(maxAngle)),
+          halfSine(std::sin(0.5f * maxAngle)),
+          halfCosine(std::cos(0.5f * maxAngle)) {}
+
+    // `wanted` turned back toward `poseForward` to the limit where it lies beyond it.
+    // The turn between the two, of sine |f x w| and cosine f . w, lies past the limit
+    // when sin(turn - limit) > 0: both angles lie in [0, pi], so their difference does
+    // in (-pi, pi).
+    Vec3 apply(Vec3 poseForward, Vec3 wanted) const noexcept {
+        if (!active) return wanted;
+        const Vec3 axis = cross(poseForward, wanted);
+        const float s = length(axis), c = dot(poseForward, wanted);
+        if (!(cosine * s - sine * c > 0.0f)) return wanted;
+        const Vec3 unitAxis = s > kTiny ? axis * (1.0f / s) : perpendicularTo(poseForward);
+        return rotate(Quat{unitAxis.x * halfSine, unitAxis.y * halfSine, unitAxis.z * halfSine, halfCosine},
+                      poseForward);
+    }
+
+    bool active;
+    float sine, cosine, halfSine, halfCosine;
+};
+
 // One aim pass: turns the joints so that the aimed joint's forward axis turns toward
-// the target (clamped to `maxAngle` from `poseForward`), the turn shared out by decay.
+// the target (limited to `limit` from `poseForward`), the turn shared out by decay.
 // Returns the angle turned (radians).
-float aimPass(const AimIk& task, std::span<const std::int32_t> parents, SoaPose& local, Vec3 poseForward) noexcept {
+float aimPass(const AimIk& task, AimChain& chain, std::span<const float> shares, const AimLimit& limit,
+              Vec3 poseForward) noexcept {
     const std::size_t n = task.joints.size();
-    const Frame aimed = frameOf(parents, local, task.joints[n - 1]);
+    const Frame aimed = chain.frame(task.joints[n - 1]);
     const Vec3 forward = directionOr(rotate(aimed.r, task.forward), Vec3{});
     if (dot(forward, forward) == 0.0f) return 0.0f;
-    Vec3 wanted = directionOr(task.target - aimed.p, forward);
-    if (task.maxAngle > 0.0f) {
-        const AxisAngle turn = turnBetween(poseForward, wanted);
-        if (turn.angle > task.maxAngle) wanted = rotate(turnAbout(turn.axis, task.maxAngle), poseForward);
-    }
+    const Vec3 wanted = limit.apply(poseForward, directionOr(task.target - aimed.p, forward));
     const AxisAngle total = turnBetween(forward, wanted);
-    // Shares: the aimed joint 1, each joint above it `decay` times the one below; the
-    // turns are about one axis, so their parts compose to the whole. Turned root
+    // The turns are about one axis, so their parts compose to the whole. Turned root
     // first: each joint's turn is taken into its parent's frame as the ones above left it.
-    std::array<float, kMaxChain> shares;  // floats, so the array is not filled first
-    float share = 1.0f, sum = 0.0f;
-    for (std::size_t k = n; k-- > 0;) {
-        shares[k] = share;
-        sum += share;
-        share *= task.decay;
-    }
-    for (std::size_t k = 0; k < n; ++k)
-        turnJoint(parents, local, task.joints[k], turnAbout(total.axis, total.angle * (shares[k] / sum)), 1.0f);
+    for (std::size_t k = 0; k < n; ++k) chain.turn(task.joints[k], turnAbout(total.axis, total.angle * shares[k]));
     return total.angle;
 }
 
 void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose& local) noexcept {
     const std::size_t n = task.joints.size();
     const std::uint32_t aimedJoint = task.joints[n - 1];
-    const Vec3 poseForward =
-        directionOr(rotate(rotationOf(parents, local, aimedJoint), task.forward), Vec3{0.0f, 0.0f, 1.0f});
+    AimChain chain(parents, local, task.joints[0]);
+    const Vec3 poseForward = directionOr(rotate(chain.rotation(aimedJoint), task.forward), Vec3{0.0f, 0.0f, 1.0f});
+    // Each joint's part of a pass's turn: the aimed joint 1, each joint above it
+    // `decay` times the one below, over their sum (floats: the array is not filled first).
+    std::array<float, kMaxChain> shares;
+    float share = 1.0f, sum = 0.0f;
+    for (std::size_t k = n; k-- > 0;) {
+        shares[k] = share;
+        sum += share;
+        share *= task.decay;
+    }
+    for (std::size_t k = 0; k < n; ++k) shares[k] /= sum;
+    const AimLimit limit(task.maxAngle);
     // Solved at full weight, then blended with the rotations the pose had.
     // The pose's rotations, for a weight below 1 (floats: the array is not filled first).
     std::array<float, 4 * kMaxChain> before;
@@ -285,11 +373,12 @@ void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose&
     // joints above moves the aimed one, so passes repeat until one turns less than
     // kAimSettled.
     const int passes = n > 1 ? kAimPasses : 1;
+    const std::span<const float> parts(shares.data(), n);
     for (int pass = 0; pass < passes; ++pass) {
-        if (aimPass(task, parents, local, poseForward) <= kAimSettled) break;
+        if (aimPass(task, chain, parts, limit, poseForward) <= kAimSettled) break;
     }
     if (task.upVector) {
-        const Quat aimedRotation = rotationOf(parents, local, aimedJoint);
+        const Quat aimedRotation = chain.rotation(aimedJoint);
         const Vec3 forward = directionOr(rotate(aimedRotation, task.forward), Vec3{});
         const Vec3 up = rotate(aimedRotation, task.up);
         const Vec3 upNow = directionOr(up - forward * dot(up, forward), Vec3{});
@@ -298,9 +387,7 @@ void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose&
             // A roll about the forward axis (a half turn when the two are opposite).
             const Quat roll = dot(upNow, upWanted) < -0.9999f ? fromAxisAngle(forward, 3.14159265358979f)
                                                               : rotationBetween(upNow, upWanted);
-            const std::uint32_t aimedOnly[] = {aimedJoint};
-            const Quat deltas[] = {roll};
-            applyTurns(parents, local, aimedOnly, deltas, 1.0f);
+            chain.turn(aimedJoint, roll);
         }
     }
     if (task.weight < 1.0f) {

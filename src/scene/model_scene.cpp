@@ -116,19 +116,13 @@ Result<ModelScene> buildModelScene(const Model& model, const ModelSceneOptions& 
             clipIndex = options.animationIndex;
         } else if (!options.animation.empty()) {
             clipIndex = -1;
-            std::string names;
-            for (std::size_t c = 0; c < model.clips.size(); ++c) {
+            for (std::size_t c = 0; c < model.clips.size() && clipIndex < 0; ++c) {  // the first of the name
                 if (model.clips[c].name() == options.animation) clipIndex = static_cast<std::int32_t>(c);
-                if (c != 0) names.append(", ");
-                if (model.clips[c].name().empty()) {
-                    names.append("an unnamed one (index ").append(std::to_string(c)).append(")");
-                } else {
-                    names.append("'").append(model.clips[c].name()).append("'");
-                }
             }
             if (clipIndex < 0) {
-                return Fault{model.source + "#/animations",
-                             "no animation is named '" + options.animation + "'; the file has " + names};
+                return Fault{
+                    model.source + "#/animations",
+                    "no animation is named '" + options.animation + "'; the file has " + clipNames(model.clips)};
             }
         }
     } else if (options.bindAnimation && options.animationIndex >= 0) {

@@ -253,11 +253,11 @@ void Scene::fillDrawList(DrawList& out) const {
 
 Status Scene::setLocal(NodeId node, const Transform& local) noexcept {
     if (!isNode(node)) return Status::failure(StatusCode::OutOfRange, "not a node of this scene").withIndex(node.value);
-    const auto accepted = acceptedLocal(local);
-    if (!accepted) {
-        return Status::failure(StatusCode::NotFinite, "local transform is not finite or its rotation is zero")
-            .withIndex(node.value);
+    if (!finiteTransform(local)) {
+        return Status::failure(StatusCode::NotFinite, "local transform is not finite").withIndex(node.value);
     }
+    const auto accepted = acceptedLocal(local);
+    if (!accepted) return Status::failure(StatusCode::OutOfRange, "local rotation is zero").withIndex(node.value);
     locals_[node.value] = *accepted;
     return Status::success();
 }
@@ -266,7 +266,8 @@ Status Scene::setPlaybackTime(NodeId node, double time) noexcept {
     if (!isNode(node)) return Status::failure(StatusCode::OutOfRange, "not a node of this scene").withIndex(node.value);
     auto* role = std::get_if<AnimatorRole>(&roles_[node.value]);
     if (!role) return Status::failure(StatusCode::WrongType, "not an animator node").withIndex(node.value);
-    if (!std::isfinite(time)) return Status::failure(StatusCode::NotFinite, "playback time").withIndex(node.value);
+    if (!std::isfinite(time))
+        return Status::failure(StatusCode::NotFinite, "playback time is not finite").withIndex(node.value);
     for (AnimatorBinding& b : role->bindings) {
         b.time = placeOnTimeline(time, animations_[b.animation.value].duration(), b.loop);
     }

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -114,6 +115,30 @@ TEST(StateMachineJson, NamesAreEscaped) {
     auto back = parseStateMachineJson(toJson(d));
     ASSERT_TRUE(back.ok()) << back.message();
     EXPECT_EQ(back->states[0].name, d.states[0].name);
+}
+
+// The example of docs/STATE-MACHINES.md, as a reader copies it: the first JSON block
+// under "The JSON form", loaded against clips of the names it plays.
+TEST(StateMachineJson, TheDocumentationsExampleLoads) {
+    std::ifstream in(std::string(KINEMA_SOURCE_DIR) + "/docs/STATE-MACHINES.md");
+    ASSERT_TRUE(in) << "docs/STATE-MACHINES.md not found";
+    const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t section = page.find("## The JSON form");
+    ASSERT_NE(section, std::string::npos);
+    const std::size_t open = page.find("```json\n", section);
+    ASSERT_NE(open, std::string::npos);
+    const std::size_t begin = open + 8, end = page.find("```", begin);
+    ASSERT_NE(end, std::string::npos);
+    const Clip idle = makeClip("idle", 2.0f), walk = makeClip("walk", 1.0f), run = makeClip("run", 0.6f),
+               jump = makeClip("jump", 1.0f);
+    const Clip clips[] = {idle, walk, run, jump};
+    auto def = loadStateMachineJson(page.substr(begin, end - begin), clipsByName(clips), "STATE-MACHINES.md");
+    ASSERT_TRUE(def.ok()) << def.message();
+    EXPECT_EQ(def->stateCount(), 3u);
+    StateMachine sm(*def);
+    EXPECT_TRUE(sm.setFloat("speed", 2.0f).ok());
+    ASSERT_TRUE(sm.update(0.1).ok());
+    EXPECT_EQ(*sm.targetState(), *def->findState("move"));
 }
 
 TEST(StateMachineJson, LoadsIntoARunnableDefinition) {
@@ -300,6 +325,19 @@ TEST(StateMachineJson, AnUnknownOperatorIsOneFault) {
     ASSERT_EQ(parsed.faults().size(), 1u) << parsed.message();
     EXPECT_EQ(parsed.faults()[0].where, "f.json#/transitions/0/conditions/0/op");
     EXPECT_EQ(parsed.faults()[0].what, "unknown operator '>>'");
+}
+
+TEST(StateMachineJson, AnEasingSpelledInAnotherCaseGetsItsRightSpelling) {
+    auto parsed = parseStateMachineJson(
+        R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "easing": "InOutSine"}]})",
+        "f.json");
+    ASSERT_FALSE(parsed.ok());
+    ASSERT_EQ(parsed.faults().size(), 1u) << parsed.message();
+    EXPECT_EQ(parsed.faults()[0].where, "f.json#/transitions/0/easing");
+    const std::string& what = parsed.faults()[0].what;
+    EXPECT_EQ(what.rfind("unknown easing 'InOutSine' (names are case-sensitive: 'inOutSine'); valid names include", 0),
+              0u)
+        << what;
 }
 
 }  // namespace

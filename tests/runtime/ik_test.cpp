@@ -271,6 +271,56 @@ TEST(AimIk, TheAngleLimitStopsTheTurn) {
     EXPECT_FALSE(s.outcomes[0].reached);
 }
 
+// The limit on turns far below it, just past it, and opposite: a forward axis
+// at angle a from +Z in the XZ plane is (sin a, 0, cos a).
+TEST(AimIk, TheAngleLimitHoldsForTinyAndOppositeTurns) {
+    const Chain c = makeChain(2, {0, 1, 0});
+    const std::uint32_t head[] = {1};
+    const auto aimed = [&](float targetAngle, float maxAngle) {
+        AimIk task;
+        task.joints = head;
+        task.target = Vec3{0, 1, 0} + Vec3{std::sin(targetAngle), 0, std::cos(targetAngle)} * 5.0f;
+        task.maxAngle = maxAngle;
+        const Solved s = solve(c, {task});
+        EXPECT_TRUE(s.status.ok()) << s.status.message();
+        return normalize3(transformDirection(s.model[1], {0, 0, 1}));
+    };
+    // 2e-3 rad wanted, 1e-3 allowed: held at the limit.
+    const Vec3 held = aimed(2e-3f, 1e-3f);
+    EXPECT_NEAR(held.x, std::sin(1e-3f), 1e-6f);
+    EXPECT_NEAR(held.y, 0.0f, 1e-6f);
+    // 5e-4 rad wanted, 1e-3 allowed: turned all the way.
+    EXPECT_NEAR(aimed(5e-4f, 1e-3f).x, std::sin(5e-4f), 1e-6f);
+    // Straight behind, a quarter turn allowed: the axis ends across it.
+    const Vec3 across = aimed(kPi, kPi / 2.0f);
+    EXPECT_NEAR(across.z, 0.0f, 1e-5f);
+    // A limit of a half turn or more limits nothing.
+    EXPECT_LT(distance(aimed(kPi, 4.0f), {0, 0, -1}), 1e-5f);
+}
+
+// The chain's first joint under a moved, turned and scaled parent, an unnamed joint
+// between two named ones: the forward axis, read from the composed model matrices,
+// points at the target, and only the named joints turn.
+TEST(AimIk, AChainBelowAPlacedParentAimsAcrossAnUnnamedJoint) {
+    Transform placement;
+    placement.translation = {3, -2, 1};
+    placement.rotation = fromAxisAngle(normalize3(Vec3{1, 2, 0.5f}), 0.8f);
+    placement.scale = {2, 2, 2};
+    const Chain c = makeChain(4, {0, 0.5f, 0}, &placement);  // joints 1..4
+    const std::uint32_t joints[] = {2, 4};
+    AimIk task;
+    task.joints = joints;
+    task.target = {-4, 6, 7};
+    const Solved s = solve(c, {task});
+    ASSERT_TRUE(s.status.ok()) << s.status.message();
+    const Vec3 forward = normalize3(transformDirection(s.model[4], {0, 0, 1}));
+    const Vec3 wanted = normalize3(task.target - at(s.model[4]));
+    EXPECT_LT(std::asin(std::min(1.0f, length(cross(forward, wanted)))), 1e-5f);
+    EXPECT_GT(dot(forward, wanted), 0.0f);
+    EXPECT_TRUE(s.outcomes[0].reached);
+    for (const std::uint32_t unturned : {0u, 1u, 3u}) EXPECT_EQ(s.pose.joint(unturned), c.rest[unturned]) << unturned;
+}
+
 TEST(AimIk, AChainSharesTheTurnAndStillAims) {
     const Chain c = makeChain(3, {0, 0.5f, 0});  // spine (0,0,0), neck (0,.5,0), head (0,1,0)
     const std::uint32_t chain[] = {0, 1, 2};

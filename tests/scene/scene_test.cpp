@@ -338,12 +338,19 @@ TEST(SceneControl, SettersRefuseWhatTheyCannotApply) {
     const NodeId node = s.animator(0.0, true);
     EXPECT_EQ(s.scene.setPlaybackTime(group, 1.0).code, StatusCode::WrongType);
     EXPECT_EQ(s.scene.setPlaybackTime(NodeId{42}, 1.0).code, StatusCode::OutOfRange);
-    EXPECT_EQ(s.scene.setPlaybackTime(node, std::nan("")).code, StatusCode::NotFinite);
+    const Status nan = s.scene.setPlaybackTime(node, std::nan(""));
+    EXPECT_EQ(nan.code, StatusCode::NotFinite);
+    EXPECT_STREQ(nan.what, "playback time is not finite");
     ASSERT_TRUE(s.scene.setPlaybackTime(node, 5.0).ok());  // looping: 5 s is 1 s on a 2 s timeline
     EXPECT_DOUBLE_EQ(s.timeOf(node), 1.0);
     Transform bad;
     bad.scale.x = INFINITY;
     EXPECT_EQ(s.scene.setLocal(node, bad).code, StatusCode::NotFinite);
+    Transform unturnable;
+    unturnable.rotation = {0.0f, 0.0f, 0.0f, 0.0f};
+    const Status zero = s.scene.setLocal(node, unturnable);
+    EXPECT_EQ(zero.code, StatusCode::OutOfRange);
+    EXPECT_STREQ(zero.what, "local rotation is zero");
     Transform moved;
     moved.translation = {0.0f, 3.0f, 0.0f};
     ASSERT_TRUE(s.scene.setLocal(group, moved).ok());

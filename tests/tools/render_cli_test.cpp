@@ -306,6 +306,17 @@ TEST_F(RenderCli, SeveralPngFramesAreNumberedFiles) {
     }
 }
 
+TEST_F(RenderCli, FramesOfAnOutputNamedOnlyByItsExtensionStartWithTheirNumber) {
+    KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
+    const CliRun r =
+        runKinema("render " + quoted(file) + " --frames 2 --size 32x24 --out " + quoted(dir_ / ".png") + gpuArg());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::vector<std::string> names;
+    for (const fs::directory_entry& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"0000.png", "0001.png"}));
+}
+
 TEST_F(RenderCli, OnePngFrameKeepsTheName) {
     KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
     const CliRun r = runKinema("render " + quoted(file) + " --size 64x48 --out " + quoted(dir_ / "box.png") + gpuArg());

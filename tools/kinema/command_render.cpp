@@ -37,13 +37,14 @@ std::string lowerExtension(const std::string& path) {
     return ext;
 }
 
-// Where frame `index` of a PNG sequence goes: out.png -> out-0000.png, out-0001.png, ...
+// Where frame `index` of a PNG sequence goes: out.png -> out-0000.png, out-0001.png,
+// ...; a name that is only ".png" gives 0000.png, with no dash to start the name.
 std::string numberedPath(const std::string& out, std::size_t index) {
-    char suffix[32];
-    std::snprintf(suffix, sizeof suffix, "-%04zu", index);
     const std::filesystem::path p(out);
     const std::string name = p.filename().string();
     const auto dot = name.rfind('.');
+    char suffix[32];
+    std::snprintf(suffix, sizeof suffix, dot == 0 ? "%04zu" : "-%04zu", index);
     return (p.parent_path() / (name.substr(0, dot) + suffix + name.substr(dot))).string();
 }
 

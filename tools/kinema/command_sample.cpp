@@ -43,7 +43,8 @@ std::optional<const Clip*> chooseClip(const Model& model, const std::string& spe
             return &model.clips[c];
         }
     }
-    std::cerr << "kinema sample: no animation is named '" << spec << "'\n";
+    std::cerr << "kinema sample: no animation is named '" << spec << "'; the file has " << clipNames(model.clips)
+              << "\n";
     return std::nullopt;
 }
 

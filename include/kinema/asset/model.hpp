@@ -199,4 +199,8 @@ struct Model {
 // must guarantee before the per-frame path trusts the model.
 std::vector<Fault> findModelFaults(const Model& model);
 
+// The clips' names for a message that asks for one of them: "'walk', 'run', an
+// unnamed one (index 2)"; "none" when there are no clips.
+std::string clipNames(std::span<const Clip> clips);
+
 }  // namespace kinema
