@@ -45,7 +45,8 @@ Result<PoseBatch> PoseBatch::create(const Skeleton& skeleton, std::span<const fl
         // matrices and palettes included (not identities), as its local pose does.
         InstanceState state;
         WorkPoses work = b.evaluator_.makeWorkPoses();
-        b.evaluator_.evaluate(InstanceRequest{}, state, work, {b.model_.data(), joints}, {b.palette_.data(), palette});
+        (void)b.evaluator_.evaluate(InstanceRequest{}, state, work, {b.model_.data(), joints},
+                                    {b.palette_.data(), palette});  // sized for it above
         for (std::size_t i = 1; i < instances; ++i) {
             std::copy_n(b.model_.begin(), joints, b.model_.begin() + static_cast<std::ptrdiff_t>(i * joints));
             std::copy_n(b.palette_.begin(), palette, b.palette_.begin() + static_cast<std::ptrdiff_t>(i * palette));
@@ -72,17 +73,17 @@ PoseBatch::PoseBatch(PoseBatch&&) noexcept = default;
 PoseBatch& PoseBatch::operator=(PoseBatch&&) noexcept = default;
 
 std::size_t PoseBatch::threadCount() const noexcept {
-    return static_cast<std::size_t>(arena_->arena.max_concurrency());
+    return arena_ == nullptr ? 0 : static_cast<std::size_t>(arena_->arena.max_concurrency());
 }
 
 std::span<const Mat4> PoseBatch::model(std::size_t instance) const noexcept {
-    if (model_.empty()) return {};
+    if (model_.empty() || instance >= states_.size()) return {};
     const std::size_t n = evaluator_.jointCount();
     return {model_.data() + instance * n, n};
 }
 
 std::span<const Mat4> PoseBatch::palette(std::size_t instance, std::size_t skin) const noexcept {
-    if (skin >= evaluator_.skins().size()) return {};
+    if (skin >= evaluator_.skins().size() || instance >= states_.size()) return {};
     const std::size_t stride = evaluator_.paletteSize();
     const std::size_t from = evaluator_.paletteOffset(skin);
     return {palette_.data() + instance * stride + from, evaluator_.paletteOffset(skin + 1) - from};
@@ -122,8 +123,8 @@ void PoseBatch::evaluateRange(std::span<const InstanceRequest> requests, std::si
         const std::span<WorkPoses> work(localPoses_ ? poses_.data() + i : poses_.data() + worker * kIkGroup, n);
         const std::span<Mat4> model =
             model_.empty() ? std::span<Mat4>{} : std::span<Mat4>{model_.data() + i * joints, n * joints};
-        evaluator_.evaluateGroup(requests.subspan(i, n), {states_.data() + i, n}, work, model,
-                                 {palette_.data() + i * palette, n * palette});
+        (void)evaluator_.evaluateGroup(requests.subspan(i, n), {states_.data() + i, n}, work, model,
+                                       {palette_.data() + i * palette, n * palette});
         i += n;
     }
 }
@@ -159,7 +160,8 @@ Status PoseBatch::evaluateUpdated(std::span<const InstanceRequest> requests, std
         if (update == nullptr) return;
         for (std::size_t i = begin; i < end; ++i) (*update)(i, updated[i]);
     };
-    if (arena_->arena.max_concurrency() == 1) {
+    // No arena: a moved-from batch, of no instances.
+    if (arena_ == nullptr || arena_->arena.max_concurrency() == 1) {
         // One worker: the same work without the arena and its tasks, which cost W1a
         // (256 instances of 64 joints) about 5 %.
         updateRange(0, requests.size());

@@ -54,7 +54,8 @@ Result<Character> Character::create(const Model& model, CharacterOptions options
     c.skinned_.resize(model.meshInstances.size());
     // Before the first update the character stands in its rest pose, its matrices and
     // palettes included (not identities), as pose() does.
-    c.evaluator_.evaluate(InstanceRequest{}, c.state_, c.work_, c.modelMatrices_, c.palettes_);
+    (void)c.evaluator_.evaluate(InstanceRequest{}, c.state_, c.work_, c.modelMatrices_,
+                                c.palettes_);  // the character's own outputs, sized for its evaluator
     return c;
 }
 
@@ -115,11 +116,13 @@ Status Character::fadeLayer(std::size_t layer, float target, double seconds) noe
     Upper& u = upper_[layer - 1];
     if (!u.active) return Status::failure(StatusCode::NotReady, "the layer plays no clip");
     u.target = target;
-    if (seconds <= 0.0) {
+    // A fade too short for its rate to be a finite number is a cut.
+    const double rate = seconds > 0.0 ? std::fabs(u.target - u.weight) / seconds : 0.0;
+    if (seconds <= 0.0 || !std::isfinite(rate)) {
         u.weight = target;
         u.rate = 0.0;
     } else {
-        u.rate = std::fabs(u.target - u.weight) / seconds;
+        u.rate = rate;
     }
     return Status::success();
 }
@@ -193,31 +196,47 @@ void Character::fill(InstanceRequest& r) const noexcept {
 Status Character::update(double elapsed) noexcept {
     if (!std::isfinite(elapsed)) return Status::failure(StatusCode::NotFinite, "elapsed time is not finite");
     if (elapsed < 0.0) return Status::failure(StatusCode::OutOfRange, "elapsed time is negative");
-    eventCount_ = 0;
-    const Player* outgoingBefore = base_.outgoing();
-    const std::uint32_t outgoingClip =
-        outgoingBefore != nullptr && outgoingBefore->clip() != nullptr ? clipIndexOf(outgoingBefore->clip()) : 0;
-    const LoopMode outgoingLoop = outgoingBefore != nullptr ? outgoingBefore->mode() : LoopMode::Loop;
-    (void)base_.update(elapsed, baseStep_);
-    if (base_.current().clip() != nullptr) {
-        report(0, clipIndexOf(base_.current().clip()), base_.current().mode(), baseStep_.current);
-    }
-    if (baseStep_.outgoing && outgoingBefore != nullptr) report(0, outgoingClip, outgoingLoop, *baseStep_.outgoing);
-    for (std::size_t k = 0; k < upper_.size(); ++k) {
-        Upper& u = upper_[k];
+    // The players advance on copies, kept only when every one could and the request
+    // they make is accepted: a failed update changes nothing.
+    CrossFade base = base_;
+    CrossFadeStep baseStep;
+    if (Status s = base.update(elapsed, baseStep); !s) return s.at(-1, 0);
+    std::array<Upper, kUpperLayers> upper = upper_;
+    for (std::size_t k = 0; k < upper.size(); ++k) {
+        Upper& u = upper[k];
         if (!u.active) continue;
-        (void)u.player.update(elapsed, u.step);
-        report(static_cast<std::uint32_t>(k + 1), u.clip, u.player.mode(), u.step);
+        if (Status s = u.player.update(elapsed, u.step); !s) return s.at(-1, static_cast<std::int64_t>(k + 1));
         if (u.rate > 0.0) {
             const double move = u.rate * elapsed;
             u.weight = u.target > u.weight ? std::min(u.weight + move, u.target) : std::max(u.weight - move, u.target);
             if (u.weight == u.target) u.rate = 0.0;
         }
     }
+    std::swap(base, base_);
+    std::swap(upper, upper_);
     InstanceRequest request;
     fill(request);
-    if (Status s = evaluator_.check(request); !s) return s;
-    evaluator_.evaluate(request, state_, work_, modelMatrices_, palettes_);
+    if (Status s = evaluator_.check(request); !s) {
+        std::swap(base, base_);
+        std::swap(upper, upper_);
+        return s;
+    }
+    // Accepted: the events of the step, then the pose.
+    eventCount_ = 0;
+    baseStep_ = baseStep;
+    const Player* outgoingBefore = base.outgoing();
+    if (base_.current().clip() != nullptr) {
+        report(0, clipIndexOf(base_.current().clip()), base_.current().mode(), baseStep_.current);
+    }
+    if (baseStep_.outgoing && outgoingBefore != nullptr) {
+        const std::uint32_t clip = outgoingBefore->clip() != nullptr ? clipIndexOf(outgoingBefore->clip()) : 0;
+        report(0, clip, outgoingBefore->mode(), *baseStep_.outgoing);
+    }
+    for (std::size_t k = 0; k < upper_.size(); ++k) {
+        const Upper& u = upper_[k];
+        if (u.active) report(static_cast<std::uint32_t>(k + 1), u.clip, u.player.mode(), u.step);
+    }
+    (void)evaluator_.evaluate(request, state_, work_, modelMatrices_, palettes_);  // sized at creation
     ++frame_;
     return Status::success();
 }

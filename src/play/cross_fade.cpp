@@ -1,5 +1,7 @@
 #include "kinema/play/cross_fade.hpp"
 
+#include <optional>
+
 #include <algorithm>
 #include <cmath>
 #include "elapsed.hpp"
@@ -38,16 +40,23 @@ void CrossFade::crossFadeTo(const Clip* clip, double seconds, LoopMode mode, Eas
 
 Status CrossFade::update(double elapsed, CrossFadeStep& step) noexcept {
     if (Status checked = detail::checkElapsed(elapsed); !checked) return checked;
+    // Both players advance on copies, kept only when both could: a failure changes nothing.
     CrossFadeStep s;
-    if (current_.clip() != nullptr) {
-        (void)current_.update(elapsed, s.current);  // cannot fail after the check above
+    Player current = current_;
+    if (current.clip() != nullptr) {
+        if (Status moved = current.update(elapsed, s.current); !moved) return moved;
     } else {
-        s.current = {current_.position(), current_.position(), 0.0};
+        s.current = {current.position(), current.position(), 0.0};
     }
-    if (outgoing_) {
+    std::optional<Player> outgoing = outgoing_;
+    if (outgoing) {
         PlaybackStep out;
-        (void)outgoing_->update(elapsed, out);
+        if (Status moved = outgoing->update(elapsed, out); !moved) return moved;
         s.outgoing = out;
+    }
+    current_ = current;
+    outgoing_ = outgoing;
+    if (outgoing_) {
         remaining_ -= elapsed;
         if (remaining_ <= 0.0) {
             outgoing_.reset();

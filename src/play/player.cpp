@@ -44,7 +44,12 @@ PlaybackStep Player::move(double travel) noexcept {
 
 Status Player::update(double elapsed, PlaybackStep& step) noexcept {
     if (Status s = detail::checkElapsed(elapsed); !s) return s;
-    if (!started_ && elapsed > 0.0) {
+    const bool starts = !started_ && elapsed > 0.0;
+    const double travel = elapsed * speed_;
+    if ((playing_ || (starts && playOnStart)) && !std::isfinite(travel)) {
+        return Status::failure(StatusCode::OutOfRange, "elapsed time at this speed overflows the clip time");
+    }
+    if (starts) {
         started_ = true;
         if (playOnStart) playing_ = true;
     }
@@ -52,7 +57,7 @@ Status Player::update(double elapsed, PlaybackStep& step) noexcept {
         step = {position_, position_, 0.0};
         return {};
     }
-    step = move(elapsed * speed_);
+    step = move(travel);
     return {};
 }
 

@@ -154,18 +154,33 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
     return checkIkTasks(in.ik, parents_);
 }
 
-void InstanceEvaluator::evaluate(const InstanceRequest& request, InstanceState& state, WorkPoses& work,
-                                 std::span<Mat4> model, std::span<Mat4> palettes) const {
-    evaluateGroup({&request, 1}, {&state, 1}, {&work, 1}, model, palettes);
+Status InstanceEvaluator::evaluate(const InstanceRequest& request, InstanceState& state, WorkPoses& work,
+                                   std::span<Mat4> model, std::span<Mat4> palettes) const {
+    return evaluateGroup({&request, 1}, {&state, 1}, {&work, 1}, model, palettes);
 }
 
-void InstanceEvaluator::evaluateGroup(std::span<const InstanceRequest> requests, std::span<InstanceState> states,
-                                      std::span<WorkPoses> work, std::span<Mat4> model,
-                                      std::span<Mat4> palettes) const {
+Status InstanceEvaluator::evaluateGroup(std::span<const InstanceRequest> requests, std::span<InstanceState> states,
+                                        std::span<WorkPoses> work, std::span<Mat4> model,
+                                        std::span<Mat4> palettes) const {
     const std::size_t count = requests.size();
+    if (states.size() != count || work.size() != count) {
+        return Status::failure(StatusCode::WrongCount, "one instance state and one work pose pair per request");
+    }
+    const auto fits = [&](const SoaPose& p) {
+        return p.jointCount() == jointCount() && p.weights().size() == weightCount();
+    };
+    for (const WorkPoses& w : work) {
+        if (!fits(w.pose) || !fits(w.layer)) {
+            return Status::failure(StatusCode::WrongCount, "work poses of another skeleton (see makeWorkPoses)");
+        }
+    }
+    if ((modelMatrices_ && model.size() < count * jointCount()) || palettes.size() < count * paletteSize()) {
+        return Status::failure(StatusCode::WrongCount,
+                               "fewer model matrices or palette matrices than the instances need");
+    }
     for (std::size_t k = 0; k < count; ++k) blendPose(requests[k], states[k], work[k]);
     solveIk(requests, states, work);
-    if (!modelMatrices_) return;
+    if (!modelMatrices_) return Status::success();
     const std::size_t joints = jointCount();
     const std::size_t palette = paletteSize();
     for (std::size_t k = 0; k < count; ++k) {
@@ -177,6 +192,7 @@ void InstanceEvaluator::evaluateGroup(std::span<const InstanceRequest> requests,
                                        palettes.subspan(from, paletteOffsets_[s + 1] - paletteOffsets_[s]));
         }
     }
+    return Status::success();
 }
 
 void InstanceEvaluator::solveIk(std::span<const InstanceRequest> requests, std::span<InstanceState> states,

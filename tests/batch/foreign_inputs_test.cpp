@@ -138,7 +138,7 @@ TEST(ForeignInputs, BindClipRetargetsByNameAndReportsMissingJoints) {
     InstanceState state;
     WorkPoses work = evaluator->makeWorkPoses();
     std::vector<Mat4> model(other.jointCount());
-    evaluator->evaluate(request, state, work, model, {});
+    ASSERT_TRUE(evaluator->evaluate(request, state, work, model, {}).ok());
     // At 0.5 s: arm (now joint 2) at x = 1, leg (now joint 1) at x = 2, from the
     // linear keys; the root keeps its rest pose.
     EXPECT_FLOAT_EQ(work.pose.joint(2).translation.x, 1.0f);

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "kinema/asset/skeleton.hpp"
@@ -33,6 +35,50 @@ Skeleton leg() {
 
 Vec3 at(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
 
+// Outputs too short for the skeleton, or work poses of another one, are refused
+// before anything is written: the matrices keep the values put there.
+TEST(IkSeam, EvaluationRefusesOutputsThatDoNotFitAndWritesNothing) {
+    const Skeleton skeleton = leg();
+    auto evaluator = InstanceEvaluator::create(skeleton, {});
+    ASSERT_TRUE(evaluator.ok()) << evaluator.message();
+    InstanceRequest request;
+    InstanceState state;
+    WorkPoses work = evaluator->makeWorkPoses();
+    Mat4 marked;
+    marked.m[0] = 42.0f;
+    std::vector<Mat4> model(skeleton.jointCount(), marked);
+    const Status shortModel = evaluator->evaluate(request, state, work, std::span<Mat4>(model).first(2), {});
+    EXPECT_EQ(shortModel.code, StatusCode::WrongCount);
+    std::vector<JointDesc> two(2);
+    two[1].parent = 0;
+    WorkPoses other = InstanceEvaluator::create(Skeleton::create(std::move(two)).value(), {})->makeWorkPoses();
+    EXPECT_EQ(evaluator->evaluate(request, state, other, model, {}).code, StatusCode::WrongCount);
+    InstanceState states[2];
+    EXPECT_EQ(evaluator->evaluateGroup({&request, 1}, states, {&work, 1}, model, {}).code, StatusCode::WrongCount);
+    for (const Mat4& m : model) EXPECT_EQ(m.m[0], 42.0f);
+    ASSERT_TRUE(evaluator->evaluate(request, state, work, model, {}).ok());
+    EXPECT_EQ(model[0].m[0], 1.0f);  // the rest pose: no rotation, unit scale
+}
+
+// A moved-from batch holds no instances: it evaluates an empty list, and asking for
+// an instance past the end of any batch gives empty outputs.
+TEST(IkSeam, AMovedFromBatchAndInstancesPastTheEndAreEmpty) {
+    const Skeleton skeleton = leg();
+    auto batch = PoseBatch::create(skeleton, {}, 2);
+    ASSERT_TRUE(batch.ok()) << batch.message();
+    const PoseBatch moved = std::move(*batch);
+    EXPECT_EQ(batch->size(), 0u);
+    EXPECT_EQ(batch->threadCount(), 0u);
+    EXPECT_TRUE(batch->evaluate(std::span<const InstanceRequest>{}).ok());
+    EXPECT_TRUE(batch->model(0).empty());
+    EXPECT_EQ(moved.model(1).size(), skeleton.jointCount());
+    EXPECT_TRUE(moved.model(2).empty());
+    EXPECT_TRUE(moved.palette(2).empty());
+    EXPECT_TRUE(moved.ikOutcomes(2).empty());
+    EXPECT_TRUE(moved.curves(2).empty());
+    EXPECT_EQ(moved.local(2).jointCount(), 0u);
+}
+
 TEST(IkSeam, AnInstanceSolvesItsTasksAndReportsThem) {
     const Skeleton skeleton = leg();
     auto evaluator = InstanceEvaluator::create(skeleton, {});
@@ -45,7 +91,7 @@ TEST(IkSeam, AnInstanceSolvesItsTasksAndReportsThem) {
     InstanceState state;
     WorkPoses work = evaluator->makeWorkPoses();
     std::vector<Mat4> model(skeleton.jointCount());
-    evaluator->evaluate(request, state, work, model, {});
+    ASSERT_TRUE(evaluator->evaluate(request, state, work, model, {}).ok());
     ASSERT_EQ(state.ikOutcomes().size(), 1u);
     EXPECT_TRUE(state.ikOutcomes()[0].reached);
     EXPECT_LT(length(at(model[3]) - foot), 1e-4f);
@@ -67,7 +113,7 @@ TEST(IkSeam, AnInstanceSolvesItsTasksAndReportsThem) {
 
     // A request without tasks reports none.
     request.ik = {};
-    evaluator->evaluate(request, state, work, model, {});
+    ASSERT_TRUE(evaluator->evaluate(request, state, work, model, {}).ok());
     EXPECT_TRUE(state.ikOutcomes().empty());
 }
 
@@ -108,7 +154,7 @@ TEST(IkSeam, ABatchSolvesEachInstanceAsAloneWithOrWithoutLocalPoses) {
             InstanceState state;
             WorkPoses work = evaluator->makeWorkPoses();
             std::vector<Mat4> model(skeleton.jointCount());
-            evaluator->evaluate(requests[i], state, work, model, {});
+            ASSERT_TRUE(evaluator->evaluate(requests[i], state, work, model, {}).ok());
             const auto batchModel = batch->model(i);
             for (std::size_t j = 0; j < model.size(); ++j) EXPECT_EQ(batchModel[j], model[j]) << i << ", " << j;
             ASSERT_EQ(batch->ikOutcomes(i).size(), 1u);
@@ -130,7 +176,7 @@ TEST(IkSeam, WithoutModelMatricesTheLocalPoseIsStillSolved) {
     request.ik = tasks;
     InstanceState state;
     WorkPoses work = evaluator->makeWorkPoses();
-    evaluator->evaluate(request, state, work, {}, {});
+    ASSERT_TRUE(evaluator->evaluate(request, state, work, {}, {}).ok());
     std::vector<Transform> local(skeleton.jointCount());
     work.pose.toTransforms(local);
     std::vector<Mat4> model(skeleton.jointCount());

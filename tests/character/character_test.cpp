@@ -110,6 +110,41 @@ TEST(Character, LayersFadeInAndOutOverTime) {
     EXPECT_EQ(c->fadeLayer(2, 1.0f, 0.1).code, StatusCode::NotReady);
 }
 
+// A fade shorter than any rate can express is a cut: the weight is its target at
+// once, not NaN (an infinite rate times the next update's 0 s).
+TEST(Character, AFadeTooShortForItsRateIsACut) {
+    const Model m = twoJointModel();
+    auto c = Character::create(m);
+    ASSERT_TRUE(c.ok());
+    ASSERT_TRUE(c->play("walk").ok());
+    ASSERT_TRUE(c->playLayer(1, "wave").ok());
+    ASSERT_TRUE(c->fadeLayer(1, 1.0f, 1e-310).ok());
+    EXPECT_EQ(c->layerWeight(1), 1.0f);
+    ASSERT_TRUE(c->update(0.0).ok());
+    EXPECT_EQ(c->layerWeight(1), 1.0f);
+    ASSERT_TRUE(c->update(0.1).ok());
+}
+
+// An update whose travel overflows (speed 1e300 for 1e10 s) is refused and changes
+// nothing: the clip stays where it was, and the character plays on at a sane speed.
+TEST(Character, AnUpdateThatOverflowsIsRefusedAndChangesNothing) {
+    const Model m = twoJointModel();
+    auto c = Character::create(m);
+    ASSERT_TRUE(c.ok());
+    ASSERT_TRUE(c->play("walk").ok());
+    ASSERT_TRUE(c->playLayer(1, "wave").ok());
+    ASSERT_TRUE(c->update(0.25).ok());
+    ASSERT_TRUE(c->setLayerSpeed(1, 1e300).ok());
+    const Status refused = c->update(1e10);
+    EXPECT_EQ(refused.code, StatusCode::OutOfRange);
+    EXPECT_EQ(refused.layer, 1);
+    EXPECT_DOUBLE_EQ(c->current().position(), 0.25);  // the base layer did not move either
+    EXPECT_NEAR(c->pose().joint(0).translation.x, 0.25f, 1e-6f);
+    ASSERT_TRUE(c->setLayerSpeed(1, 1.0).ok());
+    ASSERT_TRUE(c->update(0.25).ok());
+    EXPECT_DOUBLE_EQ(c->current().position(), 0.5);
+}
+
 // A mask made for another skeleton of the same joint count is refused when the layer
 // starts, not at the next update; a mask of no skeleton in particular is taken.
 TEST(Character, RefusesALayerMaskOfAnotherSkeleton) {

@@ -171,6 +171,24 @@ TEST(Player, BadElapsedTimeIsRefusedAndChangesNothing) {
     EXPECT_EQ(p.position(), 0.0);
 }
 
+// A finite speed and a finite elapsed time whose product overflows: refused, the
+// step unwritten and the latch unfired, rather than a NaN position.
+TEST(Player, TravelThatOverflowsIsRefusedAndChangesNothing) {
+    const Clip clip = testClip();
+    Player p(clip);
+    p.playOnStart = true;
+    ASSERT_TRUE(p.setSpeed(1e300).ok());
+    PlaybackStep s{7.0, 8.0, 9.0};
+    const Status refused = p.update(1e10, s);
+    EXPECT_EQ(refused.code, StatusCode::OutOfRange);
+    EXPECT_EQ(s.from, 7.0);
+    EXPECT_EQ(p.position(), 0.0);
+    EXPECT_FALSE(p.playing());
+    ASSERT_TRUE(p.setSpeed(1.0).ok());
+    ASSERT_TRUE(p.update(0.25, s).ok());
+    EXPECT_EQ(p.position(), 0.25);
+}
+
 TEST(Player, PausedPlayersStayPutAndCanBeScrubbed) {
     const Clip clip = testClip();
     Player p(clip);

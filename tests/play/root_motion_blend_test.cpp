@@ -210,7 +210,7 @@ TEST(RootAnchor, KeepsTheEvaluatedPoseInPlaceAndIsChecked) {
     InstanceState state;
     WorkPoses work = evaluator->makeWorkPoses();
     std::vector<Mat4> model(1);
-    evaluator->evaluate(request, state, work, model, {});
+    ASSERT_TRUE(evaluator->evaluate(request, state, work, model, {}).ok());
     // x, z and the turn back at their time-0 values; y (not extracted) as sampled (0).
     EXPECT_EQ(model[0].m[12], 0.0f);
     EXPECT_EQ(model[0].m[14], 0.0f);

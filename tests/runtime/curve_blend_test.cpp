@@ -54,7 +54,7 @@ TEST(CurveBlend, LayersMoveEachCurveAsTheyMoveThePose) {
     request.layers[1].clip = &second;
     request.layers[1].weight = 0.5f;
     ASSERT_TRUE(e.evaluator.check(request).ok());
-    e.evaluator.evaluate(request, e.state, e.work, e.model, {});
+    ASSERT_TRUE(e.evaluator.evaluate(request, e.state, e.work, e.model, {}).ok());
     auto curves = e.state.curves();
     ASSERT_EQ(curves.size(), 3u);
     EXPECT_FLOAT_EQ(curves[0], 0.25f + 0.5f * (4.0f - 0.25f));  // 2.125
@@ -66,13 +66,13 @@ TEST(CurveBlend, LayersMoveEachCurveAsTheyMoveThePose) {
     request.layers[2].clip = &second;
     request.layers[2].weight = 0.5f;
     request.layers[2].mode = LayerMode::Additive;
-    e.evaluator.evaluate(request, e.state, e.work, e.model, {});
+    ASSERT_TRUE(e.evaluator.evaluate(request, e.state, e.work, e.model, {}).ok());
     EXPECT_FLOAT_EQ(e.state.curves()[0], 2.125f + 2.0f);
 
     // A layer switching clips is mapped again.
     request.layerCount = 1;
     request.layers[0].clip = &second;
-    e.evaluator.evaluate(request, e.state, e.work, e.model, {});
+    ASSERT_TRUE(e.evaluator.evaluate(request, e.state, e.work, e.model, {}).ok());
     EXPECT_EQ(e.state.curves()[0], 4.0f);
     EXPECT_EQ(e.state.curves()[1], 0.0f);
 }
@@ -117,16 +117,16 @@ TEST(ClipLengthOnTheSeam, HoldsThePoseLoopsAtTheLengthAndSweepsLateMarkers) {
     request.layerCount = 1;
     request.layers[0].clip = &packed;
     request.layers[0].time = 1.3;  // past the last key: the pose holds x = 1
-    e.evaluator.evaluate(request, e.state, e.work, e.model, {});
+    ASSERT_TRUE(e.evaluator.evaluate(request, e.state, e.work, e.model, {}).ok());
     EXPECT_EQ(e.model[0].m[12], 1.0f);
     request.layers[0].time = 1.8;  // the loop wraps at 1.6: clip time 0.2
-    e.evaluator.evaluate(request, e.state, e.work, e.model, {});
+    ASSERT_TRUE(e.evaluator.evaluate(request, e.state, e.work, e.model, {}).ok());
     EXPECT_NEAR(e.model[0].m[12], 0.2f, 1e-5f);
     // A step from 1.3 to 1.45 crosses the marker at 1.4, past the keys.
     request.layers[0].time = 1.45;
     request.layers[0].sweep = true;
     request.layers[0].step = {1.3, 1.45, 0.15};
-    e.evaluator.evaluate(request, e.state, e.work, e.model, {});
+    ASSERT_TRUE(e.evaluator.evaluate(request, e.state, e.work, e.model, {}).ok());
     ASSERT_EQ(e.state.events().size(), 1u);
     EXPECT_EQ(held.markers()[e.state.events()[0].marker].name, "late");
 }

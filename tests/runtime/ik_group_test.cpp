@@ -99,14 +99,14 @@ void expectGroupMatchesReference(const InstanceEvaluator& evaluator, std::span<c
     GroupRun group{std::vector<InstanceState>(n), std::vector<WorkPoses>(n, evaluator.makeWorkPoses()),
                    std::vector<Mat4>(n * joints)};
     for (const InstanceRequest& r : requests) ASSERT_TRUE(evaluator.check(r).ok());
-    evaluator.evaluateGroup(requests, group.states, group.work, group.model, {});
+    ASSERT_TRUE(evaluator.evaluateGroup(requests, group.states, group.work, group.model, {}).ok());
     for (std::size_t i = 0; i < n; ++i) {
         InstanceRequest plain = requests[i];
         plain.ik = {};
         InstanceState state;
         WorkPoses work = evaluator.makeWorkPoses();
         std::vector<Mat4> model(joints);
-        evaluator.evaluate(plain, state, work, model, {});
+        ASSERT_TRUE(evaluator.evaluate(plain, state, work, model, {}).ok());
         std::vector<IkOutcome> outcomes(requests[i].ik.size());
         ASSERT_TRUE(applyIk(evaluator.kernels(), evaluator.parents(), work.pose, requests[i].ik, model, outcomes).ok());
         expectSameTransforms(group.work[i].pose, work.pose, i);
@@ -266,12 +266,12 @@ TEST(IkGroup, OneInstanceAloneGivesWhatItGivesInAGroup) {
     std::vector<InstanceState> states(requests.size());
     std::vector<WorkPoses> work(requests.size(), evaluator->makeWorkPoses());
     std::vector<Mat4> model(requests.size() * joints);
-    evaluator->evaluateGroup(requests, states, work, model, {});
+    ASSERT_TRUE(evaluator->evaluateGroup(requests, states, work, model, {}).ok());
     for (std::size_t i = 0; i < requests.size(); ++i) {
         InstanceState state;
         WorkPoses alone = evaluator->makeWorkPoses();
         std::vector<Mat4> aloneModel(joints);
-        evaluator->evaluate(requests[i], state, alone, aloneModel, {});
+        ASSERT_TRUE(evaluator->evaluate(requests[i], state, alone, aloneModel, {}).ok());
         // The lanes are independent: the same instructions on the same values.
         for (std::size_t j = 0; j < joints; ++j) {
             EXPECT_EQ(alone.pose.joint(j), work[i].pose.joint(j)) << i << ", " << j;

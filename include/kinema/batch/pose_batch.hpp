@@ -85,6 +85,7 @@ public:
     static Result<PoseBatch> create(const Skeleton& skeleton, std::span<const float> restWeights, std::size_t instances,
                                     BatchOptions options = {});
     ~PoseBatch();
+    // A moved-from batch has no instances and no workers; it evaluates an empty list.
     PoseBatch(PoseBatch&&) noexcept;
     PoseBatch& operator=(PoseBatch&&) noexcept;
 
@@ -126,17 +127,22 @@ public:
     // the steady state allocates nothing for them either.
     std::span<const BatchEvent> events() const noexcept { return events_; }
 
-    // The outcome of each IK task of `instance`'s last request, in its order.
+    // Per instance below: an instance past size() gets an empty span or pose.
     // The blended user curves of `instance` (BatchOptions::curves order).
-    std::span<const float> curves(std::size_t instance) const noexcept { return states_[instance].curves(); }
+    std::span<const float> curves(std::size_t instance) const noexcept {
+        return instance < states_.size() ? states_[instance].curves() : std::span<const float>{};
+    }
+    // The outcome of each IK task of `instance`'s last request, in its order.
     std::span<const IkOutcome> ikOutcomes(std::size_t instance) const noexcept {
-        return states_[instance].ikOutcomes();
+        return instance < states_.size() ? states_[instance].ikOutcomes() : std::span<const IkOutcome>{};
     }
 
     // The last evaluation's outputs; before the first, the rest pose's (local pose,
     // model matrices, palettes). An empty pose (no joints) when the batch keeps no
     // local poses (BatchOptions::localPoses).
-    const SoaPose& local(std::size_t instance) const noexcept { return localPoses_ ? poses_[instance].pose : noPose_; }
+    const SoaPose& local(std::size_t instance) const noexcept {
+        return localPoses_ && instance < states_.size() ? poses_[instance].pose : noPose_;
+    }
     std::span<const Mat4> model(std::size_t instance) const noexcept;
     // Skin `skin`'s palette of `instance` (empty without skins).
     std::span<const Mat4> palette(std::size_t instance, std::size_t skin = 0) const noexcept;

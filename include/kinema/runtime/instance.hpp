@@ -189,7 +189,10 @@ public:
     std::span<const Skin> skins() const noexcept { return skins_; }
     // Matrices of all palettes together, and where skin k's palette starts among them.
     std::size_t paletteSize() const noexcept { return paletteOffsets_.empty() ? 0 : paletteOffsets_.back(); }
-    std::size_t paletteOffset(std::size_t skin) const noexcept { return paletteOffsets_[skin]; }
+    // (paletteSize() for a skin past the last.)
+    std::size_t paletteOffset(std::size_t skin) const noexcept {
+        return skin < paletteOffsets_.size() ? paletteOffsets_[skin] : paletteSize();
+    }
 
     // Two rest poses of this skeleton, to evaluate in.
     WorkPoses makeWorkPoses() const { return {rest_, rest_}; }
@@ -210,17 +213,20 @@ public:
     // matrices) every skin's palette, `state` the markers crossed and the IK
     // outcomes and the blended curves. Allocates only when a request has more IK
     // tasks than any before, when a clip with more timelines or markers than any
-    // before appears, or when a layer's clip with curves changes.
-    void evaluate(const InstanceRequest& request, InstanceState& state, WorkPoses& work, std::span<Mat4> model,
-                  std::span<Mat4> palettes) const;
+    // before appears, or when a layer's clip with curves changes. WrongCount, and
+    // nothing written, when `work` holds poses of another joint or weight count
+    // (makeWorkPoses() makes them) or `model` or `palettes` is too short.
+    Status evaluate(const InstanceRequest& request, InstanceState& state, WorkPoses& work, std::span<Mat4> model,
+                    std::span<Mat4> palettes) const;
 
     // evaluate() for requests[k], states[k], work[k], model matrices k * jointCount()
     // onward and palettes k * paletteSize() onward, for every k: the same results,
     // with the two-bone IK tasks that several requests hold at the same position on
     // the same joints solved side by side, kIkGroup at a time, in SIMD lanes.
-    // PoseBatch evaluates its instances with IK tasks this way.
-    void evaluateGroup(std::span<const InstanceRequest> requests, std::span<InstanceState> states,
-                       std::span<WorkPoses> work, std::span<Mat4> model, std::span<Mat4> palettes) const;
+    // PoseBatch evaluates its instances with IK tasks this way. WrongCount, and
+    // nothing written, as evaluate() or when the three lists differ in length.
+    Status evaluateGroup(std::span<const InstanceRequest> requests, std::span<InstanceState> states,
+                         std::span<WorkPoses> work, std::span<Mat4> model, std::span<Mat4> palettes) const;
 
     // Whether `mask` may be used on this skeleton: as many joints, and made for it
     // (or for no skeleton in particular).
