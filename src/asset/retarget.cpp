@@ -628,6 +628,14 @@ Result<float> retargetTranslationScale(const Skeleton& source, const Skeleton& t
 Result<Clip> retargetClip(const Clip& clip, const Skeleton& source, const Skeleton& target,
                           const RetargetOptions& options) {
     std::vector<Fault> faults = optionFaults(options);
+    // Resampling is linear in the keys it makes: a rate beyond any use would run for
+    // hours (or, past float's resolution, forever) rather than fail.
+    constexpr double kMostKeys = 100'000;
+    const double keys = static_cast<double>(clip.duration()) * static_cast<double>(options.sampleRate);
+    if (faults.empty() && keys > kMostKeys) {
+        faults.push_back({"sampleRate", "gives " + exactNumber(static_cast<float>(keys)) + " keys a track over the clip's " +
+                                            exactNumber(clip.duration()) + " s; at most 100000 (lower the rate)"});
+    }
     const std::vector<Fault> fit = clipFaults(clip, source);
     faults.insert(faults.end(), fit.begin(), fit.end());
     auto c = correspond(source, target, options.map);

@@ -1,6 +1,7 @@
 #include "kinema/play/fixed_tick.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include "elapsed.hpp"
 
 namespace kinema {
@@ -19,23 +20,24 @@ Status FixedTickDriver::setTimeScale(double scale) noexcept {
 
 Status FixedTickDriver::advance(double elapsed, std::uint32_t& ticks) noexcept {
     if (Status s = detail::checkElapsed(elapsed); !s) return s;
+    const double gained = paused_ ? 0.0 : elapsed * timeScale_;
+    if (!std::isfinite(gained)) {
+        return Status::failure(StatusCode::OutOfRange, "elapsed time at this time scale overflows");
+    }
     std::uint64_t due = 0;
     if (!paused_) {
-        accumulator_ += elapsed * timeScale_;
-        const double whole = std::floor(accumulator_ / tick_);
-        due = static_cast<std::uint64_t>(whole);
-        accumulator_ -= whole * tick_;
-        // Rounding can leave the remainder a hair below 0 or at a full tick.
-        if (accumulator_ < 0.0) accumulator_ = 0.0;
-        if (accumulator_ >= tick_) {
-            accumulator_ -= tick_;
-            ++due;
-        }
+        const double total = accumulator_ + gained;
+        // fmod is exact: the remainder is in [0, tick) however many ticks are due.
+        accumulator_ = std::fmod(total, tick_);
+        const double whole = std::round((total - accumulator_) / tick_);
+        constexpr double kMostDue = 0x1p63;  // more than any frame runs: the rest is dropped anyway
+        due = whole < kMostDue ? static_cast<std::uint64_t>(whole) : static_cast<std::uint64_t>(kMostDue);
     }
     due += requested_;
     requested_ = 0;
     if (due > maxTicks_) {
-        dropped_ += due - maxTicks_;
+        const std::uint64_t extra = due - maxTicks_;
+        dropped_ = extra > UINT64_MAX - dropped_ ? UINT64_MAX : dropped_ + extra;  // saturates
         due = maxTicks_;
     }
     ticks = static_cast<std::uint32_t>(due);

@@ -73,9 +73,13 @@ Transform RootMotion::delta(LoopMode mode, const PlaybackStep& step) const noexc
     const double laps = std::floor(distance / period);
     Mat4 total;
     if (laps > 0.0) {
-        // Whole laps are one motion repeated (from `from` round to `from`).
-        const Mat4 lap = walk(step.from, period);
-        for (double i = 0.0; i < laps && i < 1.0e6; i += 1.0) total = mulAffine(total, lap);
+        // Whole laps are one motion repeated (from `from` round to `from`): its
+        // power by squaring, one product per bit of the lap count.
+        Mat4 power = walk(step.from, period);
+        for (double n = laps; n >= 1.0; n = std::floor(n / 2.0)) {
+            if (std::fmod(n, 2.0) == 1.0) total = mulAffine(total, power);
+            power = mulAffine(power, power);
+        }
     }
     total = mulAffine(total, walk(step.from, distance - laps * period));
     return decompose(total);

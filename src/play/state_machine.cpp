@@ -435,7 +435,11 @@ void StateMachine::advance(Slot& slot, double elapsed) noexcept {
         (void)slot.player.setSpeed(speed);
         (void)slot.player.update(elapsed, slot.step);
         const double d = slot.player.clip()->duration();
-        if (d > 0.0) slot.normalized += std::fabs(slot.step.travel) / d;
+        if (d > 0.0) {
+            slot.normalized += std::fabs(slot.step.travel) / d;
+        } else if (elapsed * speed != 0.0) {
+            slot.normalized += 1.0;  // a clip of no length: a whole lap each update that spends time
+        }
         return;
     }
     BlendSpacePlayer& bp = blendPlayers_[slot.blend];

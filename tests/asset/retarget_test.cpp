@@ -658,6 +658,14 @@ TEST(Retarget, FaultsNameTheEntry) {
               "translationScale: must be finite and >= 0 (0: measured), not -1\n"
               "up: must be a finite non-zero direction\n"
               "sampleRate: must be finite and >= 0 (0: key times only), not nan");
+    // A rate finer than any use (here past float's resolution of time) is refused
+    // before resampling, which would not end.
+    RetargetOptions fine;
+    fine.sampleRate = 1e30f;
+    const std::string tooFine = retargetClip(clip, s, s, fine).message();
+    EXPECT_EQ(tooFine.rfind("sampleRate: gives ", 0), 0u) << tooFine;
+    EXPECT_NE(tooFine.find(" keys a track over the clip's "), std::string::npos) << tooFine;
+    EXPECT_NE(tooFine.find("; at most 100000 (lower the rate)"), std::string::npos) << tooFine;
 
     // A clip made for another skeleton: bind it to the source first.
     const Clip foreign = clipFor(other, {makeTrack(0, TrackPath::Translation, {0.0f}, {0, 0, 0})});

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 
 #include "kinema/play/fixed_tick.hpp"
 
@@ -40,6 +41,19 @@ TEST(FixedTick, AHitchIsCappedAndTheRestIsDropped) {
     EXPECT_EQ(ticksFor(d, 1.0 / 60.0), 1u) << "no debt carried into the next frame";
 }
 
+// Hitches past any tick count a 64-bit integer holds: still the limit, the rest
+// dropped (counted up to the most a 64-bit count holds), the fraction in [0, 1).
+TEST(FixedTick, AnyHitchHoweverLongIsCapped) {
+    FixedTickDriver d(0.25, 5);
+    EXPECT_EQ(ticksFor(d, 1e10), 5u);
+    EXPECT_EQ(d.droppedTicks(), 4u * 10'000'000'000u - 5u);
+    EXPECT_EQ(ticksFor(d, 1e30), 5u);  // 4e30 due
+    EXPECT_GT(d.droppedTicks(), std::uint64_t{1} << 62);
+    EXPECT_GE(d.alpha(), 0.0);
+    EXPECT_LT(d.alpha(), 1.0);
+    EXPECT_EQ(ticksFor(d, 0.25), 1u);
+}
+
 TEST(FixedTick, PauseHoldsTimeAndSingleStepsStillRun) {
     FixedTickDriver d(0.25);
     EXPECT_EQ(ticksFor(d, 0.125), 0u);
@@ -74,6 +88,15 @@ TEST(FixedTick, BadInputIsRefusedAndChangesNothing) {
         EXPECT_EQ(n, 7u) << "ticks is not written";
         EXPECT_DOUBLE_EQ(d.alpha(), 0.5);
     }
+    // Finite, but times a scale of 1e300 past a double's range.
+    ASSERT_TRUE(d.setTimeScale(1e300).ok());
+    std::uint32_t n = 7;
+    EXPECT_EQ(d.advance(1e10, n).code, kinema::StatusCode::OutOfRange);
+    EXPECT_EQ(n, 7u);
+    EXPECT_DOUBLE_EQ(d.alpha(), 0.5);
+    ASSERT_TRUE(d.setTimeScale(1.0).ok());
+    EXPECT_EQ(ticksFor(d, 0.125), 1u);
+    EXPECT_DOUBLE_EQ(d.alpha(), 0.0);
     EXPECT_FALSE(FixedTickDriver(0.0).valid());
     EXPECT_FALSE(FixedTickDriver(-1.0).valid());
     EXPECT_DOUBLE_EQ(FixedTickDriver(NAN).tick(), 1.0 / 60.0);

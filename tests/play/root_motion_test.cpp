@@ -60,6 +60,17 @@ TEST(RootMotion, WithinALapAcrossAWrapOverSeveralLapsAndBackwards) {
     EXPECT_NEAR(m.delta(LoopMode::PingPong, {0.8, 1.4, 0.6}).translation.x, -0.2f, 1e-6f);
 }
 
+// Millions of laps in one step (a clip at a very high speed): every lap counts. The
+// walk goes 1 m a lap; 2e6 and 1e7 m are whole floats, and so is every partial sum.
+TEST(RootMotion, MillionsOfLapsInOneStepAllCount) {
+    const Clip clip = walk(0.0f);
+    const RootMotion m = motionOf(clip);
+    EXPECT_EQ(m.delta(LoopMode::Loop, {0.0, 0.0, 2e6}).translation.x, 2e6f);
+    EXPECT_EQ(m.delta(LoopMode::Loop, {0.0, 0.0, 1e7}).translation.x, 1e7f);
+    EXPECT_EQ(m.delta(LoopMode::Loop, {0.0, 0.0, -1e7}).translation.x, -1e7f);
+    EXPECT_EQ(m.delta(LoopMode::PingPong, {0.0, 0.0, 2e7}).translation.x, 0.0f);  // out and back, 1e7 times
+}
+
 TEST(RootMotion, ATurningLoopCurvesLapAfterLap) {
     const float quarter = static_cast<float>(std::numbers::pi / 2.0);
     const Clip clip = walk(quarter);

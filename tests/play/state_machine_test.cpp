@@ -288,6 +288,49 @@ TEST(StateMachine, LoopingExitTimeIsReachedOncePerLap) {
     EXPECT_TRUE(late.transitioning());
 }
 
+// A state whose clip is a single key (no length) counts a whole lap per update that
+// spends time: its exit times are reached, whether it loops or not.
+TEST(StateMachine, AClipOfNoLengthReachesItsExitTimes) {
+    Clips clips = locomotionClips();
+    Track still;
+    still.path = TrackPath::Translation;
+    still.times = {0.0f};
+    still.values = {0, 0, 0};
+    clips.byName.emplace("still", Clip::create("still", {still}).value());
+    ASSERT_EQ(clips.byName.at("still").duration(), 0.0f);
+    for (const LoopMode mode : {LoopMode::Clamp, LoopMode::Loop}) {
+        for (const float exitTime : {0.0f, 0.5f, 1.0f}) {
+            StateMachineDesc d;
+            d.states = {clipState("idle", "idle"), clipState("pose", "still", mode)};
+            TransitionDesc back = transition("pose", "idle", 0.0f);
+            back.exitTime = exitTime;
+            d.transitions = {back};
+            d.defaultState = "pose";
+            const auto def = define(d, clips);
+            StateMachine sm(def);
+            tick(sm, 0.0);
+            if (exitTime > 0.0f) {
+                EXPECT_EQ(sm.currentState(), *def.findState("pose")) << "no time spent yet";
+            }
+            tick(sm, 0.1);
+            EXPECT_EQ(sm.currentState(), *def.findState("idle")) << "exit time " << exitTime;
+        }
+    }
+    // Two laps wanted: two updates.
+    StateMachineDesc d;
+    d.states = {clipState("idle", "idle"), clipState("pose", "still", LoopMode::Clamp)};
+    TransitionDesc back = transition("pose", "idle", 0.0f);
+    back.exitTime = 2.0f;
+    d.transitions = {back};
+    d.defaultState = "pose";
+    const auto def = define(d, clips);
+    StateMachine sm(def);
+    tick(sm, 0.1);
+    EXPECT_EQ(sm.currentState(), *def.findState("pose"));
+    tick(sm, 0.1);
+    EXPECT_EQ(sm.currentState(), *def.findState("idle"));
+}
+
 TEST(StateMachine, NoInterruptionLetsTheFadeFinish) {
     const Clips clips = locomotionClips();
     const auto def = define(locomotionDesc(), clips);

@@ -74,7 +74,7 @@ struct RetargetOptions {
     // Hz. Tracks that cannot be carried key for key (see below) are resampled on the
     // union of the key times they depend on, with extra samples so that no interval
     // is longer than 1 / sampleRate seconds. 0: the union of key times only.
-    // Finite and >= 0.
+    // Finite and >= 0, and at most 100,000 samples over the clip's length.
     float sampleRate = 60.0f;
 };
 
@@ -112,8 +112,8 @@ Result<float> retargetTranslationScale(const Skeleton& source, const Skeleton& t
 // Warnings ("tracks/<i>"): a track on a source joint that drives no target joint, a
 // weights track whose joint changes index, a moving translation left to the target's
 // rest. Faults: those of checkRetarget and retargetTranslationScale, a negative or
-// non-finite sampleRate, a clip none of whose animated joints drives a target joint
-// ("map/joints").
+// non-finite sampleRate or one giving more than 100,000 samples over the clip, a
+// clip none of whose animated joints drives a target joint ("map/joints").
 Result<Clip> retargetClip(const Clip& clip, const Skeleton& source, const Skeleton& target,
                           const RetargetOptions& options = {});
 

@@ -24,8 +24,8 @@ public:
 
     // Adds `elapsed` real seconds (finite, >= 0) times the time scale and sets
     // `ticks` to the number of ticks to run now. While paused the accumulator does
-    // not move and only requested single steps are returned. A bad `elapsed` returns
-    // a message and changes nothing.
+    // not move and only requested single steps are returned. A bad `elapsed`, or one
+    // whose scaled time overflows a double, returns a message and changes nothing.
     Status advance(double elapsed, std::uint32_t& ticks) noexcept;
 
     bool paused() const noexcept { return paused_; }
