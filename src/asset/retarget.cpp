@@ -365,8 +365,10 @@ public:
 private:
     std::int32_t sourceParent(std::int32_t s) const { return s == kNone ? kNone : source_.parents()[index(s)]; }
 
-    // How far source joint s's translation track moves from its first key's value
-    // (0 without a track, or for one that holds still).
+    // How far source joint s's translation track moves from its first key's value:
+    // 0 without a track, for one that holds still, and for one whose keys differ by
+    // no more than the rounding of an exporter's arithmetic (1e-5 of the largest
+    // translation among them: 2e-7 m on a 2 cm offset is no motion).
     float translationTravel(std::size_t s) const {
         const std::size_t i = trackOf_[s][0];
         if (i == kUnused) return 0.0f;
@@ -374,12 +376,13 @@ private:
         const bool cubic = t.interpolation == Interpolation::CubicSpline;
         const std::size_t stride = cubic ? 9 : 3, at = cubic ? 3 : 0;
         const Vec3 first{t.values[at], t.values[at + 1], t.values[at + 2]};
-        float most = 0.0f;
+        float most = 0.0f, largest = 0.0f;
         for (std::size_t k = 0; k < t.keyCount(); ++k) {
-            const float* v = &t.values[k * stride + at];
-            most = std::max(most, length(Vec3{v[0], v[1], v[2]} - first));
+            const Vec3 v{t.values[k * stride + at], t.values[k * stride + at + 1], t.values[k * stride + at + 2]};
+            most = std::max(most, length(v - first));
+            largest = std::max(largest, length(v));
         }
-        return most;
+        return most > 1e-5f * largest ? most : 0.0f;
     }
 
     // The source joints below the lowest common ancestor of a and b down to a and to
