@@ -64,7 +64,8 @@ int main() {
             request.layerCount = 1;
         }
         if (Status status = evaluator->check(request); !status) return fail(status.message());
-        evaluator->evaluate(request, state, work, model, {});
+        if (Status status = evaluator->evaluate(request, state, work, model, {}); !status)
+            return fail(status.message());
 
         // By hand: before the fade idle alone, w = 1, hips at (1, 0, 0). k updates into
         // it, u = k * 0.125 / 0.5 of it has passed and inOutSine gives

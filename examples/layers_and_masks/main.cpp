@@ -92,7 +92,8 @@ int main() {
         if (Status status = stack.update(1.0 / 16); !status) return fail(status.message());
         if (Status status = stack.fill(request); !status) return fail(status.message());
         if (Status status = evaluator->check(request); !status) return fail(status.message());
-        evaluator->evaluate(request, state, work, model, {});
+        if (Status status = evaluator->evaluate(request, state, work, model, {}); !status)
+            return fail(status.message());
     }
 
     // By hand, at 0.25 s. Outside the mask: the hips where walk has them, (0.25, 1, 0),

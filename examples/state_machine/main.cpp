@@ -75,7 +75,8 @@ int main(int argc, char** argv) {
         }
         if (Status status = motionLayers(sm.samples(), packedBySlot, request); !status) return fail(status.message());
         if (Status status = evaluator->check(request); !status) return fail(status.message());
-        evaluator->evaluate(request, state, work, model, {});
+        if (Status status = evaluator->evaluate(request, state, work, model, {}); !status)
+            return fail(status.message());
         x[static_cast<std::size_t>(update)] = model[0].m[12];
     }
 

@@ -636,8 +636,9 @@ Result<Clip> retargetClip(const Clip& clip, const Skeleton& source, const Skelet
     constexpr double kMostKeys = 100'000;
     const double keys = static_cast<double>(clip.duration()) * static_cast<double>(options.sampleRate);
     if (faults.empty() && keys > kMostKeys) {
-        faults.push_back({"sampleRate", "gives " + exactNumber(static_cast<float>(keys)) + " keys a track over the clip's " +
-                                            exactNumber(clip.duration()) + " s; at most 100000 (lower the rate)"});
+        faults.push_back({"sampleRate",
+                          "gives " + exactNumber(static_cast<float>(keys)) + " keys a track over the clip's " +
+                              exactNumber(clip.duration()) + " s; at most 100000 (lower the rate)"});
     }
     const std::vector<Fault> fit = clipFaults(clip, source);
     faults.insert(faults.end(), fit.begin(), fit.end());

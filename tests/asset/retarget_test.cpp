@@ -537,9 +537,9 @@ TEST(Retarget, TranslationsOfInnerJointsAreTheTargetsUnlessAllAreTransferred) {
 
     // Keys that differ by an exporter's rounding (2e-7 on a 0.45 offset) are no motion:
     // nothing to warn of.
-    const Clip still = clipFor(s, {makeTrack(0, TrackPath::Translation, {0.0f, 1.0f}, {0, 1, 0, 0, 1, 2}),
-                                   makeTrack(3, TrackPath::Translation, {0.0f, 1.0f},
-                                             {0, -0.45f, 0, 0, -0.45f, 2e-7f})});
+    const Clip still = clipFor(s,
+                               {makeTrack(0, TrackPath::Translation, {0.0f, 1.0f}, {0, 1, 0, 0, 1, 2}),
+                                makeTrack(3, TrackPath::Translation, {0.0f, 1.0f}, {0, -0.45f, 0, 0, -0.45f, 2e-7f})});
     options.translations = TranslationTransfer::Root;
     const auto quiet = retargetClip(still, s, t, options);
     ASSERT_TRUE(quiet.ok()) << quiet.message();

@@ -512,6 +512,21 @@ TEST(Cli, BenchRejectsUnknownWorkload) {
     EXPECT_TRUE(r.out.empty()) << r.out;  // rejected before anything runs
 }
 
+// An empty item in a workload list is refused, where it would have been dropped
+// (and `--workload ,` taken the next argument for a workload); lists may repeat.
+TEST(Cli, BenchRefusesEmptyWorkloadItemsAndTakesRepeatedLists) {
+    for (const char* list : {"w1a,", ",", "w1a,,ik"}) {
+        const CliRun r = runKinema(std::string("bench --workload ") + list + " --repetitions 1 --min-time 0");
+        EXPECT_EQ(r.exitCode, 2) << list;
+        EXPECT_NE(r.err.find("is empty (give a comma-separated list, e.g. w1a,ik)"), std::string::npos) << r.err;
+        EXPECT_TRUE(r.out.empty()) << r.out;
+    }
+    const CliRun both = runKinema("bench --workload w1a --workload compressed --repetitions 1 --min-time 0 --json");
+    ASSERT_EQ(both.exitCode, 0) << both.err;
+    EXPECT_NE(both.out.find("\"compressed\""), std::string::npos) << both.out;
+    EXPECT_NE(both.out.find("\"w1a\""), std::string::npos) << both.out;
+}
+
 TEST(Cli, BenchRejectsUnknownSimdLevel) {
     const CliRun r = runKinema("bench --workload w1a --simd sse9 --repetitions 1 --min-time 0");
     EXPECT_NE(r.exitCode, 0);

@@ -148,6 +148,13 @@ protected:
     void TearDown() override {
         if (!dir_.empty() && !HasFailure()) fs::remove_all(dir_);
     }
+    // The names of the files in dir_, sorted.
+    std::vector<std::string> fileNames() const {
+        std::vector<std::string> names;
+        for (const fs::directory_entry& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
+        std::sort(names.begin(), names.end());
+        return names;
+    }
     fs::path dir_;
 };
 
@@ -294,9 +301,7 @@ TEST_F(RenderCli, SeveralPngFramesAreNumberedFiles) {
     const CliRun r =
         runKinema("render " + quoted(file) + " --frames 3 --size 64x48 --out " + quoted(dir_ / "box.png") + gpuArg());
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    std::vector<std::string> names;
-    for (const fs::directory_entry& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
+    const std::vector<std::string> names = fileNames();
     EXPECT_EQ(names, (std::vector<std::string>{"box-0000.png", "box-0001.png", "box-0002.png"}));
     for (const std::string& name : names) {
         const auto image = readPng(dir_ / name);
@@ -311,9 +316,7 @@ TEST_F(RenderCli, FramesOfAnOutputNamedOnlyByItsExtensionStartWithTheirNumber) {
     const CliRun r =
         runKinema("render " + quoted(file) + " --frames 2 --size 32x24 --out " + quoted(dir_ / ".png") + gpuArg());
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    std::vector<std::string> names;
-    for (const fs::directory_entry& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
+    const std::vector<std::string> names = fileNames();
     EXPECT_EQ(names, (std::vector<std::string>{"0000.png", "0001.png"}));
 }
 
@@ -321,9 +324,7 @@ TEST_F(RenderCli, OnePngFrameKeepsTheName) {
     KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
     const CliRun r = runKinema("render " + quoted(file) + " --size 64x48 --out " + quoted(dir_ / "box.png") + gpuArg());
     ASSERT_EQ(r.exitCode, 0) << r.err;
-    std::vector<std::string> names;
-    for (const fs::directory_entry& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
-    EXPECT_EQ(names, std::vector<std::string>{"box.png"});
+    EXPECT_EQ(fileNames(), std::vector<std::string>{"box.png"});
 }
 
 TEST_F(RenderCli, RefusesBadImageArguments) {

@@ -79,17 +79,30 @@ CLI::Validator notEmpty() {
                           "");
 }
 
-std::optional<std::vector<double>> parseTimes(std::string_view list, std::string& error) {
-    std::vector<double> times;
+std::optional<std::vector<std::string_view>> splitList(std::string_view list, std::string_view example,
+                                                       std::string& error) {
+    std::vector<std::string_view> items;
     std::size_t item = 1;
     for (std::size_t start = 0;; ++item) {
         const std::size_t comma = std::min(list.find(',', start), list.size());
-        const std::string_view text = list.substr(start, comma - start);
-        if (trimmed(text).empty()) {
+        const std::string_view text = trimmed(list.substr(start, comma - start));
+        if (text.empty()) {
             error = "item " + std::to_string(item) + " of '" + std::string(list) +
-                "' is empty (give comma-separated numbers, e.g. 0,0.5,1.25)";
+                "' is empty (give a comma-separated list, e.g. " + std::string(example) + ")";
             return std::nullopt;
         }
+        items.push_back(text);
+        if (comma == list.size()) break;
+        start = comma + 1;
+    }
+    return items;
+}
+
+std::optional<std::vector<double>> parseTimes(std::string_view list, std::string& error) {
+    const auto items = splitList(list, "0,0.5,1.25", error);
+    if (!items) return std::nullopt;
+    std::vector<double> times;
+    for (const std::string_view text : *items) {
         const std::optional<double> value = parseNumber(text);
         if (!value) {
             error = "'" + std::string(text) + "' is not a number";
@@ -100,8 +113,6 @@ std::optional<std::vector<double>> parseTimes(std::string_view list, std::string
             return std::nullopt;
         }
         times.push_back(*value);
-        if (comma == list.size()) break;
-        start = comma + 1;
     }
     return times;
 }

@@ -32,6 +32,12 @@ CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi);
 // or --assets would otherwise quietly mean the default).
 CLI::Validator notEmpty();
 
+// One comma-separated list, none of its items empty (spaces around an item do not
+// count). Nullopt with `error` set ("item 2 of 'w1a,' is empty (give a
+// comma-separated list, e.g. EXAMPLE)") otherwise.
+std::optional<std::vector<std::string_view>> splitList(std::string_view list, std::string_view example,
+                                                       std::string& error);
+
 // `--times`: one comma-separated list of finite numbers, none of its items empty.
 // Nullopt with `error` set ("'nan' is not a finite number") otherwise.
 std::optional<std::vector<double>> parseTimes(std::string_view list, std::string& error);

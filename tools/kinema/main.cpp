@@ -202,11 +202,13 @@ int main(int argc, char** argv) {
         "CesiumMan on 1000 instances (w2), and one frame of scene work for 10,000 rigid animated nodes and 1000 "
         "skinned characters, with a GPU the GPU time of a frame of 10,000 GPU-skinned CesiumMan at 1920x1080 "
         "(render). Prints a table, or JSON with --json.");
+    std::vector<std::string> workloads;  // one comma-separated list per --workload, split after parsing
     benchCmd
-        ->add_option("--workload", bench.workloads,
+        ->add_option("--workload", workloads,
                      "comma-separated workloads: w1a, compressed, w1b, w1c, w1d, w1e, w1f, w1s, ik, w2, render or all "
-                     "(default all)")
-        ->delimiter(',');
+                     "(default all; may be repeated)")
+        ->allow_extra_args(false)
+        ->check(notEmpty());
     benchCmd->add_option("--threads", bench.threads, "threads for w1e and w1f (default 0: as many as the hardware has)")
         ->check(wholeIn(0, 1024));
     benchCmd
@@ -349,7 +351,18 @@ int main(int argc, char** argv) {
         if (demoCmd->parsed()) return runDemo(demo);
         if (renderCmd->parsed()) return runRender(render);
         if (viewCmd->parsed()) return runView(view);
-        if (benchCmd->parsed()) return runBench(bench);
+        if (benchCmd->parsed()) {
+            for (const std::string& list : workloads) {
+                std::string error;
+                const auto names = splitList(list, "w1a,ik", error);
+                if (!names) {
+                    std::cerr << "kinema bench: --workload: " << error << '\n';
+                    return 2;
+                }
+                bench.workloads.insert(bench.workloads.end(), names->begin(), names->end());
+            }
+            return runBench(bench);
+        }
         if (cookCmd->parsed()) return runCook(cook);
     } catch (const std::exception& e) {
         std::cerr << "kinema: " << e.what() << '\n';
