@@ -136,7 +136,7 @@ void PoseBatch::gatherEvents() {
     // evaluated what. Reserved to the sum of the per-instance buffers, which only
     // grow when a larger marker clip appears.
     std::size_t capacity = 0;
-    for (const InstanceState& s : states_) capacity += s.events().size();
+    for (const InstanceState& s : states_) capacity += s.eventBound();
     if (events_.capacity() < capacity) events_.reserve(capacity);
     for (std::size_t i = 0; i < states_.size(); ++i) {
         for (const MarkerEvent& e : states_[i].events()) {

@@ -261,7 +261,14 @@ void InstanceEvaluator::blendPose(const InstanceRequest& input, InstanceState& s
         const LayerRequest& layer = input.layers[l];
         const PackedClip& clip = *layer.clip;
         PackedClipCursor& cursor = state.cursors_[l];
-        if (!cursor.isBoundTo(clip)) cursor.bind(clip);  // allocates only for a clip with more timelines
+        if (!cursor.isBoundTo(clip)) {
+            // Every layer's cursor grows with the widest clip any of them has bound: a
+            // clip seen on one layer plays on another without allocating.
+            if (cursor.capacity() < clip.timelines().size()) {
+                for (PackedClipCursor& c : state.cursors_) c.reserve(clip.timelines().size());
+            }
+            cursor.bind(clip);
+        }
         const double t = clipTime(layer.time, clip.duration(), layer.loop);
         const bool covers = clip.coversPose(joints, weights);
         if (l != 0 && layer.mode != LayerMode::Additive && covers) {

@@ -274,11 +274,15 @@ double PackedClip::bytesPerKey() const noexcept {
 void PackedClipCursor::bind(const PackedClip& clip) {
     clip_ = &clip;
     count_ = clip.timelines().size();
-    if (hints_.size() < count_) {
-        hints_.resize(count_);
-        points_.resize(count_);
-    }
+    reserve(count_);
     std::fill_n(hints_.begin(), count_, 0u);
+}
+
+void PackedClipCursor::reserve(std::size_t timelines) {
+    if (hints_.size() < timelines) {
+        hints_.resize(timelines);
+        points_.resize(timelines);
+    }
 }
 
 std::uint32_t findPackedInterval(const PackedClip& clip, const PackedTimeline& timeline, double time,

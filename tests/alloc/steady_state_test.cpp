@@ -234,6 +234,47 @@ TEST(SteadyState, AdjustmentsExternalPosesAndMarkerSweepsAllocateNothingOnSevera
     expectNoAllocationsWithControls(3);
 }
 
+// Two clips seen once each on their own layer, then swapped: the cursors grew with the
+// wider clip on either layer. A frame long enough to cross every marker of both: the
+// event list was reserved for every marker, not for the most crossed so far.
+TEST(SteadyState, SwappedLayersAndAFrameCrossingEveryMarkerAllocateNothing) {
+    const BatchFixture f(53);
+    // Every other track on keys of its own: two timelines where the narrow clip has one.
+    std::vector<Track> tracks(f.clipA.tracks().begin(), f.clipA.tracks().end());
+    for (std::size_t k = 1; k < tracks.size(); k += 2) {
+        for (float& t : tracks[k].times) t *= 0.5f;
+    }
+    const Clip wide = Clip::create("wide", tracks, {{"a", 0.1f}, {"b", 0.5f}, {"c", 0.9f}}).value();
+    const Clip narrow =
+        Clip::create("narrow", {f.clipB.tracks().begin(), f.clipB.tracks().end()}, {{"n", 0.3f}}).value();
+    const PackedClip widePacked(wide), narrowPacked(narrow);
+    ASSERT_GT(widePacked.timelines().size(), narrowPacked.timelines().size());
+    BatchOptions o;
+    o.threads = 1;
+    constexpr std::size_t kInstances = 32;
+    PoseBatch batch = test::makeBatch(f.skeleton, {}, kInstances, o);
+    std::vector<InstanceRequest> in(kInstances);
+    const auto frame = [&](bool swapped, double time, double step) {
+        for (InstanceRequest& x : in) {
+            x.layerCount = 2;
+            x.layers[0] = {swapped ? &narrowPacked : &widePacked, time, 1.0f, LoopMode::Loop};
+            x.layers[1] = {swapped ? &widePacked : &narrowPacked, time, 0.5f, LoopMode::Loop};
+            for (LayerRequest& l : x.layers) {
+                l.sweep = true;
+                l.step = {time - step, time, step};
+            }
+        }
+        return batch.evaluate(in);
+    };
+    // Warm-up: a few markers crossed a frame at most.
+    for (int n = 1; n <= 30; ++n) ASSERT_TRUE(frame(false, n / 60.0, 1.0 / 60.0).ok());
+    const long before = gAllocations.load();
+    ASSERT_TRUE(frame(true, 0.75, 1.0 / 60.0).ok());
+    ASSERT_TRUE(frame(true, 0.75, 5.0).ok());  // several laps of both clips
+    EXPECT_EQ(batch.events().size(), kInstances * 4);
+    EXPECT_EQ(gAllocations.load() - before, 0);
+}
+
 TEST(SteadyState, KernelsAllocateNothing) {
     const BatchFixture f(43);
     const PoseKernels k;

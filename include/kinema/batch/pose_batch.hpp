@@ -6,7 +6,8 @@
 // model matrices, skin palettes) and sampling state, all sized when it is made.
 // Instances share nothing writable, so there are no locks and the results are bit
 // for bit the same whatever the thread count. After the first evaluation with a
-// given set of clips, evaluate() allocates nothing.
+// given set of clips (on any layers), IK task counts and marker layouts,
+// evaluate() allocates nothing (InstanceEvaluator::evaluate names the exceptions).
 //
 // evaluate() runs on oneTBB. An engine with its own job system calls the same three
 // steps itself: check() once, evaluateRange() over disjoint ranges on its workers,

@@ -149,6 +149,8 @@ public:
     // Markers crossed in the last evaluation, by layer, then in the order the head
     // met them.
     std::span<const MarkerEvent> events() const noexcept { return {events_.data(), eventCount_}; }
+    // The most events one evaluation can report with the clips seen so far.
+    std::size_t eventBound() const noexcept { return events_.size(); }
     // One outcome per IK task of the last evaluation's request, in its order.
     std::span<const IkOutcome> ikOutcomes() const noexcept { return {ikOutcomes_.data(), ikCount_}; }
     // The blended user curves of the last evaluation, in EvaluatorOptions::curves order.
@@ -212,8 +214,9 @@ public:
     // matrices, when modelMatrices()) the composed pose, `palettes` (paletteSize()
     // matrices) every skin's palette, `state` the markers crossed and the IK
     // outcomes and the blended curves. Allocates only when a request has more IK
-    // tasks than any before, when a clip with more timelines or markers than any
-    // before appears, or when a layer's clip with curves changes. WrongCount, and
+    // tasks than any before, when a clip with more timelines than any before
+    // appears on any layer, when the layers' marker counts add up to more than
+    // before, or when a layer's clip with curves changes. WrongCount, and
     // nothing written, when `work` holds poses of another joint or weight count
     // (makeWorkPoses() makes them) or `model` or `palettes` is too short.
     Status evaluate(const InstanceRequest& request, InstanceState& state, WorkPoses& work, std::span<Mat4> model,

@@ -122,6 +122,9 @@ public:
     PackedClipCursor() = default;
     explicit PackedClipCursor(const PackedClip& clip) { bind(clip); }
     void bind(const PackedClip& clip);
+    // Room for a clip of `timelines` timelines, so that binding one allocates nothing.
+    void reserve(std::size_t timelines);
+    std::size_t capacity() const noexcept { return hints_.size(); }
     // Bound to this clip: its address, and as many timelines (another clip built at
     // the same address, after the first was destroyed, is bound afresh: its
     // timelines would overrun this cursor's).
