@@ -5,13 +5,12 @@
 #include <charconv>
 #include <cstdio>
 #include <cmath>
-#include <fstream>
 #include <initializer_list>
 #include <iterator>
-#include <sstream>
 #include <unordered_set>
 
 #include "json_reader.hpp"
+#include "kinema/io/gltf.hpp"
 
 namespace kinema {
 
@@ -21,6 +20,16 @@ namespace dom = simdjson::dom;
 
 class Reader : public detail::JsonReader {
 public:
+    // An optional key naming something (a state, a parameter, a predicate): given, it
+    // names one; an empty name would read as the key left out.
+    void reference(dom::object o, std::string_view key, const std::string& at, std::string& out) {
+        const std::size_t before = faults.size();
+        string(o, key, at, out, false);
+        if (faults.size() == before && has(o, key) && out.empty()) {
+            fault(at + "/" + std::string(key), "an empty name (leave the key out for none)");
+        }
+    }
+
     BlendSpaceDesc blendSpace(dom::object o, const std::string& at) {
         onlyKeys(o, at, {"dimensions", "x", "y", "sync", "clips"});
         BlendSpaceDesc b;
@@ -30,14 +39,21 @@ public:
             b.dimensions = dims == 2.0f ? 2u : 1u;
         }
         string(o, "x", at, b.xParameter, true);
-        string(o, "y", at, b.yParameter, b.dimensions == 2);
+        // A y in a 1D blend space would be ignored: most likely "dimensions": 2 is missing.
+        const auto only2D = [&](dom::object obj, const std::string& where) {
+            if (b.dimensions != 2 && has(obj, "y"))
+                fault(where + "/y", "a 1D blend space has no y (\"dimensions\": 2?)");
+        };
+        only2D(o, at);
+        if (b.dimensions == 2) string(o, "y", at, b.yParameter, true);
         name(o, "sync", at, b.sync, parseBlendSync, "sync mode");
         objects(o, "clips", at, true, [&](dom::object c, const std::string& cat) {
             onlyKeys(c, cat, {"clip", "x", "y"});
             BlendSpaceClipDesc clip;
             string(c, "clip", cat, clip.clip, true);
             number(c, "x", cat, clip.x, true);
-            number(c, "y", cat, clip.y, b.dimensions == 2);
+            only2D(c, cat);
+            if (b.dimensions == 2) number(c, "y", cat, clip.y, true);
             b.clips.push_back(std::move(clip));
         });
         return b;
@@ -79,7 +95,7 @@ public:
                 }
             }
             number(o, "speed", at, s.speed, false);
-            string(o, "speedParameter", at, s.speedParameter, false);
+            reference(o, "speedParameter", at, s.speedParameter);
             name(o, "mode", at, s.mode, parseLoopMode, "playback mode");
             desc.states.push_back(std::move(s));
         });
@@ -117,10 +133,10 @@ public:
             boolean(o, "syncMarkers", at, t.syncMarkers);
             name(o, "interruption", at, t.interruption, parseInterruption, "interruption policy");
             boolean(o, "canTransitionToSelf", at, t.canTransitionToSelf);
-            string(o, "predicate", at, t.predicate, false);
+            reference(o, "predicate", at, t.predicate);
             desc.transitions.push_back(std::move(t));
         });
-        string(root, "defaultState", "", desc.defaultState, false);
+        reference(root, "defaultState", "", desc.defaultState);
         return desc;
     }
 };
@@ -232,12 +248,12 @@ Result<StateMachineDefinition> loadStateMachineJson(std::string_view json, const
 }
 
 Result<StateMachineDefinition> loadStateMachineFile(const std::string& path, const ClipLookup& clips) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Fault{path, "cannot open the file"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) return Fault{path, "cannot read the file"};
-    return loadStateMachineJson(text.str(), clips, path);
+    // As every JSON file kinema reads: a regular file of at most 64 MiB (a FIFO or a
+    // device is refused without blocking).
+    auto bytes = readFileBytes(path, std::size_t{64} << 20);
+    if (!bytes) return std::vector<Fault>(bytes.faults().begin(), bytes.faults().end());
+    const auto& b = **bytes;
+    return loadStateMachineJson(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()), clips, path);
 }
 
 std::string toJson(const StateMachineDesc& desc) {
@@ -258,12 +274,12 @@ std::string toJson(const StateMachineDesc& desc) {
             ObjectWriter bo(out, o.indent() + 2);
             bo.number("dimensions", static_cast<float>(b.dimensions));
             bo.string("x", b.xParameter);
-            if (!b.yParameter.empty()) bo.string("y", b.yParameter);
+            if (b.dimensions == 2) bo.string("y", b.yParameter);
             bo.string("sync", toString(b.sync));
             appendArray(out, bo, "clips", b.clips, [&](ObjectWriter& c, const BlendSpaceClipDesc& clip) {
                 c.string("clip", clip.clip);
                 c.number("x", clip.x);
-                c.number("y", clip.y);
+                if (b.dimensions == 2) c.number("y", clip.y);
             });
             bo.close();
         }

@@ -150,6 +150,7 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         const std::string at = "/states/" + std::to_string(i);
         State state;
         if (s.name.empty()) fault(at + "/name", "a state needs a name");
+        if (s.name == "*") fault(at + "/name", "\"*\" stands for any state in transitions: no state may take it");
         if (findByName(desc.states, s.name) != i) fault(at + "/name", "state " + quoted(s.name) + " is defined twice");
         if (!std::isfinite(s.speed)) fault(at + "/speed", "not finite");
         state.speed = s.speed;
@@ -209,6 +210,10 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
             const auto from = findByName(desc.states, t.from);
             if (!from) fault(at + "/from", "no state named " + quoted(t.from) + " (\"*\" is any state)");
             tr.from = from ? static_cast<std::int32_t>(*from) : -1;
+            // From a named state into itself is always allowed; the flag would say nothing.
+            if (t.canTransitionToSelf) {
+                fault(at + "/canTransitionToSelf", "applies to \"*\" transitions only");
+            }
         }
         const auto to = findByName(desc.states, t.to);
         if (!to) fault(at + "/to", "no state named " + quoted(t.to));

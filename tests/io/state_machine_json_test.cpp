@@ -2,6 +2,7 @@
 // the round trip (text -> description -> text -> the same description), and
 // fail-closed reading with every fault at its JSON pointer.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <cstring>
@@ -197,6 +198,22 @@ TEST(StateMachineJson, LoadsFromAFileAndNamesAMissingOne) {
     EXPECT_EQ(missing.faults()[0].where, path);
 }
 
+// Only a regular file is read: a FIFO no one writes is refused at once (a blocking
+// read would hang here), a folder is named as one.
+TEST(StateMachineJson, AFifoOrAFolderIsRefusedWithoutBlocking) {
+    const std::string fifo = ::testing::TempDir() + "kinema_sm_fifo.json";
+    std::remove(fifo.c_str());
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const Clip x = makeClip("x", 1.0f);
+    auto piped = loadStateMachineFile(fifo, [&](std::string_view) { return &x; });
+    std::remove(fifo.c_str());
+    ASSERT_FALSE(piped.ok());
+    EXPECT_NE(piped.faults()[0].what.find("FIFO"), std::string::npos) << piped.message();
+    auto folder = loadStateMachineFile(::testing::TempDir(), [&](std::string_view) { return &x; });
+    ASSERT_FALSE(folder.ok());
+    EXPECT_NE(folder.faults()[0].what.find("folder"), std::string::npos) << folder.message();
+}
+
 struct BadDocument {
     const char* text;
     std::vector<std::string> places;
@@ -232,6 +249,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadDocument{
             R"({"states": [{"name": "a", "blendSpace": {"dimensions": 2, "x": "s", "clips": [{"clip": "w", "x": 1}]}}]})",
             {"f.json#/states/0/blendSpace/y", "f.json#/states/0/blendSpace/clips/0/y"}},
+        // A y where "dimensions": 2 is missing would be ignored.
+        BadDocument{
+            R"({"states": [{"name": "a", "blendSpace": {"x": "s", "y": "t", "clips": [{"clip": "w", "x": 1, "y": 2}]}}]})",
+            {"f.json#/states/0/blendSpace/y", "f.json#/states/0/blendSpace/clips/0/y"}},
+        // An empty name would read as the key left out.
+        BadDocument{R"({"states": [{"name": "a", "clip": "x", "speedParameter": ""}], "defaultState": ""})",
+                    {"f.json#/states/0/speedParameter", "f.json#/defaultState"}},
+        BadDocument{
+            R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "*", "to": "a", "predicate": ""}]})",
+            {"f.json#/transitions/0/predicate"}},
         BadDocument{R"({"parameters": [{"name": "p"}], "states": [{"name": "a", "clip": "x"}]})",
                     {"f.json#/parameters/0/type"}},
         BadDocument{R"({"parameters": [{"name": "p", "type": "int"}], "states": [{"name": "a", "clip": "x"}]})",

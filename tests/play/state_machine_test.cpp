@@ -582,6 +582,20 @@ TEST(StateMachineValidation, EveryFaultIsLocatedByItsPointer) {
                 "/transitions/1/to", "/transitions/2/duration", "/transitions/3/offset", "/defaultState"}));
 }
 
+// "*" means any state in a transition, so no state may be named so; a named source
+// state may always transition into itself, so the flag there would say nothing.
+TEST(StateMachineValidation, AStarStateAndASelfFlagOnANamedSourceAreRefused) {
+    const Clips clips = locomotionClips();
+    auto d = locomotionDesc();
+    d.states[0].name = "*";
+    d.defaultState = "walk";
+    d.transitions[0].from = "walk";
+    d.transitions[1].canTransitionToSelf = true;
+    EXPECT_EQ(
+        faultPlaces(d, clips),
+        (Places{"/states/0/name", "/transitions/1/canTransitionToSelf", "/transitions/1/to", "/transitions/3/to"}));
+}
+
 TEST(ClipsByName, FindsTheFirstClipOfANameOrNone) {
     std::vector<Clip> clips;
     for (const char* name : {"walk", "", "walk"}) clips.push_back(Clip::create(name, {}).value());

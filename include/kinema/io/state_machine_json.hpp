@@ -24,7 +24,8 @@ Result<StateMachineDesc> parseStateMachineJson(std::string_view json, std::strin
 Result<StateMachineDefinition> loadStateMachineJson(std::string_view json, const ClipLookup& clips,
                                                     std::string_view source = {});
 
-// Reads the file at `path` and loads it as loadStateMachineJson does.
+// Reads the file at `path` (a regular file of at most 64 MiB) and loads it as
+// loadStateMachineJson does.
 Result<StateMachineDefinition> loadStateMachineFile(const std::string& path, const ClipLookup& clips);
 
 // The JSON text of `desc`: parseStateMachineJson gives back an equal description
