@@ -27,6 +27,7 @@
 
 #include "kinema/asset/model.hpp"
 #include "kinema/io/cooked.hpp"
+#include "kinema/io/model_file.hpp"
 #include "cooked_fixtures.hpp"
 #include "support/track_builder.hpp"
 
@@ -304,6 +305,22 @@ TEST_F(CookedHostile, NotACookedFile) {
     auto hash = cookedSourceHash(glb, kSource);
     ASSERT_FALSE(hash.ok());
     EXPECT_NE(hash.message().find("not a kinema cooked file"), std::string::npos);
+}
+
+// A file named .kinc whose magic is damaged is read as a cooked file and told so,
+// not handed to the glTF reader (a JSON syntax error at its first byte); another
+// name with the same bytes still goes to glTF.
+TEST_F(CookedHostile, ADamagedKincFileIsToldItsMagicIsWrong) {
+    Bytes damaged = bytes;
+    damaged[3] = std::byte{'X'};
+    const auto shared = std::make_shared<const Bytes>(damaged);
+    const auto cooked = loadModelBytes(shared, "dir/walk.KINC");
+    ASSERT_FALSE(cooked.ok());
+    EXPECT_EQ(cooked.faults().front().where, "walk.KINC@byte 0");
+    EXPECT_NE(cooked.message().find("not a kinema cooked file"), std::string::npos) << cooked.message();
+    const auto other = loadModelBytes(shared, "dir/walk.bin");
+    ASSERT_FALSE(other.ok());
+    EXPECT_EQ(other.message().find("not a kinema cooked file"), std::string::npos) << other.message();
 }
 
 // --- Header fields: each has its own check, made before the checksum's. -----------

@@ -1,6 +1,7 @@
 // kinema/io: a model from a file of either form kinema reads, a glTF file (.gltf or
 // .glb) or a cooked file (io/cooked.hpp), told apart by the file's first bytes
-// rather than its name. The file is read once.
+// rather than its name; a file named .kinc is read as cooked whatever it starts
+// with (a damaged one is told its magic is wrong). The file is read once.
 #pragma once
 
 #include <cstddef>
