@@ -1,5 +1,7 @@
 #include "kinema/asset/retarget.hpp"
 
+#include "kinema/core/quoted.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -23,12 +25,7 @@ constexpr std::int32_t kNone = -1;
 constexpr std::size_t kUnused = std::numeric_limits<std::size_t>::max();
 constexpr std::uint32_t kNoJoint = std::numeric_limits<std::uint32_t>::max();
 
-std::string quoted(std::string_view s) {
-    std::string r("\"");
-    r.append(s);
-    r += '"';
-    return r;
-}
+std::string quoted(std::string_view s) { return kinema::inQuotes(s, '"'); }
 
 std::size_t index(std::int32_t joint) { return static_cast<std::size_t>(joint); }
 

@@ -114,7 +114,7 @@ void Importer::readAccessors() {
         std::optional<ElementShape> shape;
         if (hasShape) {
             shape = gltf::elementShape(type);
-            if (!shape) fault(at / "type", quoted(type) + " is not an accessor type");
+            if (!shape) fault(at / "type", inQuotes(type) + " is not an accessor type");
         }
         getBool(m[kNormalized], "normalized", at, d.normalized);
         getUint(m[kByteOffset], "byteOffset", at, offset, false);

@@ -51,7 +51,7 @@ void Importer::readAnimations() {
             else if (interp == "CUBICSPLINE")
                 si.interpolation = Interpolation::CubicSpline;
             else {
-                fault(sat / "interpolation", quoted(interp) + " is not LINEAR, STEP or CUBICSPLINE");
+                fault(sat / "interpolation", inQuotes(interp) + " is not LINEAR, STEP or CUBICSPLINE");
                 continue;
             }
             if (hi && input >= accessors_.size()) fault(sat / "input", "no such accessor");
@@ -114,7 +114,7 @@ void Importer::readAnimations() {
             else if (path == "weights")
                 tp = TrackPath::Weights;
             else {
-                fault(tat / "path", quoted(path) + " is not translation, rotation, scale or weights");
+                fault(tat / "path", inQuotes(path) + " is not translation, rotation, scale or weights");
                 continue;
             }
             if (node >= 0 && nodes_[static_cast<std::size_t>(node)].hasMatrix) {

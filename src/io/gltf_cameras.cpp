@@ -24,7 +24,7 @@ void Importer::readCameras() {
         // An unknown type is only a warning for the validator (the schema admits other
         // strings), but there is no projection to repair it with: a fault in both modes.
         if (type != "perspective" && type != "orthographic") {
-            fault(at / "type", quoted(type) + " is not one of 'perspective', 'orthographic'");
+            fault(at / "type", inQuotes(type) + " is not one of 'perspective', 'orthographic'");
             return;
         }
         const bool perspective = type == "perspective";

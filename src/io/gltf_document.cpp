@@ -38,15 +38,6 @@ std::string printable(std::string text) {
     return out;
 }
 
-std::string quoted(std::string_view text) {
-    std::string out;
-    out.reserve(text.size() + 2);
-    out += '\'';
-    out += text;
-    out += '\'';
-    return out;
-}
-
 // A recoverable error: a warning naming the repair when lenient, else a fault.
 void Importer::recoverable(const Pointer& at, const std::string& what, const std::string& repair) {
     if (lenient()) {

@@ -37,6 +37,7 @@
 #include "accessor.hpp"
 #include "kinema/asset/model.hpp"
 #include "kinema/core/counted.hpp"
+#include "kinema/core/quoted.hpp"
 #include "kinema/io/gltf.hpp"
 #include "resource.hpp"
 
@@ -53,9 +54,6 @@ inline constexpr std::size_t kMaxFaults = 500;
 // shown as \xNN, so a file cannot move the cursor, recolour a terminal or forge a line
 // of output, and a message is cut after 1000 bytes, so a huge string stays one line.
 std::string printable(std::string text);
-// 'text', in single quotes (appended, not concatenated: g++ 12 at -O3 warns falsely,
-// -Wrestrict, on "'" + s, depending on what else the file inlines).
-std::string quoted(std::string_view text);
 
 // The Khronos glTF-Validator's tolerances, so that strict import and the validator
 // call the same files errors: |length - 1| of a unit quaternion, of a unit normal,

@@ -155,7 +155,7 @@ void Importer::readMaterial(const dom::object& o, const Pointer& at, Material& m
         } else {
             // A warning for the Khronos validator (the schema admits other strings):
             // both modes draw it opaque, glTF's default, and say so.
-            std::string what = quoted(mode);
+            std::string what = inQuotes(mode);
             what.append(" is not one of 'OPAQUE', 'MASK', 'BLEND'; 'OPAQUE' is used");
             warn(at / "alphaMode", std::move(what));
         }

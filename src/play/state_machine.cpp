@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 #include "elapsed.hpp"
+#include "kinema/core/quoted.hpp"
 
 namespace kinema {
 
@@ -76,15 +77,6 @@ std::optional<std::uint32_t> findByName(const std::vector<T>& items, std::string
     return std::nullopt;
 }
 
-std::string quoted(std::string_view s) {
-    std::string out;  // appended, not concatenated: g++ 12 warns falsely (-Wrestrict) on "'" + s
-    out.reserve(s.size() + 2);
-    out += '\'';
-    out += s;
-    out += '\'';
-    return out;
-}
-
 }  // namespace
 
 std::optional<std::uint32_t> StateMachineDefinition::findState(std::string_view name) const noexcept {
@@ -112,7 +104,7 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         const std::string at = "/parameters/" + std::to_string(i);
         if (p.name.empty()) fault(at + "/name", "a parameter needs a name");
         if (findByName(desc.parameters, p.name) != i)
-            fault(at + "/name", "parameter " + quoted(p.name) + " is defined twice");
+            fault(at + "/name", "parameter " + inQuotes(p.name) + " is defined twice");
         if (!std::isfinite(p.defaultValue)) fault(at + "/default", "not finite");
     }
     // A parameter reference by name that must have one of `types`; -1 when missing.
@@ -120,13 +112,13 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
                                std::initializer_list<ParameterType> types, std::string_view need) -> std::int32_t {
         const auto index = findByName(desc.parameters, name);
         if (!index) {
-            fault(at, "no parameter named " + quoted(name));
+            fault(at, "no parameter named " + inQuotes(name));
             return -1;
         }
         if (std::find(types.begin(), types.end(), desc.parameters[*index].type) == types.end()) {
             fault(at,
-                  "parameter " + quoted(name) + " is a " + std::string(toString(desc.parameters[*index].type)) + ", " +
-                      std::string(need) + " is needed");
+                  "parameter " + inQuotes(name) + " is a " + std::string(toString(desc.parameters[*index].type)) +
+                      ", " + std::string(need) + " is needed");
             return -1;
         }
         return static_cast<std::int32_t>(*index);
@@ -134,7 +126,7 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
     const auto clipSlot = [&](const std::string& name, const std::string& at) -> std::int32_t {
         const Clip* clip = lookup ? lookup(name) : nullptr;
         if (clip == nullptr) {
-            fault(at, "no clip named " + quoted(name));
+            fault(at, "no clip named " + inQuotes(name));
             return -1;
         }
         const auto found = std::find(def.clips_.begin(), def.clips_.end(), clip);
@@ -151,7 +143,8 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         State state;
         if (s.name.empty()) fault(at + "/name", "a state needs a name");
         if (s.name == "*") fault(at + "/name", "\"*\" stands for any state in transitions: no state may take it");
-        if (findByName(desc.states, s.name) != i) fault(at + "/name", "state " + quoted(s.name) + " is defined twice");
+        if (findByName(desc.states, s.name) != i)
+            fault(at + "/name", "state " + inQuotes(s.name) + " is defined twice");
         if (!std::isfinite(s.speed)) fault(at + "/speed", "not finite");
         state.speed = s.speed;
         state.mode = s.mode;
@@ -208,7 +201,7 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         tr.from = -1;
         if (t.from != "*") {
             const auto from = findByName(desc.states, t.from);
-            if (!from) fault(at + "/from", "no state named " + quoted(t.from) + " (\"*\" is any state)");
+            if (!from) fault(at + "/from", "no state named " + inQuotes(t.from) + " (\"*\" is any state)");
             tr.from = from ? static_cast<std::int32_t>(*from) : -1;
             // From a named state into itself is always allowed; the flag would say nothing.
             if (t.canTransitionToSelf) {
@@ -216,7 +209,7 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
             }
         }
         const auto to = findByName(desc.states, t.to);
-        if (!to) fault(at + "/to", "no state named " + quoted(t.to));
+        if (!to) fault(at + "/to", "no state named " + inQuotes(t.to));
         tr.to = to.value_or(0);
         if (!(t.duration >= 0.0f) || !std::isfinite(t.duration)) fault(at + "/duration", "must be finite and >= 0");
         tr.duration = t.duration;
@@ -262,7 +255,7 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
 
     if (!desc.defaultState.empty()) {
         const auto d = findByName(desc.states, desc.defaultState);
-        if (!d) fault("/defaultState", "no state named " + quoted(desc.defaultState));
+        if (!d) fault("/defaultState", "no state named " + inQuotes(desc.defaultState));
         def.defaultState_ = d.value_or(0);
     }
     if (!faults.empty()) return faults;

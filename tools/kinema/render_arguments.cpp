@@ -3,20 +3,9 @@
 #include <charconv>
 #include <cmath>
 
+#include "kinema/core/quoted.hpp"
+
 namespace kinema::cli {
-namespace {
-
-// 'text', built in one buffer (GCC 12 misjudges "'" + std::string as overlapping copies).
-std::string quoted(std::string_view text) {
-    std::string out;
-    out.reserve(text.size() + 2);
-    out.push_back('\'');
-    out.append(text);
-    out.push_back('\'');
-    return out;
-}
-
-}  // namespace
 
 std::optional<ImageSize> parseImageSize(std::string_view text, std::string& error) {
     const auto x = text.find('x');
@@ -26,7 +15,7 @@ std::optional<ImageSize> parseImageSize(std::string_view text, std::string& erro
     };
     ImageSize size;
     if (x == std::string_view::npos || !side(text.substr(0, x), size.width) || !side(text.substr(x + 1), size.height)) {
-        error = quoted(text);
+        error = inQuotes(text);
         error.append(" is not WIDTHxHEIGHT (e.g. 640x480)");
         return std::nullopt;
     }
@@ -53,7 +42,7 @@ std::optional<std::array<float, 4>> parseBackground(std::string_view text, std::
         ok = r.ec == std::errc{} && r.ptr == hex.data() + 2 * i + 2;
     }
     if (!ok) {
-        error = quoted(text);
+        error = inQuotes(text);
         error.append(" is not RRGGBB, RRGGBBAA (hexadecimal) or 'transparent'");
         return std::nullopt;
     }
