@@ -232,8 +232,14 @@ Result<Clip> Clip::withCurves(std::vector<CurveTrack> curves) const {
         }
         for (std::size_t k = 0; k < c.times.size(); ++k) {
             const float t = c.times[k];
-            if (!std::isfinite(t) || t < 0.0f || (k > 0 && !(t > c.times[k - 1]))) {
-                fault("key " + std::to_string(k) + ": times must be finite, >= 0 and strictly increasing");
+            const std::string key = "key " + std::to_string(k) + ": time " + exactNumber(t);
+            if (!std::isfinite(t) || t < 0.0f) {
+                fault(key + " is not a finite number >= 0");
+                break;
+            }
+            if (k > 0 && !(t > c.times[k - 1])) {
+                // Times a float cannot tell apart (1 and 1.00000001) are equal here.
+                fault(key + " is not after the earlier key's " + exactNumber(c.times[k - 1]) + " (as 32-bit floats)");
                 break;
             }
         }

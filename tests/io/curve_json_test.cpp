@@ -70,7 +70,7 @@ TEST(CurveJson, EveryFaultIsLocatedAndNothingIsApplied) {
          "f#/clips/Walk/a/frame: unknown key"},
         {R"({"clips": {"Walk": {"a": {"times": [0], "values": [1], "interpolation": "CUBICSPLINE"}}}})",
          "f#/clips/Walk/a/interpolation: must be \"LINEAR\" or \"STEP\""},
-        {R"({"clips": {"Walk": {"a": {"times": [1, 0], "values": [1, 2]}}}})", "f#/clips/Walk/a: key 1: times must be"},
+        {R"({"clips": {"Walk": {"a": {"times": [1, 0], "values": [1, 2]}}}})", "f#/clips/Walk/a: key 1: time 0 is not after the earlier key's 1"},
         {R"({"clips": {"Walk": {"a": {"times": [0, 1], "values": [1]}}}})", "f#/clips/Walk/a: 1 values for 2 keys"},
         {R"({"clips": {"Walk": {"a": 3}}})", "f#/clips/Walk/a: must be an object"},
         {R"({"clips": {"Walk": []}})", "f#/clips/Walk: must be an object of curve names"},
