@@ -65,7 +65,8 @@ TEST(UserCurve, BadCurvesAreRefusedAtTheirIndex) {
     refused(curve("fine", {0.0f}, {1.0f}), "second curve named");
     refused(curve("x", {}, {}), "at least one key");
     refused(curve("x", {0.0f, 1.0f}, {1.0f}), "1 values for 2 keys");
-    refused(curve("x", {0.0f, 0.0f}, {1.0f, 2.0f}), "key 1: time 0 is not after the earlier key's 0 (as 32-bit floats)");
+    refused(curve("x", {0.0f, 0.0f}, {1.0f, 2.0f}),
+            "key 1: time 0 is not after the earlier key's 0 (as 32-bit floats)");
     refused(curve("x", {-1.0f}, {1.0f}), ">= 0");
     refused(curve("x", {0.0f, NAN}, {1.0f, 2.0f}), "finite");
     refused(curve("x", {0.0f}, {INFINITY}), "not finite");
