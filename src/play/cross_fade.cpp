@@ -1,9 +1,8 @@
 #include "kinema/play/cross_fade.hpp"
 
-#include <optional>
-
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include "elapsed.hpp"
 
 namespace kinema {

@@ -33,14 +33,28 @@ struct Frame {
     Vec3 s{1.0f, 1.0f, 1.0f};
 };
 
-Frame frameOf(std::span<const std::int32_t> parents, const SoaPose& local, std::int64_t joint) noexcept {
+// The joints from `joint` up to `top` (included; -1: the root) composed, in `top`'s
+// parent's frame; rotation not normalised.
+Frame framePart(std::span<const std::int32_t> parents, const SoaPose& local, std::int64_t joint,
+                std::int64_t top) noexcept {
+    std::array<const float*, kSoaComponents> c;
+    for (std::size_t k = 0; k < kSoaComponents; ++k) c[k] = local.component(static_cast<SoaComponent>(k));
     Frame f;
     for (std::int64_t k = joint; k >= 0; k = parents[static_cast<std::size_t>(k)]) {
-        const Transform t = local.joint(static_cast<std::size_t>(k));
-        f.p = t.translation + rotate(t.rotation, mulComponents(t.scale, f.p));
-        f.r = t.rotation * f.r;
-        f.s = mulComponents(t.scale, f.s);
+        const auto i = static_cast<std::size_t>(k);
+        const Vec3 t{c[0][i], c[1][i], c[2][i]};
+        const Quat r{c[3][i], c[4][i], c[5][i], c[6][i]};
+        const Vec3 scale{c[7][i], c[8][i], c[9][i]};
+        f.p = t + rotate(r, mulComponents(scale, f.p));
+        f.r = r * f.r;
+        f.s = mulComponents(scale, f.s);
+        if (k == top) break;
     }
+    return f;
+}
+
+Frame frameOf(std::span<const std::int32_t> parents, const SoaPose& local, std::int64_t joint) noexcept {
+    Frame f = framePart(parents, local, joint, -1);
     f.r = normalize(f.r);
     return f;
 }
@@ -49,8 +63,9 @@ Vec3 positionOf(std::span<const std::int32_t> parents, const SoaPose& local, std
     return frameOf(parents, local, joint).p;
 }
 
-// frameOf's rotation alone: rotations compose without the translations and scales.
-Quat rotationOf(std::span<const std::int32_t> parents, const SoaPose& local, std::int64_t joint) noexcept {
+// framePart's rotation alone: rotations compose without the translations and scales.
+Quat rotationPart(std::span<const std::int32_t> parents, const SoaPose& local, std::int64_t joint,
+                  std::int64_t top) noexcept {
     const float* x = local.component(SoaComponent::Rx);
     const float* y = local.component(SoaComponent::Ry);
     const float* z = local.component(SoaComponent::Rz);
@@ -59,8 +74,14 @@ Quat rotationOf(std::span<const std::int32_t> parents, const SoaPose& local, std
     for (std::int64_t k = joint; k >= 0; k = parents[static_cast<std::size_t>(k)]) {
         const auto i = static_cast<std::size_t>(k);
         r = Quat{x[i], y[i], z[i], w[i]} * r;
+        if (k == top) break;
     }
-    return normalize(r);
+    return r;
+}
+
+// frameOf's rotation alone.
+Quat rotationOf(std::span<const std::int32_t> parents, const SoaPose& local, std::int64_t joint) noexcept {
+    return normalize(rotationPart(parents, local, joint, -1));
 }
 
 // A pole this close to the root-target line (squared offset over squared distance)
@@ -243,24 +264,13 @@ void solveTwoBone(const TwoBoneIk& task, std::span<const std::int32_t> parents, 
 class AimChain {
 public:
     AimChain(std::span<const std::int32_t> parents, SoaPose& local, std::uint32_t top) noexcept
-        : parents_(parents), top_(top) {
-        for (std::size_t c = 0; c < kSoaComponents; ++c) components_[c] = local.component(static_cast<SoaComponent>(c));
+        : parents_(parents), local_(local), top_(top) {
         if (parents[top] >= 0) above_ = frameOf(parents, local, parents[top]);
     }
 
     // `joint`'s model placement; `joint` is the first joint or below it.
     Frame frame(std::uint32_t joint) const noexcept {
-        Frame f;
-        for (std::int64_t k = joint;; k = parents_[static_cast<std::size_t>(k)]) {
-            const auto i = static_cast<std::size_t>(k);
-            const Vec3 t{at(0, i), at(1, i), at(2, i)};
-            const Quat r{at(3, i), at(4, i), at(5, i), at(6, i)};
-            const Vec3 scale{at(7, i), at(8, i), at(9, i)};
-            f.p = t + rotate(r, mulComponents(scale, f.p));
-            f.r = r * f.r;
-            f.s = mulComponents(scale, f.s);
-            if (k == top_) break;
-        }
+        Frame f = framePart(parents_, local_, joint, top_);
         f.p = above_.p + rotate(above_.r, mulComponents(above_.s, f.p));
         f.r = normalize(above_.r * f.r);
         return f;
@@ -269,32 +279,27 @@ public:
     // `joint`'s model rotation; `joint` is the first joint, below it, or its parent.
     Quat rotation(std::int64_t joint) const noexcept {
         if (joint == parents_[top_]) return above_.r;
-        Quat r = kIdentity;
-        for (std::int64_t k = joint;; k = parents_[static_cast<std::size_t>(k)]) {
-            const auto i = static_cast<std::size_t>(k);
-            r = Quat{at(3, i), at(4, i), at(5, i), at(6, i)} * r;
-            if (k == top_) break;
-        }
-        return normalize(above_.r * r);
+        return normalize(above_.r * rotationPart(parents_, local_, joint, top_));
     }
 
     // As turnJoint at full weight: `joint` turned by the model-space `delta` about its origin.
     void turn(std::uint32_t joint, Quat delta) noexcept {
         const Quat p = rotation(parents_[joint]);
-        const Quat before{at(3, joint), at(4, joint), at(5, joint), at(6, joint)};
-        const Quat solved = normalize(conjugate(p) * delta * p * before);
-        components_[3][joint] = solved.x;
-        components_[4][joint] = solved.y;
-        components_[5][joint] = solved.z;
-        components_[6][joint] = solved.w;
+        float* x = local_.component(SoaComponent::Rx);
+        float* y = local_.component(SoaComponent::Ry);
+        float* z = local_.component(SoaComponent::Rz);
+        float* w = local_.component(SoaComponent::Rw);
+        const Quat solved = normalize(conjugate(p) * delta * p * Quat{x[joint], y[joint], z[joint], w[joint]});
+        x[joint] = solved.x;
+        y[joint] = solved.y;
+        z[joint] = solved.z;
+        w[joint] = solved.w;
     }
 
 private:
-    float at(std::size_t component, std::size_t joint) const noexcept { return components_[component][joint]; }
-
     std::span<const std::int32_t> parents_;
+    SoaPose& local_;
     std::uint32_t top_;
-    std::array<float*, kSoaComponents> components_{};
     Frame above_{};
 };
 
