@@ -7,6 +7,7 @@
 
 // core: Result and Fault, how every module reports errors
 #include "kinema/core/counted.hpp"
+#include "kinema/core/name_index.hpp"
 #include "kinema/core/quoted.hpp"
 #include "kinema/core/result.hpp"
 #include "kinema/core/status.hpp"

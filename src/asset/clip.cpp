@@ -8,6 +8,8 @@
 
 #include "kinema/asset/skeleton.hpp"
 #include "kinema/core/counted.hpp"
+#include "kinema/core/name_index.hpp"
+#include "kinema/core/quoted.hpp"
 #include "kinema/math/finite.hpp"
 #include "kinema/math/quat.hpp"
 
@@ -214,17 +216,16 @@ Result<Clip> Clip::withMarkers(std::vector<Marker> markers) const {
 
 Result<Clip> Clip::withCurves(std::vector<CurveTrack> curves) const {
     std::vector<Fault> faults;
+    NameIndex names;  // each name's first curve
     float last = 0.0f;
     for (std::size_t i = 0; i < curves.size(); ++i) {
         const CurveTrack& c = curves[i];
         const std::string at = "curves/" + std::to_string(i);
         const auto fault = [&](const std::string& what) { faults.push_back({at, what}); };
         if (c.name.empty()) fault("a curve needs a name");
-        for (std::size_t j = 0; j < i; ++j) {
-            if (!c.name.empty() && curves[j].name == c.name) {
-                fault("a second curve named \"" + c.name + "\" (curve " + std::to_string(j) + " has it)");
-            }
-        }
+        if (const auto [first, added] = names.emplace(c.name, static_cast<std::uint32_t>(i)); !added && !c.name.empty())
+            fault("a second curve named " + inQuotes(c.name, '"') + " (curve " + std::to_string(first->second) +
+                  " has it)");
         if (c.interpolation == Interpolation::CubicSpline) fault("a curve interpolates Step or Linear");
         if (c.times.empty()) fault("a curve needs at least one key");
         if (c.values.size() != c.times.size()) {
@@ -307,7 +308,7 @@ float sampleCurve(const CurveTrack& curve, double time) noexcept {
 
 Result<Clip> bindClip(const Clip& clip, const Skeleton& skeleton) {
     const auto names = clip.jointNames();
-    const std::string who = "clip \"" + std::string(clip.name()) + "\"";
+    const std::string who = "clip " + inQuotes(clip.name(), '"');
     if (names.empty()) return Fault{"jointNames", who + " has no joint names to bind by (it binds by index)"};
     if (clip.skeletonFingerprint() == skeleton.fingerprint()) return clip;  // made for this skeleton already
     std::vector<Track> tracks;

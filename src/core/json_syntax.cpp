@@ -541,7 +541,9 @@ bool Scanner::scanNumber() {
     if (numberOutOfRange(number)) {
         const bool integer = number.find_first_of(".eE") == std::string_view::npos;
         return fail(start,
-                    integer ? "the integer " + std::string(number) + " does not fit in 64 bits"
+                    integer ? "the integer " + std::string(number) +
+                            " does not fit in 64 bits (written with a fraction or an exponent, as " +
+                            std::string(number) + ".0, it reads as a double)"
                             : "the number " + std::string(number) + " is too large for a double");
     }
     valueDone();

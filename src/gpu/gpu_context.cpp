@@ -5,6 +5,7 @@
 #include <span>
 #include <string_view>
 
+#include "kinema/core/quoted.hpp"
 #include "vulkan_device.hpp"
 
 namespace kinema {
@@ -128,7 +129,7 @@ Result<Candidate> chooseDevice(const std::vector<Candidate>& candidates, const s
     }
     for (const Candidate& c : candidates)
         if (std::string_view(c.properties.deviceName).find(wanted) != std::string_view::npos) return c;
-    return fail("no Vulkan device named like \"" + wanted + "\"");
+    return fail("no Vulkan device named like " + inQuotes(wanted, '"'));
 }
 
 Result<std::uint32_t> graphicsQueueFamily(VkPhysicalDevice device, const std::string& name) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,8 @@
 
 #include "json_reader.hpp"
 #include "kinema/asset/model.hpp"
+#include "kinema/core/name_index.hpp"
+#include "kinema/core/quoted.hpp"
 #include "kinema/core/result.hpp"
 
 namespace kinema::detail {
@@ -54,23 +57,24 @@ Result<std::size_t> applyByClipName(std::vector<Entry>& entries, Model& model, s
                                     Rebuild&& rebuild, Where&& where) {
     std::vector<std::pair<std::size_t, Clip>> changed;
     std::vector<Fault> faults, warnings;
+    NameIndex clipIndex;  // the first clip of each name
+    for (std::size_t i = 0; i < model.clips.size(); ++i)
+        clipIndex.emplace(model.clips[i].name(), static_cast<std::uint32_t>(i));
     for (Entry& entry : entries) {
         const std::string at = std::string(source) + "#/clips/" + JsonReader::escape(entry.clip);
-        std::optional<std::size_t> index;
-        for (std::size_t i = 0; i < model.clips.size() && !index; ++i) {
-            if (model.clips[i].name() == entry.clip) index = i;
-        }
-        if (!index) {
-            faults.push_back({at, "the model has no clip named \"" + entry.clip + "\""});
+        const auto found = clipIndex.find(entry.clip);
+        if (found == clipIndex.end()) {
+            faults.push_back({at, "the model has no clip named " + inQuotes(entry.clip, '"')});
             continue;
         }
-        Result<Clip> clip = rebuild(model.clips[*index], entry);
+        const std::size_t index = found->second;
+        Result<Clip> clip = rebuild(model.clips[index], entry);
         if (!clip) {
             for (const Fault& f : clip.faults()) faults.push_back({at + where(f, entry), f.what});
             continue;
         }
         for (const Fault& w : clip.warnings()) warnings.push_back({at + where(w, entry), w.what});
-        changed.emplace_back(*index, std::move(clip).value());
+        changed.emplace_back(index, std::move(clip).value());
     }
     if (!faults.empty()) return faults;
     for (auto& [index, clip] : changed) model.clips[index] = std::move(clip);

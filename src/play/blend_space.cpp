@@ -8,6 +8,7 @@
 
 #include "elapsed.hpp"
 #include "kinema/core/counted.hpp"
+#include "kinema/core/quoted.hpp"
 
 namespace kinema {
 
@@ -230,20 +231,20 @@ Result<BlendSpace> BlendSpace::create(std::vector<BlendSpaceClip> clips, BlendSy
             if (markers.empty()) {
                 faults.push_back(
                     {at(i) + "/markers",
-                     "clip \"" + std::string(clip.name()) + "\" has no markers (marker sync needs at least 1)"});
+                     "clip " + inQuotes(clip.name(), '"') + " has no markers (marker sync needs at least 1)"});
                 continue;
             }
             for (std::size_t k = 0; k < markers.size(); ++k) {
                 const std::string where = at(i) + "/markers/" + std::to_string(k);
                 if (k > 0 && !(markers[k].time > markers[k - 1].time)) {
                     faults.push_back({where,
-                                      "\"" + markers[k].name + "\" at " + number(markers[k].time) +
+                                      inQuotes(markers[k].name, '"') + " at " + number(markers[k].time) +
                                           " s is not after marker " + std::to_string(k - 1) +
                                           " (sync markers need strictly increasing times)"});
                 }
                 if (!(markers[k].time < clip.duration())) {
                     faults.push_back({where,
-                                      "\"" + markers[k].name + "\" at " + number(markers[k].time) +
+                                      inQuotes(markers[k].name, '"') + " at " + number(markers[k].time) +
                                           " s is not before the clip's end at " + number(clip.duration()) +
                                           " s (the end of a loop is its start: put it at 0)"});
                 }
@@ -263,8 +264,8 @@ Result<BlendSpace> BlendSpace::create(std::vector<BlendSpaceClip> clips, BlendSy
             for (std::size_t k = 0; k < markers.size(); ++k) {
                 if (markers[k].name != reference[k].name) {
                     faults.push_back({at(i) + "/markers/" + std::to_string(k),
-                                      "is \"" + markers[k].name + "\" where " + at(0) + "'s marker " +
-                                          std::to_string(k) + " is \"" + reference[k].name + "\"" + why});
+                                      "is " + inQuotes(markers[k].name, '"') + " where " + at(0) + "'s marker " +
+                                          std::to_string(k) + " is " + inQuotes(reference[k].name, '"') + why});
                 }
             }
         }

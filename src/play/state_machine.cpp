@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <string>
+#include <unordered_map>
 #include "elapsed.hpp"
 #include "kinema/core/quoted.hpp"
 
@@ -69,27 +71,22 @@ std::optional<BlendSync> parseBlendSync(std::string_view name) noexcept {
 
 namespace {
 
-template <class T>
-std::optional<std::uint32_t> findByName(const std::vector<T>& items, std::string_view name) noexcept {
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        if (items[i].name == name) return static_cast<std::uint32_t>(i);
-    }
-    return std::nullopt;
+std::optional<std::uint32_t> find(const NameIndex& index, std::string_view name) noexcept {
+    const auto found = index.find(name);
+    if (found == index.end()) return std::nullopt;
+    return found->second;
 }
 
 }  // namespace
 
 std::optional<std::uint32_t> StateMachineDefinition::findState(std::string_view name) const noexcept {
-    return findByName(desc_.states, name);
+    return find(stateIndex_, name);
 }
 std::optional<std::uint32_t> StateMachineDefinition::findParameter(std::string_view name) const noexcept {
-    return findByName(desc_.parameters, name);
+    return find(parameterIndex_, name);
 }
 std::optional<std::uint32_t> StateMachineDefinition::findPredicate(std::string_view name) const noexcept {
-    for (std::size_t i = 0; i < predicates_.size(); ++i) {
-        if (predicates_[i] == name) return static_cast<std::uint32_t>(i);
-    }
-    return std::nullopt;
+    return find(predicateIndex_, name);
 }
 
 Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc desc, const ClipLookup& lookup) {
@@ -103,14 +100,14 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         const ParameterDesc& p = desc.parameters[i];
         const std::string at = "/parameters/" + std::to_string(i);
         if (p.name.empty()) fault(at + "/name", "a parameter needs a name");
-        if (findByName(desc.parameters, p.name) != i)
+        if (!def.parameterIndex_.emplace(p.name, static_cast<std::uint32_t>(i)).second)
             fault(at + "/name", "parameter " + inQuotes(p.name) + " is defined twice");
         if (!std::isfinite(p.defaultValue)) fault(at + "/default", "not finite");
     }
     // A parameter reference by name that must have one of `types`; -1 when missing.
     const auto parameter = [&](const std::string& name, const std::string& at,
                                std::initializer_list<ParameterType> types, std::string_view need) -> std::int32_t {
-        const auto index = findByName(desc.parameters, name);
+        const auto index = find(def.parameterIndex_, name);
         if (!index) {
             fault(at, "no parameter named " + inQuotes(name));
             return -1;
@@ -123,16 +120,16 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         }
         return static_cast<std::int32_t>(*index);
     };
+    std::unordered_map<const Clip*, std::uint32_t> clipSlots;
     const auto clipSlot = [&](const std::string& name, const std::string& at) -> std::int32_t {
         const Clip* clip = lookup ? lookup(name) : nullptr;
         if (clip == nullptr) {
             fault(at, "no clip named " + inQuotes(name));
             return -1;
         }
-        const auto found = std::find(def.clips_.begin(), def.clips_.end(), clip);
-        if (found != def.clips_.end()) return static_cast<std::int32_t>(found - def.clips_.begin());
-        def.clips_.push_back(clip);
-        return static_cast<std::int32_t>(def.clips_.size() - 1);
+        const auto [slot, added] = clipSlots.emplace(clip, static_cast<std::uint32_t>(def.clips_.size()));
+        if (added) def.clips_.push_back(clip);
+        return static_cast<std::int32_t>(slot->second);
     };
 
     if (desc.states.empty()) fault("/states", "a state machine needs at least one state");
@@ -143,7 +140,7 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         State state;
         if (s.name.empty()) fault(at + "/name", "a state needs a name");
         if (s.name == "*") fault(at + "/name", "\"*\" stands for any state in transitions: no state may take it");
-        if (findByName(desc.states, s.name) != i)
+        if (!def.stateIndex_.emplace(s.name, static_cast<std::uint32_t>(i)).second)
             fault(at + "/name", "state " + inQuotes(s.name) + " is defined twice");
         if (!std::isfinite(s.speed)) fault(at + "/speed", "not finite");
         state.speed = s.speed;
@@ -200,7 +197,7 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         Transition tr{};
         tr.from = -1;
         if (t.from != "*") {
-            const auto from = findByName(desc.states, t.from);
+            const auto from = find(def.stateIndex_, t.from);
             if (!from) fault(at + "/from", "no state named " + inQuotes(t.from) + " (\"*\" is any state)");
             tr.from = from ? static_cast<std::int32_t>(*from) : -1;
             // From a named state into itself is always allowed; the flag would say nothing.
@@ -208,7 +205,7 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
                 fault(at + "/canTransitionToSelf", "applies to \"*\" transitions only");
             }
         }
-        const auto to = findByName(desc.states, t.to);
+        const auto to = find(def.stateIndex_, t.to);
         if (!to) fault(at + "/to", "no state named " + inQuotes(t.to));
         tr.to = to.value_or(0);
         if (!(t.duration >= 0.0f) || !std::isfinite(t.duration)) fault(at + "/duration", "must be finite and >= 0");
@@ -246,28 +243,43 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         tr.toSelf = t.canTransitionToSelf;
         tr.predicate = -1;
         if (!t.predicate.empty()) {
-            auto found = std::find(def.predicates_.begin(), def.predicates_.end(), t.predicate);
-            if (found == def.predicates_.end()) found = def.predicates_.insert(found, t.predicate);
-            tr.predicate = static_cast<std::int32_t>(found - def.predicates_.begin());
+            const auto [slot, added] =
+                def.predicateIndex_.emplace(t.predicate, static_cast<std::uint32_t>(def.predicates_.size()));
+            if (added) def.predicates_.push_back(t.predicate);
+            tr.predicate = static_cast<std::int32_t>(slot->second);
         }
         def.transitions_.push_back(tr);
     }
 
     if (!desc.defaultState.empty()) {
-        const auto d = findByName(desc.states, desc.defaultState);
+        const auto d = find(def.stateIndex_, desc.defaultState);
         if (!d) fault("/defaultState", "no state named " + inQuotes(desc.defaultState));
         def.defaultState_ = d.value_or(0);
     }
     if (!faults.empty()) return faults;
 
+    // Each state's candidates: its own transitions and the "*" ones, merged in list order.
+    std::vector<std::uint32_t> anyState, ownFirst(def.states_.size() + 1, 0), own(def.transitions_.size());
+    for (std::size_t t = 0; t < def.transitions_.size(); ++t) {
+        const std::int32_t from = def.transitions_[t].from;
+        if (from < 0)
+            anyState.push_back(static_cast<std::uint32_t>(t));
+        else
+            ++ownFirst[static_cast<std::size_t>(from) + 1];
+    }
+    for (std::size_t s = 0; s < def.states_.size(); ++s) ownFirst[s + 1] += ownFirst[s];
+    {
+        std::vector<std::uint32_t> next(ownFirst.begin(), ownFirst.end() - 1);
+        for (std::size_t t = 0; t < def.transitions_.size(); ++t) {
+            const std::int32_t from = def.transitions_[t].from;
+            if (from >= 0) own[next[static_cast<std::size_t>(from)]++] = static_cast<std::uint32_t>(t);
+        }
+    }
     for (std::size_t s = 0; s < def.states_.size(); ++s) {
         State& state = def.states_[s];
         state.firstCandidate = static_cast<std::uint32_t>(def.candidates_.size());
-        for (std::size_t t = 0; t < def.transitions_.size(); ++t) {
-            const std::int32_t from = def.transitions_[t].from;
-            if (from == -1 || from == static_cast<std::int32_t>(s))
-                def.candidates_.push_back(static_cast<std::uint32_t>(t));
-        }
+        std::merge(anyState.begin(), anyState.end(), own.begin() + ownFirst[s], own.begin() + ownFirst[s + 1],
+                   std::back_inserter(def.candidates_));
         state.candidateCount = static_cast<std::uint32_t>(def.candidates_.size()) - state.firstCandidate;
     }
     for (const Clip* clip : def.clips_) def.maxMarkers_ = std::max(def.maxMarkers_, clip->markers().size());

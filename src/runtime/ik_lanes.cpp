@@ -146,62 +146,65 @@ void setIdentity(LaneFrame& f) noexcept {
     }
 }
 
-void normalizeRotations(LaneQuat& q) noexcept {
+KINEMA_LANE_LOOPS void normalizeRotations(LaneQuat& q) noexcept {
     for (std::size_t l = 0; l < L; ++l) q.set(l, unit(q[l]));
 }
 
 // Where each lane's pose keeps its components: lanes past the poses given repeat
 // the first, so every lane computes on real values.
+// Where each lane's pose keeps its components: lanes past the poses given repeat
+// the first, so every lane computes on real values. Poses of one skeleton have
+// one stride.
 struct LanePoses {
-    std::array<float*, L> tx;           // the pose's first component array
-    std::array<std::size_t, L> stride;  // floats from one component array to the next
-    std::size_t count = 0;              // lanes with a pose of their own
+    std::array<float*, L> tx;  // the pose's first component array
+    std::size_t stride = 0;    // floats from one component array to the next
+    std::size_t count = 0;     // lanes with a pose of their own
 };
 
-LanePoses lanePoses(std::span<SoaPose* const> poses) noexcept {
+LanePoses lanePoses(std::span<const TwoBoneLane> lanes) noexcept {
     LanePoses out;
-    out.count = poses.size();
-    for (std::size_t l = 0; l < L; ++l) {
-        SoaPose& pose = *poses[l < poses.size() ? l : 0];
-        out.tx[l] = pose.component(SoaComponent::Tx);
-        out.stride[l] = pose.laneCount();
-    }
+    out.count = lanes.size();
+    out.stride = lanes[0].pose->laneCount();
+    for (std::size_t l = 0; l < L; ++l) out.tx[l] = lanes[l < lanes.size() ? l : 0].pose->component(SoaComponent::Tx);
     return out;
 }
 
-// The translation of joint `j` of each lane's pose.
-void gatherTranslation(LaneVec3& t, const LanePoses& poses, std::uint32_t j) noexcept {
+// Joints `joints` of each lane's pose into `frames`, the last one's translation
+// only when `lastTranslationOnly`. Lane by lane, so each pose's address is read once.
+void gather(std::span<LaneFrame> frames, const LanePoses& poses, std::span<const std::uint32_t> joints,
+            bool lastTranslationOnly) noexcept {
+    const std::size_t n = poses.stride;
+    const std::size_t full = joints.size() - (lastTranslationOnly ? 1 : 0);
     for (std::size_t l = 0; l < L; ++l) {
-        const float* c = poses.tx[l] + j;
-        const std::size_t n = poses.stride[l];
-        t.x[l] = c[0];
-        t.y[l] = c[n];
-        t.z[l] = c[2 * n];
-    }
-}
-
-// Joint `j` of each lane's pose.
-void gather(LaneFrame& t, const LanePoses& poses, std::uint32_t j) noexcept {
-    for (std::size_t l = 0; l < L; ++l) {
-        const float* c = poses.tx[l] + j;
-        const std::size_t n = poses.stride[l];
-        t.p.x[l] = c[0];
-        t.p.y[l] = c[n];
-        t.p.z[l] = c[2 * n];
-        t.r.x[l] = c[3 * n];
-        t.r.y[l] = c[4 * n];
-        t.r.z[l] = c[5 * n];
-        t.r.w[l] = c[6 * n];
-        t.s.x[l] = c[7 * n];
-        t.s.y[l] = c[8 * n];
-        t.s.z[l] = c[9 * n];
+        const float* pose = poses.tx[l];
+        for (std::size_t k = 0; k < full; ++k) {
+            const float* c = pose + joints[k];
+            LaneFrame& t = frames[k];
+            t.p.x[l] = c[0];
+            t.p.y[l] = c[n];
+            t.p.z[l] = c[2 * n];
+            t.r.x[l] = c[3 * n];
+            t.r.y[l] = c[4 * n];
+            t.r.z[l] = c[5 * n];
+            t.r.w[l] = c[6 * n];
+            t.s.x[l] = c[7 * n];
+            t.s.y[l] = c[8 * n];
+            t.s.z[l] = c[9 * n];
+        }
+        if (full < joints.size()) {
+            const float* c = pose + joints[full];
+            LaneVec3& t = frames[full].p;
+            t.x[l] = c[0];
+            t.y[l] = c[n];
+            t.z[l] = c[2 * n];
+        }
     }
 }
 
 void scatterRotation(const LanePoses& poses, std::uint32_t j, const LaneQuat& q) noexcept {
     for (std::size_t l = 0; l < poses.count; ++l) {
         float* c = poses.tx[l] + j;
-        const std::size_t n = poses.stride[l];
+        const std::size_t n = poses.stride;
         c[3 * n] = q.x[l];
         c[4 * n] = q.y[l];
         c[5 * n] = q.z[l];
@@ -238,6 +241,16 @@ KINEMA_LANE_LOOPS void placeChain(const LaneFrame& parent, std::span<const LaneF
     // The end: only where it lies (its rotation and scale turn nothing of the chain).
     for (std::size_t l = 0; l < L; ++l)
         out.end.set(l, f.p[l] + rotate(f.r[l], mulComponents(f.s[l], chain[last].p[l])));
+}
+
+// The bone lengths and the reach alone, as measureReach gives them.
+KINEMA_LANE_LOOPS void measureLengths(LaneChain& c) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const Vec3 a = c.root[l];
+        c.upper[l] = length(c.middle[l] - a);
+        c.lower[l] = length(c.end[l] - c.middle[l]);
+        c.reach[l] = length(c.target[l] - a);
+    }
 }
 
 KINEMA_LANE_LOOPS void measureReach(LaneChain& c) noexcept {
@@ -335,13 +348,87 @@ KINEMA_LANE_LOOPS void endAfterTurns(const LaneChain& c, const LaneQuat& rootTur
     }
 }
 
+// The same solve for lanes whose chain is in general position: bones of length,
+// a target off the root, a pole off the root-target line and turns short of a half
+// turn. There it skips what only degenerate input needs (the fallback directions, the
+// half-turn branch) and the renormalising of vectors whose length it knows (the
+// middle's new direction is unit by the triangle, the lower bone keeps its length
+// under a rotation), so it takes about a fifth of the roots and divisions.
+// Returns false when a lane is not in general position: the caller then solves
+// every lane the general way.
+KINEMA_LANE_LOOPS bool solvePlain(const LaneChain& c, const LaneQuat& parentRotation, const LaneQuat& rootBefore,
+                                  const LaneQuat& between, const LaneQuat& middleBefore, const LaneFloat& twistSin,
+                                  const LaneFloat& twistCos, LaneQuat& __restrict rootSolved,
+                                  LaneQuat& __restrict middleSolved, LaneFloat& __restrict distance) noexcept {
+    LaneFloat general;
+    for (std::size_t l = 0; l < L; ++l) {
+        const Vec3 a = c.root[l], b = c.middle[l], e = c.end[l], target = c.target[l];
+        const float upper = c.upper[l], lower = c.lower[l];
+        const float invUpper = 1.0f / (upper > kTiny ? upper : 1.0f);
+        const float invLower = 1.0f / (lower > kTiny ? lower : 1.0f);
+        const Vec3 toTarget = target - a;
+        const float toTarget2 = dot(toTarget, toTarget);
+        const float toTargetLength = std::sqrt(toTarget2);
+        const bool targetOff = toTargetLength > kTiny && toTargetLength <= kHuge;
+        const Vec3 u = toTarget * (1.0f / (targetOff ? toTargetLength : 1.0f));
+        const float reach = least(most(c.reach[l], std::abs(upper - lower)), upper + lower);
+
+        const Vec3 toPole = c.pole[l] - a;
+        const Vec3 poleOffset = toPole - u * dot(toPole, u);
+        const float offset2 = dot(poleOffset, poleOffset);
+        const float offset = std::sqrt(offset2);
+        const bool poleOff = offset2 > kOnLine * dot(toPole, toPole) && offset > kTiny && offset <= kHuge;
+        Vec3 bend = poleOffset * (1.0f / (poleOff ? offset : 1.0f));
+        bend = rotate(Quat{u.x * twistSin[l], u.y * twistSin[l], u.z * twistSin[l], twistCos[l]}, bend);
+
+        const float inv2ur = 1.0f / (2.0f * (upper > kTiny ? upper : 1.0f) * (reach > 0.0f ? reach : 1.0f));
+        const float cosRoot = least(most(((upper - lower) * (upper + lower) + reach * reach) * inv2ur, -1.0f), 1.0f);
+        const float product =
+            (upper + lower + reach) * (lower + reach - upper) * (upper + reach - lower) * (upper + lower - reach);
+        const float sinRoot = least(1.0f, std::sqrt(most(0.0f, product)) * inv2ur);
+        const Vec3 towardMiddle = u * cosRoot + bend * sinRoot;  // unit: the triangle's cosine and sine
+
+        // The root's turn: the upper bone onto its new direction.
+        const Vec3 from = (b - a) * invUpper;
+        const float rootCos = dot(from, towardMiddle);
+        const Quat rootTurn = unit(Quat{from.y * towardMiddle.z - from.z * towardMiddle.y,
+                                        from.z * towardMiddle.x - from.x * towardMiddle.z,
+                                        from.x * towardMiddle.y - from.y * towardMiddle.x, 1.0f + rootCos});
+        // The middle's turn: the lower bone, as the root's turn left it, onto the target.
+        const Vec3 lowerTurned = rotate(rootTurn, e - b);
+        const Vec3 lowerNow = lowerTurned * invLower;
+        const Vec3 lowerWanted = (u * reach - towardMiddle * upper) * invLower;
+        const float middleCos = dot(lowerNow, lowerWanted);
+        // Unnormalised where only the direction matters: a rotation q sandwiched as
+        // conj(q) * t * q, or a turn whose product is normalised after.
+        const Quat middleArc{lowerNow.y * lowerWanted.z - lowerNow.z * lowerWanted.y,
+                             lowerNow.z * lowerWanted.x - lowerNow.x * lowerWanted.z,
+                             lowerNow.x * lowerWanted.y - lowerNow.y * lowerWanted.x, 1.0f + middleCos};
+        const Quat middleTurn = unit(middleArc);
+
+        const Quat p = parentRotation[l];
+        const Quat root = unit(conjugate(p) * rootTurn * p * rootBefore[l]);
+        const Quat q = p * root * between[l];
+        rootSolved.set(l, root);
+        middleSolved.set(l, unit(conjugate(q) * middleArc * q * middleBefore[l]));
+        const Vec3 endAfter = a + towardMiddle * upper + rotate(middleTurn, lowerTurned);
+        distance[l] = length(endAfter - target);
+
+        const bool plain = upper > kTiny && lower > kTiny && targetOff && reach > 0.0f && poleOff &&
+            rootCos >= -0.99f && middleCos >= -0.99f;
+        general[l] = plain ? 0.0f : 1.0f;
+    }
+    float any = 0.0f;
+    for (std::size_t l = 0; l < L; ++l) any = most(any, general[l]);
+    return any == 0.0f;
+}
+
 }  // namespace
 
-void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<SoaPose* const> poses,
-                       std::span<const TwoBoneIk* const> tasks, std::span<IkOutcome> outcomes) noexcept {
-    const TwoBoneIk& first = *tasks[0];
+void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const TwoBoneLane> lanes) noexcept {
+    const TwoBoneIk& first = *lanes[0].task;
     const auto byReference = [&] {
-        for (std::size_t k = 0; k < poses.size(); ++k) outcomes[k] = solveIkTask(parents, *poses[k], *tasks[k]);
+        for (const TwoBoneLane& lane : lanes) *lane.outcome = solveIkTask(parents, *lane.pose, *lane.task);
     };
     // Root to end, end first; the chain must fit the kept span.
     std::array<std::uint32_t, kMaxSpan> span;
@@ -355,10 +442,9 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<SoaPose*
     std::reverse(span.begin(), span.begin() + static_cast<std::ptrdiff_t>(spanLength));
     middleAt = spanLength - 1 - middleAt;
 
-    const LanePoses lanes = lanePoses(poses);
+    const LanePoses poses = lanePoses(lanes);
     // The root's parent's placement, composed from the top ancestor down.
     LaneFrame parent;
-    setIdentity(parent);
     {
         std::array<std::uint32_t, 256> above;
         std::size_t depth = 0;
@@ -366,9 +452,13 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<SoaPose*
             if (depth == above.size()) return byReference();
             above[depth++] = static_cast<std::uint32_t>(j);
         }
+        if (depth == 0)
+            setIdentity(parent);
+        else
+            gather({&parent, 1}, poses, {&above[depth - 1], 1}, false);
         LaneFrame local;
-        while (depth-- > 0) {
-            gather(local, lanes, above[depth]);
+        for (std::size_t k = depth - (depth > 0 ? 1 : 0); k-- > 0;) {
+            gather({&local, 1}, poses, {&above[k], 1}, false);
             composeOnto(parent, local);
         }
     }
@@ -376,15 +466,14 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<SoaPose*
 
     // The chain's locals, kept, and where root, middle and end lie.
     std::array<LaneFrame, kMaxSpan> chain;
-    for (std::size_t k = 0; k + 1 < spanLength; ++k) gather(chain[k], lanes, span[k]);
-    gatherTranslation(chain[spanLength - 1].p, lanes, span[spanLength - 1]);
+    gather(chain, poses, {span.data(), spanLength}, true);
     LaneChain c;
     placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, c);
 
-    LaneFloat softness{}, twistSin{}, twistCos{}, weight{};
+    LaneFloat softness, twistSin, twistCos, weight;
     bool anySoft = false, anyPartial = false;
     for (std::size_t l = 0; l < L; ++l) {
-        const TwoBoneIk& t = *tasks[l < tasks.size() ? l : 0];
+        const TwoBoneIk& t = *lanes[l < lanes.size() ? l : 0].task;
         c.target.set(l, t.target);
         c.pole.set(l, t.pole);
         softness[l] = t.soften;
@@ -399,47 +488,56 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<SoaPose*
             twistCos[l] = q.w;
         }
     }
-    measureReach(c);
-    if (anySoft) {
+    // As the reference: past (1 - soften) of the chain the reach eases into full
+    // extension exponentially.
+    const auto soften = [&] {
+        if (!anySoft) return;
         for (std::size_t l = 0; l < L; ++l) {
             if (!(softness[l] > 0.0f)) continue;
-            // As the reference: past (1 - soften) of the chain the reach eases into
-            // full extension exponentially.
             const float full = c.upper[l] + c.lower[l];
             const float soft = full * (1.0f - softness[l]), ease = full * softness[l];
             if (c.reach[l] > soft) c.reach[l] = soft + ease * (1.0f - std::exp(-(c.reach[l] - soft) / ease));
         }
-    }
-    LaneQuat rootTurn, middleTurn, rootSolved, middleSolved;
-    solveTurns(c, twistSin, twistCos, halfTurnW(), rootTurn, middleTurn);
-    turnRoot(parent.r, chain[0].r, rootTurn, c.valid, rootSolved);
-    if (anyPartial) blendByWeight(rootSolved, chain[0].r, weight);
+    };
     LaneQuat between;
     betweenRotations(std::span<const LaneFrame>(chain.data(), spanLength), middleAt, between);
-    turnMiddle(parent.r, rootSolved, between, chain[middleAt].r, middleTurn, c.valid, middleSolved);
-    if (anyPartial) blendByWeight(middleSolved, chain[middleAt].r, weight);
-    scatterRotation(lanes, span[0], rootSolved);
-    scatterRotation(lanes, span[middleAt], middleSolved);
+    LaneQuat rootSolved, middleSolved;
+    LaneFloat distance;
+    measureLengths(c);
+    soften();
+    if (anyPartial ||
+        !solvePlain(c, parent.r, chain[0].r, between, chain[middleAt].r, twistSin, twistCos, rootSolved, middleSolved,
+                    distance)) {
+        measureReach(c);
+        soften();
+        LaneQuat rootTurn, middleTurn;
+        solveTurns(c, twistSin, twistCos, halfTurnW(), rootTurn, middleTurn);
+        turnRoot(parent.r, chain[0].r, rootTurn, c.valid, rootSolved);
+        if (anyPartial) blendByWeight(rootSolved, chain[0].r, weight);
+        turnMiddle(parent.r, rootSolved, between, chain[middleAt].r, middleTurn, c.valid, middleSolved);
+        if (anyPartial) blendByWeight(middleSolved, chain[middleAt].r, weight);
 
-    // The outcome. At full weight the end moved by the two turns about the root and
-    // the middle; below it, the chain is composed again with its new rotations.
-    LaneFloat distance{};
-    endAfterTurns(c, rootTurn, middleTurn, distance);
-    if (anyPartial) {
-        chain[0].r = rootSolved;
-        chain[middleAt].r = middleSolved;
-        LaneChain after;
-        placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, after);
-        for (std::size_t l = 0; l < L; ++l) {
-            if (weight[l] < 1.0f) {
-                distance[l] = length(after.end[l] - c.target[l]);
-                c.upper[l] = length(after.middle[l] - after.root[l]);
-                c.lower[l] = length(after.end[l] - after.middle[l]);
+        // The outcome. At full weight the end moved by the two turns about the root
+        // and the middle; below it, the chain is composed again with its new rotations.
+        endAfterTurns(c, rootTurn, middleTurn, distance);
+        if (anyPartial) {
+            chain[0].r = rootSolved;
+            chain[middleAt].r = middleSolved;
+            LaneChain after;
+            placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, after);
+            for (std::size_t l = 0; l < L; ++l) {
+                if (weight[l] < 1.0f) {
+                    distance[l] = length(after.end[l] - c.target[l]);
+                    c.upper[l] = length(after.middle[l] - after.root[l]);
+                    c.lower[l] = length(after.end[l] - after.middle[l]);
+                }
             }
         }
     }
-    for (std::size_t k = 0; k < poses.size(); ++k)
-        outcomes[k] = {distance[k] <= 1e-4f * (c.upper[k] + c.lower[k]), distance[k]};
+    scatterRotation(poses, span[0], rootSolved);
+    scatterRotation(poses, span[middleAt], middleSolved);
+    for (std::size_t k = 0; k < lanes.size(); ++k)
+        *lanes[k].outcome = {distance[k] <= 1e-4f * (c.upper[k] + c.lower[k]), distance[k]};
 }
 
 }  // namespace kinema::detail

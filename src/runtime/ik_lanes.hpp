@@ -23,10 +23,15 @@ inline constexpr std::size_t kIkLanes = 16;
 // weight 0 changes nothing and only reports.
 IkOutcome solveIkTask(std::span<const std::int32_t> parents, SoaPose& local, const IkTask& task) noexcept;
 
-// tasks[k] on *poses[k] for k < poses.size() (1 to kIkLanes; as many tasks and
-// outcomes), every task naming the same root, middle and end joints and accepted
-// by checkIkTasks, with a weight above 0. outcomes[k] gets task k's outcome.
-void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<SoaPose* const> poses,
-                       std::span<const TwoBoneIk* const> tasks, std::span<IkOutcome> outcomes) noexcept;
+// One lane of solveTwoBoneLanes: a task, the pose it runs on and where its outcome goes.
+struct TwoBoneLane {
+    SoaPose* pose;
+    const TwoBoneIk* task;
+    IkOutcome* outcome;
+};
+
+// lanes[k].task on *lanes[k].pose (1 to kIkLanes lanes), every task naming the same
+// root, middle and end joints and accepted by checkIkTasks, with a weight above 0.
+void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const TwoBoneLane> lanes) noexcept;
 
 }  // namespace kinema::detail

@@ -226,10 +226,7 @@ void InstanceEvaluator::solveIk(std::span<const InstanceRequest> requests, std::
                     pending &= pending - 1;
                     continue;
                 }
-                std::array<SoaPose*, kIkGroup> poses;
-                std::array<const TwoBoneIk*, kIkGroup> lanes;
-                std::array<IkOutcome, kIkGroup> outcomes;
-                std::array<std::size_t, kIkGroup> owners;
+                std::array<detail::TwoBoneLane, kIkGroup> lanes;
                 std::size_t n = 0;
                 for (std::uint32_t rest = pending; rest != 0; rest &= rest - 1) {
                     const auto k = static_cast<std::size_t>(std::countr_zero(rest));
@@ -237,13 +234,10 @@ void InstanceEvaluator::solveIk(std::span<const InstanceRequest> requests, std::
                     if (other == nullptr || other->root != lead->root || other->middle != lead->middle ||
                         other->end != lead->end)
                         continue;
-                    poses[n] = &work[from + k].pose;
-                    lanes[n] = other;
-                    owners[n++] = from + k;
+                    lanes[n++] = {&work[from + k].pose, other, &states[from + k].ikOutcomes_[t]};
                     pending &= ~(1u << k);
                 }
-                detail::solveTwoBoneLanes(parents_, {poses.data(), n}, {lanes.data(), n}, {outcomes.data(), n});
-                for (std::size_t m = 0; m < n; ++m) states[owners[m]].ikOutcomes_[t] = outcomes[m];
+                detail::solveTwoBoneLanes(parents_, {lanes.data(), n});
             }
         }
     }

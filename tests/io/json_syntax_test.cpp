@@ -182,7 +182,9 @@ TEST(JsonSyntax, ObjectStructure) {
 }
 
 TEST(JsonSyntax, NumbersTheParserCannotRepresent) {
-    expectError({"[18446744073709551616]", 1, 1, 2, "does not fit in 64 bits"});
+    expectError({"[18446744073709551616]", 1, 1, 2,
+                 "does not fit in 64 bits (written with a fraction or an exponent, as 18446744073709551616.0, it "
+                 "reads as a double)"});
     expectError({"-9223372036854775809", 0, 1, 1, "does not fit in 64 bits"});
     expectError({"[1e309]", 1, 1, 2, "too large for a double"});
     expectError({"[-1.7976931348623159e308]", 1, 1, 2, "too large for a double"});
@@ -213,6 +215,7 @@ TEST(JsonSyntax, ValidDocuments) {
         "0e999999999999999999999",
         "0.00000000000000000000000000000000000000001e330",
         "100000000000000000000.0",
+        "18446744073709551616.0",  // the form the too-large integer's message suggests
     };
     for (const std::string& text : valid) {
         SCOPED_TRACE(text);

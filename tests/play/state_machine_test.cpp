@@ -198,6 +198,29 @@ TEST(StateMachine, FirstSatisfiedTransitionInListOrderWins) {
     EXPECT_FALSE(sm2.transitioning());
 }
 
+// A "*" transition listed before a state's own is tried before it, and after it
+// when listed after: one list order across both kinds.
+TEST(StateMachine, AnyStateAndOwnTransitionsShareOneListOrder) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    TransitionDesc anyToJump = transition("*", "jump", 0.0f);
+    anyToJump.conditions = {greater("speed", 0.5f)};
+    desc.transitions.insert(desc.transitions.begin(), anyToJump);  // before idle -> walk
+    const auto first = define(desc, clips);
+    StateMachine sm(first);
+    EXPECT_TRUE(sm.setFloat("speed", 1.0f).ok());  // both "*" -> jump and idle -> walk hold
+    tick(sm, 0.0);
+    EXPECT_EQ(sm.currentState(), *first.findState("jump"));
+
+    desc.transitions.erase(desc.transitions.begin());
+    desc.transitions.push_back(anyToJump);  // now after every idle transition
+    const auto last = define(desc, clips);
+    StateMachine sm2(last);
+    EXPECT_TRUE(sm2.setFloat("speed", 1.0f).ok());
+    tick(sm2, 0.0);
+    EXPECT_EQ(*sm2.targetState(), *last.findState("walk"));
+}
+
 TEST(StateMachine, AllConditionsMustHold) {
     const Clips clips = locomotionClips();
     auto desc = locomotionDesc();
@@ -594,6 +617,48 @@ TEST(StateMachineValidation, AStarStateAndASelfFlagOnANamedSourceAreRefused) {
     EXPECT_EQ(
         faultPlaces(d, clips),
         (Places{"/states/0/name", "/transitions/1/canTransitionToSelf", "/transitions/1/to", "/transitions/3/to"}));
+}
+
+// "<prefix><i>" (built by appending: GCC 12 misreads `"s" + std::to_string(i)` as an overlapping copy).
+std::string numbered(const char* prefix, std::size_t i) {
+    std::string out(prefix);
+    out += std::to_string(i);
+    return out;
+}
+
+// Many states and parameters: names resolve to their own index (the lookups are
+// hashed, so this loads in time linear in the count), duplicates are reported at
+// the later entry, and a ladder of transitions walks state to state.
+TEST(StateMachineValidation, ManyStatesResolveByName) {
+    const Clips clips = locomotionClips();
+    constexpr std::size_t kStates = 20000;
+    StateMachineDesc desc;
+    desc.parameters.push_back({"go", ParameterType::Trigger, 0.0f});
+    for (std::size_t i = 0; i < 500; ++i) desc.parameters.push_back({numbered("p", i), ParameterType::Float, 0.0f});
+    for (std::size_t i = 0; i < kStates; ++i) desc.states.push_back(clipState(numbered("s", i), "idle"));
+    for (std::size_t i = 0; i + 1 < kStates; ++i) {
+        TransitionDesc t = transition(numbered("s", i), numbered("s", i + 1), 0.0f);
+        t.conditions = {{"go", ConditionOp::IsTrue, 0.0f}};
+        desc.transitions.push_back(std::move(t));
+    }
+    desc.defaultState = "s19990";
+    const auto def = define(desc, clips);
+    EXPECT_EQ(def.findState("s12345"), 12345u);
+    EXPECT_EQ(def.findParameter("p499"), 500u);
+    EXPECT_FALSE(def.findState("s20000").has_value());
+    StateMachine sm(def);
+    for (int step = 0; step < 3; ++step) {
+        ASSERT_TRUE(sm.setTrigger(0).ok());
+        tick(sm, 0.0);
+    }
+    EXPECT_EQ(sm.currentState(), 19993u);
+    EXPECT_TRUE(sm.setFloat("p250", 2.0f).ok());
+    EXPECT_EQ(sm.floatValue(251), 2.0f);
+
+    desc.states[kStates - 1].name = "s7";
+    desc.parameters.back().name = "go";
+    EXPECT_EQ(faultPlaces(desc, clips),
+              (Places{"/parameters/500/name", "/states/19999/name", "/transitions/19998/to"}));
 }
 
 TEST(ClipsByName, FindsTheFirstClipOfANameOrNone) {

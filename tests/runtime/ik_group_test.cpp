@@ -206,6 +206,40 @@ TEST(IkGroup, LeadingTasksSharedByTheGroupMatchTheReference) {
     expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).first(kIkGroup));
 }
 
+// Every lane at full weight with its pole off the line: the group takes the solve for
+// chains in general position, with soften, twist, targets past the chain's reach and
+// close to the fold, on both legs (the left knee under a twist joint).
+TEST(IkGroup, LanesInGeneralPositionMatchTheReference) {
+    const Skeleton skeleton = legs();
+    auto evaluator = InstanceEvaluator::create(skeleton, {});
+    ASSERT_TRUE(evaluator.ok()) << evaluator.message();
+    std::mt19937 rng(23);
+    std::uniform_real_distribution<float> spread(-0.5f, 0.5f);
+    constexpr std::size_t kInstances = kIkGroup;
+    std::vector<SoaPose> poses;
+    for (std::size_t i = 0; i < kInstances; ++i) poses.push_back(randomPose(skeleton, rng));
+    std::vector<std::vector<IkTask>> tasks(kInstances);
+    for (std::size_t i = 0; i < kInstances; ++i) {
+        const float s = static_cast<float>(i);
+        TwoBoneIk left{1, 3, 4, {0.1f + spread(rng), 0.3f + spread(rng), spread(rng)}, {0.3f, 1.0f, 3.0f}};
+        TwoBoneIk right{6, 7, 8, {-0.1f + spread(rng), 0.2f + spread(rng), spread(rng)}, {-0.3f, 1.0f, 3.0f}};
+        left.soften = 0.05f * static_cast<float>(i % 4);
+        right.soften = 0.1f * static_cast<float>(i % 3);
+        left.twist = 0.2f * s - 1.5f;
+        // Past the chain's reach, unsoftened: the limb straight. (A softened reach that
+        // close to full extension turns rounding in the bone lengths into 1e-5 of a
+        // turn, and the two sides measure the bones along different paths.)
+        if (i % 5 == 0) {
+            right.target = right.target * 6.0f;
+            right.soften = 0.0f;
+        }
+        if (i % 7 == 3) left.target = {0.05f, 0.75f, 0.05f};  // close to the hip: the limb nearly folds
+        tasks[i] = {left, right};
+    }
+    std::vector<InstanceRequest> requests = requestsOver(poses, tasks);
+    expectGroupMatchesReference(*evaluator, requests);
+}
+
 TEST(IkGroup, ALaneWithAZeroLengthBoneIsLeftAsTheReferenceLeavesIt) {
     std::vector<JointDesc> j(4);
     j[0] = {"root", -1, {}};

@@ -39,6 +39,7 @@
 #include "kinema/core/status.hpp"
 #include "kinema/asset/clip.hpp"
 #include "kinema/asset/easing.hpp"
+#include "kinema/core/name_index.hpp"
 #include "kinema/core/result.hpp"
 #include "kinema/play/blend_space.hpp"
 #include "kinema/play/player.hpp"
@@ -226,6 +227,7 @@ private:
     std::vector<Condition> conditions_;
     std::vector<std::uint32_t> candidates_;  // per state: its transitions and the "*" ones, in list order
     std::vector<std::string> predicates_;
+    NameIndex stateIndex_, parameterIndex_, predicateIndex_;
     std::vector<const Clip*> clips_;
     std::vector<BlendSpace> blendSpaces_;
     std::vector<std::uint32_t> blendSpaceClipSlots_;  // per blend space, per clip: its clip slot (flattened)
