@@ -11,6 +11,7 @@
 
 #include <simdjson.h>
 
+#include "kinema/core/counted.hpp"
 #include "kinema/io/gltf.hpp"
 
 // Layout (docs/COOKED.md): a 48-byte header, then sections, each a 16-byte section
@@ -941,8 +942,9 @@ bool readDrawing(ByteReader& r, const std::string& source, Model& model, std::ve
         Mesh& mesh = model.meshes[m];
         const std::string at = "mesh " + std::to_string(m);
         std::uint32_t count = 0;
-        if (!r.string(mesh.name) || !r.scalar(mesh.targetCount) || !r.count(count, 4) ||
-            !r.array(mesh.weights, count) || !r.count(count, 4)) {
+        if (!r.string(mesh.name)) return failed(at);
+        const std::size_t targetCountAt = r.offset();
+        if (!r.scalar(mesh.targetCount) || !r.count(count, 4) || !r.array(mesh.weights, count) || !r.count(count, 4)) {
             return failed(at);
         }
         mesh.targetNames.resize(count);
@@ -952,7 +954,12 @@ bool readDrawing(ByteReader& r, const std::string& source, Model& model, std::ve
         if (!allFinite(mesh.weights)) return notFinite("meshes/" + std::to_string(m) + "/weights");
         if (!r.count(count, 24)) return failed(at + " primitive count");
         // Every primitive carries one record per morph target: the count bounds them.
-        if (static_cast<std::uint64_t>(mesh.targetCount) * 2 * count > r.left()) return failed(at + " target count");
+        if (static_cast<std::uint64_t>(mesh.targetCount) * 2 * count > r.left()) {
+            faults.push_back(atByte(source, targetCountAt,
+                                    at + " target count: " + std::to_string(mesh.targetCount) + " morph targets for " +
+                                        counted(count, "primitive") + " need more bytes than the file has left"));
+            return false;
+        }
         mesh.primitives.resize(count);
         for (std::size_t p = 0; p < mesh.primitives.size(); ++p) {
             MeshPrimitive& prim = mesh.primitives[p];
@@ -965,11 +972,19 @@ bool readDrawing(ByteReader& r, const std::string& source, Model& model, std::ve
             }
             if (!readVec3s(r, prim.positions, vertices) || !readVec3s(r, prim.normals, normals ? vertices : 0) ||
                 !readArrays(r, prim.texcoords, texcoords ? vertices : 0) ||
-                !readArrays(r, prim.colors, colors ? vertices : 0) || !r.scalar(prim.influencesPerVertex)) {
+                !readArrays(r, prim.colors, colors ? vertices : 0)) {
                 return failed(pat + " vertices");
             }
+            const std::size_t influencesAt = r.offset();
+            if (!r.scalar(prim.influencesPerVertex)) return failed(pat + " vertices");
             const std::uint64_t influences = static_cast<std::uint64_t>(vertices) * prim.influencesPerVertex;
-            if (influences * 6 > r.left()) return failed(pat + " influences");
+            if (influences * 6 > r.left()) {
+                faults.push_back(atByte(source, influencesAt,
+                                        pat + " influences: " + std::to_string(prim.influencesPerVertex) +
+                                            " per vertex for " + counted(vertices, "vertex", "vertices") +
+                                            " need more bytes than the file has left"));
+                return false;
+            }
             if (!r.array(prim.joints, static_cast<std::size_t>(influences)) ||
                 !r.array(prim.weights, static_cast<std::size_t>(influences)) || !r.count(indices, 4) ||
                 !r.array(prim.indices, indices)) {

@@ -523,6 +523,29 @@ TEST_F(CookedHostile, DamagedDrawingData) {
     EXPECT_TRUE(refused(b, atByte(factor + 16 + 1 + 8), "out of range"));
 }
 
+// Counts that promise more than the file holds are placed at the count's own first
+// byte: the morph target count (after the mesh's name "face"), and the influences per
+// vertex (before the 12 joint indices and 12 weights).
+TEST_F(CookedHostile, CountsPastTheFileAreAtTheirFirstByte) {
+    const std::size_t mesh = parts[kMesh].body + 4;  // after the mesh count
+    ASSERT_EQ(getU32(bytes, mesh), 4u);              // "face"
+    const std::size_t targets = mesh + 4 + 4;
+    ASSERT_EQ(getU32(bytes, targets), 2u);
+    Bytes b = bytes;
+    putU32(b, targets, 0x40000000u);
+    reseal(b);
+    EXPECT_TRUE(refused(b, atByte(targets), "mesh 0 target count: 1073741824 morph targets for 1 primitive"));
+
+    const std::size_t z = findF32(bytes, parts[kMesh].body, 7.25f);
+    const std::size_t weights = findF32(bytes, z, 0.75f) - 5 * 4;  // 0.75 is weight 5
+    const std::size_t perVertex = weights - 12 * 2 - 4;
+    ASSERT_EQ(getU32(bytes, perVertex), 4u);
+    b = bytes;
+    putU32(b, perVertex, 0x10000000u);
+    reseal(b);
+    EXPECT_TRUE(refused(b, atByte(perVertex), "mesh 0 primitive 0 influences: 268435456 per vertex for 3 vertices"));
+}
+
 TEST_F(CookedHostile, TrailingBytesAfterTheLastSection) {
     const std::size_t end = bytes.size();
     bytes.resize(end + 5, std::byte{0x41});
