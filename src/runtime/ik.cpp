@@ -1,5 +1,6 @@
 #include "kinema/runtime/ik.hpp"
 
+#include "ik_geometry.hpp"
 #include "ik_lanes.hpp"
 
 #include <algorithm>
@@ -102,6 +103,9 @@ Vec3 directionOr(Vec3 v, Vec3 fallback) noexcept {
     const float len = length(v);
     return len > kTiny && std::isfinite(len) ? v * (1.0f / len) : fallback;
 }
+
+// Unit `v` less its part along unit `u`, at unit length (zero when nothing is left).
+Vec3 perpendicularPart(Vec3 v, Vec3 u) noexcept { return directionOr(v - u * dot(v, u), Vec3{}); }
 
 // Any unit vector perpendicular to unit `v`.
 Vec3 perpendicularTo(Vec3 v) noexcept {
@@ -216,9 +220,13 @@ void solveTwoBone(const TwoBoneIk& task, std::span<const std::int32_t> parents, 
     if (!(upper > kTiny) || !(lower > kTiny)) return;  // a zero-length bone has no direction to turn
     const float chain = upper + lower;
 
+    // A target within rounding of the root (detail::pointNoise) has no direction: the
+    // limb folds along the end's present direction, wherever the skeleton stands.
     const Vec3 toTarget = task.target - a;
-    const Vec3 u = directionOr(toTarget, directionOr(c - a, (b - a) * (1.0f / upper)));
-    float reach = length(toTarget);
+    const bool targetOff = length(toTarget) > detail::pointNoise(a, task.target);
+    const Vec3 holdDirection = directionOr(c - a, (b - a) * (1.0f / upper));
+    const Vec3 u = targetOff ? directionOr(toTarget, holdDirection) : holdDirection;
+    float reach = targetOff ? length(toTarget) : 0.0f;
     if (task.soften > 0.0f) {
         // Past (1 - soften) of the chain, the reach approaches full extension
         // exponentially instead of reaching it: no snap as the knee straightens.
@@ -229,13 +237,19 @@ void solveTwoBone(const TwoBoneIk& task, std::span<const std::int32_t> parents, 
     reach = std::clamp(reach, std::abs(upper - lower), chain);
 
     // The bend direction: toward the pole, else the pose's own bend, else any. A pole
-    // whose offset from the root-target line is rounding noise lies on the line.
+    // whose offset from the root-target line is rounding noise (relative to its
+    // distance, or to the coordinates) lies on the line. The part along the line is
+    // taken out twice: once leaves as much of it as the subtraction rounded away.
     const Vec3 toPole = task.pole - a;
     const Vec3 poleOffset = toPole - u * dot(toPole, u);
-    Vec3 bend = dot(poleOffset, poleOffset) > kOnLine * dot(toPole, toPole) ? directionOr(poleOffset, Vec3{}) : Vec3{};
+    const float offset2 = dot(poleOffset, poleOffset), poleNoise = detail::pointNoise(a, task.pole);
+    Vec3 bend = offset2 > kOnLine * dot(toPole, toPole) && offset2 > poleNoise * poleNoise
+        ? perpendicularPart(directionOr(poleOffset, Vec3{}), u)
+        : Vec3{};
     if (dot(bend, bend) == 0.0f) {
         const Vec3 current = b - a;
-        bend = directionOr(current - u * dot(current, u), perpendicularTo(u));
+        bend = perpendicularPart(directionOr(current - u * dot(current, u), perpendicularTo(u)), u);
+        if (dot(bend, bend) == 0.0f) bend = perpendicularTo(u);
     }
     if (task.twist != 0.0f) bend = rotate(fromAxisAngle(u, task.twist), bend);
 

@@ -7,6 +7,7 @@
 
 #include "kinema/math/quat.hpp"
 #include "kinema/math/vec3.hpp"
+#include "ik_geometry.hpp"
 
 // Every loop over lanes below is written as straight-line float code (selects, no
 // calls but inline ones, sqrt without errno: this file is compiled with
@@ -99,6 +100,9 @@ KINEMA_LANE_INLINE Vec3 perpendicularTo(Vec3 v) noexcept {
     const Vec3 other{useX ? 1.0f : 0.0f, useX ? 0.0f : 1.0f, 0.0f};
     return directionOr(cross(v, other), Vec3{0.0f, 0.0f, 1.0f});
 }
+
+// As ik.cpp: unit `v` less its part along unit `u`, at unit length (zero when nothing is left).
+KINEMA_LANE_INLINE Vec3 perpendicularPart(Vec3 v, Vec3 u) noexcept { return directionOr(v - u * dot(v, u), Vec3{}); }
 
 // As kinema::rotationBetween; `halfTurnW` is fromAxisAngle(axis, pi).w.
 KINEMA_LANE_INLINE Quat rotationBetween(Vec3 from, Vec3 to, float halfTurnW) noexcept {
@@ -201,6 +205,14 @@ void gather(std::span<LaneFrame> frames, const LanePoses& poses, std::span<const
     }
 }
 
+// Whether a lane's frame has a scale that differs between axes (a mirrored axis
+// included): composing such frames as translation, rotation and scale is not exact.
+bool anySkewed(const LaneFrame& f) noexcept {
+    bool skewed = false;
+    for (std::size_t l = 0; l < L; ++l) skewed = skewed || f.s.x[l] != f.s.y[l] || f.s.y[l] != f.s.z[l];
+    return skewed;
+}
+
 void scatterRotation(const LanePoses& poses, std::uint32_t j, const LaneQuat& q) noexcept {
     for (std::size_t l = 0; l < poses.count; ++l) {
         float* c = poses.tx[l] + j;
@@ -260,10 +272,13 @@ KINEMA_LANE_LOOPS void measureReach(LaneChain& c) noexcept {
         c.valid[l] = upper > kTiny && lower > kTiny ? 1.0f : 0.0f;
         const float safeUpper = upper > kTiny ? upper : 1.0f;
         const Vec3 toTarget = c.target[l] - a;
-        c.u.set(l, directionOr(toTarget, directionOr(e - a, (b - a) * (1.0f / safeUpper))));
+        const float toTargetLength = length(toTarget);
+        const bool targetOff = toTargetLength > pointNoise(a, c.target[l]);  // as the reference
+        const Vec3 hold = directionOr(e - a, (b - a) * (1.0f / safeUpper));
+        c.u.set(l, select(targetOff, directionOr(toTarget, hold), hold));
         c.upper[l] = upper;
         c.lower[l] = lower;
-        c.reach[l] = length(toTarget);
+        c.reach[l] = targetOff ? toTargetLength : 0.0f;
     }
 }
 
@@ -280,9 +295,11 @@ KINEMA_LANE_LOOPS void solveTurns(const LaneChain& c, const LaneFloat& twistSin,
         const Vec3 toPole = c.pole[l] - a;
         const Vec3 current = b - a;
         const Vec3 poleOffset = toPole - u * dot(toPole, u);
-        const bool offLine = dot(poleOffset, poleOffset) > kOnLine * dot(toPole, toPole);
-        const Vec3 poleBend = select(offLine, directionOr(poleOffset, Vec3{}), Vec3{});
-        const Vec3 poseBend = directionOr(current - u * dot(current, u), perpendicularTo(u));
+        const float offset2 = dot(poleOffset, poleOffset), poleNoise = pointNoise(a, c.pole[l]);
+        const bool offLine = offset2 > kOnLine * dot(toPole, toPole) && offset2 > poleNoise * poleNoise;
+        const Vec3 poleBend = select(offLine, perpendicularPart(directionOr(poleOffset, Vec3{}), u), Vec3{});
+        const Vec3 poseDirection = perpendicularPart(directionOr(current - u * dot(current, u), perpendicularTo(u)), u);
+        const Vec3 poseBend = select(dot(poseDirection, poseDirection) == 0.0f, perpendicularTo(u), poseDirection);
         Vec3 bend = select(dot(poleBend, poleBend) == 0.0f, poseBend, poleBend);
         bend = rotate(Quat{u.x * twistSin[l], u.y * twistSin[l], u.z * twistSin[l], twistCos[l]}, bend);
 
@@ -354,13 +371,13 @@ KINEMA_LANE_LOOPS void endAfterTurns(const LaneChain& c, const LaneQuat& rootTur
 // half-turn branch) and the renormalising of vectors whose length it knows (the
 // middle's new direction is unit by the triangle, the lower bone keeps its length
 // under a rotation), so it takes about a fifth of the roots and divisions.
-// Returns false when a lane is not in general position: the caller then solves
-// every lane the general way.
+// general[l] is 1 for a lane not in general position (its results are not used), 0
+// otherwise; returns whether every lane is in general position.
 KINEMA_LANE_LOOPS bool solvePlain(const LaneChain& c, const LaneQuat& parentRotation, const LaneQuat& rootBefore,
                                   const LaneQuat& between, const LaneQuat& middleBefore, const LaneFloat& twistSin,
                                   const LaneFloat& twistCos, LaneQuat& __restrict rootSolved,
-                                  LaneQuat& __restrict middleSolved, LaneFloat& __restrict distance) noexcept {
-    LaneFloat general;
+                                  LaneQuat& __restrict middleSolved, LaneFloat& __restrict distance,
+                                  LaneFloat& __restrict general) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
         const Vec3 a = c.root[l], b = c.middle[l], e = c.end[l], target = c.target[l];
         const float upper = c.upper[l], lower = c.lower[l];
@@ -369,7 +386,7 @@ KINEMA_LANE_LOOPS bool solvePlain(const LaneChain& c, const LaneQuat& parentRota
         const Vec3 toTarget = target - a;
         const float toTarget2 = dot(toTarget, toTarget);
         const float toTargetLength = std::sqrt(toTarget2);
-        const bool targetOff = toTargetLength > kTiny && toTargetLength <= kHuge;
+        const bool targetOff = toTargetLength > pointNoise(a, target) && toTargetLength <= kHuge;
         const Vec3 u = toTarget * (1.0f / (targetOff ? toTargetLength : 1.0f));
         const float reach = least(most(c.reach[l], std::abs(upper - lower)), upper + lower);
 
@@ -377,8 +394,12 @@ KINEMA_LANE_LOOPS bool solvePlain(const LaneChain& c, const LaneQuat& parentRota
         const Vec3 poleOffset = toPole - u * dot(toPole, u);
         const float offset2 = dot(poleOffset, poleOffset);
         const float offset = std::sqrt(offset2);
-        const bool poleOff = offset2 > kOnLine * dot(toPole, toPole) && offset > kTiny && offset <= kHuge;
-        Vec3 bend = poleOffset * (1.0f / (poleOff ? offset : 1.0f));
+        const bool poleOff = offset2 > kOnLine * dot(toPole, toPole) && offset > pointNoise(a, c.pole[l]) &&
+            offset > kTiny && offset <= kHuge;
+        // The part along the line taken out twice, as the reference does.
+        const Vec3 offsetDirection = poleOffset * (1.0f / (poleOff ? offset : 1.0f));
+        const Vec3 square = offsetDirection - u * dot(offsetDirection, u);
+        Vec3 bend = square * (1.0f / std::sqrt(poleOff ? dot(square, square) : 1.0f));
         bend = rotate(Quat{u.x * twistSin[l], u.y * twistSin[l], u.z * twistSin[l], twistCos[l]}, bend);
 
         const float inv2ur = 1.0f / (2.0f * (upper > kTiny ? upper : 1.0f) * (reach > 0.0f ? reach : 1.0f));
@@ -452,21 +473,31 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
             if (depth == above.size()) return byReference();
             above[depth++] = static_cast<std::uint32_t>(j);
         }
-        if (depth == 0)
+        bool skewed = false;
+        if (depth == 0) {
             setIdentity(parent);
-        else
+        } else {
             gather({&parent, 1}, poses, {&above[depth - 1], 1}, false);
+            skewed = anySkewed(parent);
+        }
         LaneFrame local;
         for (std::size_t k = depth - (depth > 0 ? 1 : 0); k-- > 0;) {
             gather({&local, 1}, poses, {&above[k], 1}, false);
+            skewed = skewed || anySkewed(local);
             composeOnto(parent, local);
         }
+        // A scale that differs between axes above the end: the lanes' composition is
+        // not exact there, the reference's walk places the joints exactly.
+        if (skewed) return byReference();
     }
     normalizeRotations(parent.r);
 
     // The chain's locals, kept, and where root, middle and end lie.
     std::array<LaneFrame, kMaxSpan> chain;
     gather(chain, poses, {span.data(), spanLength}, true);
+    for (std::size_t k = 0; k + 1 < spanLength; ++k) {
+        if (anySkewed(chain[k])) return byReference();
+    }
     LaneChain c;
     placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, c);
 
@@ -502,12 +533,16 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
     LaneQuat between;
     betweenRotations(std::span<const LaneFrame>(chain.data(), spanLength), middleAt, between);
     LaneQuat rootSolved, middleSolved;
-    LaneFloat distance;
+    LaneFloat distance, general;
     measureLengths(c);
     soften();
-    if (anyPartial ||
-        !solvePlain(c, parent.r, chain[0].r, between, chain[middleAt].r, twistSin, twistCos, rootSolved, middleSolved,
-                    distance)) {
+    // Each lane takes the plain solve when it is in general position at full weight,
+    // else the general one: a lane's result does not depend on the others'.
+    const bool allPlain = solvePlain(c, parent.r, chain[0].r, between, chain[middleAt].r, twistSin, twistCos,
+                                     rootSolved, middleSolved, distance, general);
+    if (anyPartial || !allPlain) {
+        const LaneQuat rootPlain = rootSolved, middlePlain = middleSolved;
+        const LaneFloat distancePlain = distance;
         measureReach(c);
         soften();
         LaneQuat rootTurn, middleTurn;
@@ -531,6 +566,13 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
                     c.upper[l] = length(after.middle[l] - after.root[l]);
                     c.lower[l] = length(after.end[l] - after.middle[l]);
                 }
+            }
+        }
+        for (std::size_t l = 0; l < L; ++l) {
+            if (general[l] == 0.0f && weight[l] >= 1.0f) {
+                rootSolved.set(l, rootPlain[l]);
+                middleSolved.set(l, middlePlain[l]);
+                distance[l] = distancePlain[l];
             }
         }
     }

@@ -30,12 +30,13 @@ SocketReport Socket::place(const Skeleton& skeleton, std::span<const Mat4> model
     // A latch opens again once its fault is gone, so the next occurrence is news.
     std::uint8_t ongoing = 0;
     SocketReport result{Status::success(), false};
-    if (model.empty()) {
-        ongoing = kNoPose;
-        result = report(Status::failure(StatusCode::Missing, "socket: no pose to place it from"), kNoPose);
-    } else if (skeleton.jointCount() == 0) {
+    // An empty skeleton first: its pose is empty too, and "no pose" would hide why.
+    if (skeleton.jointCount() == 0) {
         ongoing = kEmptySkeleton;
         result = report(Status::failure(StatusCode::NotReady, "socket: the skeleton has no joints"), kEmptySkeleton);
+    } else if (model.empty()) {
+        ongoing = kNoPose;
+        result = report(Status::failure(StatusCode::Missing, "socket: no pose to place it from"), kNoPose);
     } else if (model.size() != skeleton.jointCount()) {
         ongoing = kWrongSize;
         result = report(Status::failure(StatusCode::WrongCount, "socket: pose and skeleton differ in joint count"),

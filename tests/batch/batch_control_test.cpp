@@ -307,7 +307,10 @@ TEST(BatchControl, BadControlInputsAreRejectedWithNothingChanged) {
 
     const BoneAdjustment outside{9, kPitch90};
     const BoneAdjustment zero{kSpine, Quat{0, 0, 0, 0}};
-    SoaPose wrongSize(2, 0), fits(rig.skeleton.restPose(), {});
+    SoaPose wrongSize(2, 0), fits(rig.skeleton.restPose(), {}), notFinite(rig.skeleton.restPose(), {});
+    Transform broken = notFinite.joint(1);
+    broken.translation.y = std::nanf("");
+    notFinite.setJoint(1, broken);
     JointMask wrongMask(5);
     using Mutation = std::function<void(InstanceRequest&)>;
     const std::vector<std::pair<std::string, Mutation>> cases{
@@ -333,6 +336,16 @@ TEST(BatchControl, BadControlInputsAreRejectedWithNothingChanged) {
          [&](InstanceRequest& x) {
              x.external = &fits;
              x.externalMask = &wrongMask;
+         }},
+        {"instance 2, index 1: external pose holds a value that is not finite",
+         [&](InstanceRequest& x) {
+             x.external = &notFinite;
+             x.externalWeight = 0.5f;
+         }},
+        {"instance 2, layer 0, index 1: reference pose holds a value that is not finite",
+         [&](InstanceRequest& x) {
+             x.layers[0].reference = &notFinite;
+             x.layers[0].mode = LayerMode::Additive;
          }},
         {"instance 2, layer 0: playback step is not finite",
          [&](InstanceRequest& x) {

@@ -96,6 +96,10 @@ TEST(Socket, EachFaultIsFreshOncePerOccurrenceOnItsOwnLatch) {
     r = socket.place(empty, pose, placed);
     EXPECT_EQ(r.status.code, StatusCode::NotReady);
     EXPECT_TRUE(r.fresh);
+    // An empty skeleton's pose is empty: still an empty skeleton, not a missing pose.
+    r = socket.place(empty, {}, placed);
+    EXPECT_EQ(r.status.code, StatusCode::NotReady);
+    EXPECT_FALSE(r.fresh);
     EXPECT_EQ(socket.place(skeleton, std::span(pose).first(1), placed).status.code, StatusCode::WrongCount);
 }
 
