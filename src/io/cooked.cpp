@@ -452,19 +452,20 @@ public:
         if (static_cast<std::uint64_t>(out) * minBytes > left()) {
             failedAt_ = at;
             why_ = "a count of " + std::to_string(out) + " needs at least " +
-                std::to_string(static_cast<std::uint64_t>(out) * minBytes) + " bytes, " + std::to_string(left()) +
-                " are left";
+                counted(static_cast<std::uint64_t>(out) * minBytes, "byte") + ", " + leftText();
             return false;
         }
         return true;
     }
 
 private:
+    // "1 is left", "5 are left".
+    std::string leftText() const { return std::to_string(left()) + (left() == 1 ? " is left" : " are left"); }
+
     bool need(std::size_t size, std::size_t count) {
         if (count > left() / size) {
             failedAt_ = pos_;
-            why_ = "needs " + std::to_string(static_cast<std::uint64_t>(count) * size) + " bytes, " +
-                std::to_string(left()) + " are left";
+            why_ = "needs " + counted(static_cast<std::uint64_t>(count) * size, "byte") + ", " + leftText();
             return false;
         }
         return true;
@@ -498,7 +499,7 @@ Result<Header> readHeader(std::span<const std::byte> bytes, const std::string& s
     }
     if (bytes.size() < kHeaderBytes) {
         return atByte(source, bytes.size(),
-                      "truncated: the header needs " + std::to_string(kHeaderBytes) + " bytes, the file has " +
+                      "truncated: the header needs " + counted(kHeaderBytes, "byte") + ", the file has " +
                           std::to_string(bytes.size()));
     }
     ByteReader r(bytes, kMagic.size(), kHeaderBytes);
@@ -524,8 +525,8 @@ Result<Header> readHeader(std::span<const std::byte> bytes, const std::string& s
     (void)r.scalar(reserved);
     if (h.size != bytes.size()) {
         return atByte(source, 16,
-                      "the header says " + std::to_string(h.size) + " bytes, the file has " +
-                          std::to_string(bytes.size()) + (h.size > bytes.size() ? " (truncated)" : ""));
+                      "the header says " + counted(h.size, "byte") + ", the file has " + std::to_string(bytes.size()) +
+                          (h.size > bytes.size() ? " (truncated)" : ""));
     }
     if (h.sections != kSectionCount) {
         return atByte(source, 40,
@@ -1247,12 +1248,11 @@ Result<CookedModel> readCooked(std::span<const std::byte> bytes, std::string sou
         if (!ok) return faults;
         if (r.left() != 0) {
             return atByte(source, r.offset(),
-                          "section " + tagName(expected) + " has " + std::to_string(r.left()) + " bytes past its data");
+                          "section " + tagName(expected) + " has " + counted(r.left(), "byte") + " past its data");
         }
         pos = end;
     }
-    if (pos != bytes.size())
-        return atByte(source, pos, std::to_string(bytes.size() - pos) + " bytes past the last section");
+    if (pos != bytes.size()) return atByte(source, pos, counted(bytes.size() - pos, "byte") + " past the last section");
     faults = findModelFaults(model);
     if (!faults.empty()) {
         for (Fault& f : faults) f.where = source + "#" + f.where;

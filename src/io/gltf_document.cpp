@@ -159,10 +159,10 @@ void Importer::checkDuplicateKeys(const dom::element& doc) {
             }
             const std::string_view repeated = firstRepeated(keys);
             if (!repeated.empty()) {
-                recoverable(pointerTo(visits, v) / repeated,
-                            "the key '" + std::string(repeated) +
-                                "' appears more than once in one object (keys must be unique)",
-                            "the first one is used");
+                recoverable(
+                    pointerTo(visits, v) / repeated,
+                    "the key " + inQuotes(repeated) + " appears more than once in one object (keys must be unique)",
+                    "the first one is used");
             }
         } else if (!e.get_array().get(a)) {
             // An array that starts with a number or string holds no objects that

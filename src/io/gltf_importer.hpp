@@ -84,14 +84,7 @@ public:
             if (segs_[i].isIndex) {
                 s += std::to_string(segs_[i].value);
             } else {
-                for (const char c : std::string_view(segs_[i].key, segs_[i].value)) {
-                    if (c == '~')
-                        s += "~0";
-                    else if (c == '/')
-                        s += "~1";
-                    else
-                        s += c;
-                }
+                appendPointerToken(s, std::string_view(segs_[i].key, segs_[i].value));
             }
         }
         return s;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kinema/asset/easing.hpp"
+#include "kinema/core/quoted.hpp"
 #include "kinema/core/result.hpp"
 
 namespace kinema::detail {
@@ -55,16 +56,10 @@ public:
         return true;
     }
 
+    // `key` as a JSON pointer token, on one line (appendPointerToken).
     static std::string escape(std::string_view key) {
         std::string out;
-        for (const char c : key) {
-            if (c == '~')
-                out += "~0";
-            else if (c == '/')
-                out += "~1";
-            else
-                out += c;
-        }
+        appendPointerToken(out, key);
         return out;
     }
 
@@ -122,7 +117,7 @@ public:
         if (faults.size() != before || !has(object, key)) return;
         const auto parsed = parse(s);
         if (!parsed) {
-            fault(at + "/" + std::string(key), "unknown " + std::string(what) + " '" + s + "'");
+            fault(at + "/" + std::string(key), "unknown " + std::string(what) + " " + inQuotes(s));
             return;
         }
         out = *parsed;
@@ -139,7 +134,7 @@ public:
             out = *parsed;
             return;
         }
-        std::string what = "unknown easing '" + s + "'";
+        std::string what = "unknown easing " + inQuotes(s);
         for (const Easing e : allEasings()) {
             if (equalIgnoringCase(toString(e), s)) {
                 what += " (names are case-sensitive: '" + std::string(toString(e)) + "')";

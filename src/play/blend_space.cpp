@@ -191,6 +191,12 @@ Result<BlendSpace> BlendSpace::create(std::vector<BlendSpaceClip> clips, BlendSy
                           "a " + std::to_string(dimensions) + "D blend space needs at least " + std::to_string(needed) +
                               " clip" + (needed == 1 ? "" : "s") + ", got " + std::to_string(n)});
     }
+    if (n > kMaxBlendSpaceClips) {
+        // Checked and triangulated in time that grows faster than the count.
+        return std::vector<Fault>{{"clips",
+                                   "a blend space holds at most " + std::to_string(kMaxBlendSpaceClips) +
+                                       " clips, got " + std::to_string(n)}};
+    }
     std::vector<char> usable(n, 0);  // a clip with a positive duration, so its markers can be judged
     for (std::size_t i = 0; i < n; ++i) {
         const BlendSpaceClip& c = clips[i];

@@ -552,6 +552,10 @@ TEST_F(CookedHostile, TrailingBytesAfterTheLastSection) {
     putU64(bytes, 16, bytes.size());
     reseal(bytes);
     EXPECT_TRUE(refused(bytes, atByte(end), "5 bytes past the last section"));
+    bytes.resize(end + 1);  // the count agrees with its noun
+    putU64(bytes, 16, bytes.size());
+    reseal(bytes);
+    EXPECT_TRUE(refused(bytes, atByte(end), "1 byte past the last section"));
 }
 
 TEST_F(CookedHostile, AnUnknownTrackPathOrInterpolation) {

@@ -284,6 +284,9 @@ INSTANTIATE_TEST_SUITE_P(
             R"({"states": [{"name": "a", "clip": "x"}], "transitions": [{"from": "a", "to": "a", "canTransitionToSelf": 1}]})",
             {"f.json#/transitions/0/canTransitionToSelf"}},
         BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "a/b~c": 1})", {"f.json#/a~1b~0c"}},
+        // Control characters in a key are escaped in its pointer: the fault stays one line.
+        BadDocument{R"({"states": [{"name": "a", "clip": "x", "bad\nkey\u001b[2J": 1}]})",
+                    {"f.json#/states/0/bad\\nkey\\x1b[2J"}},
         // A duplicate key, in any object the document holds, is a fault at its pointer,
         // once per key however often it repeats; unknown keys stay one fault each.
         BadDocument{R"({"states": [{"name": "a", "clip": "x"}], "states": []})", {"f.json#/states"}},

@@ -319,6 +319,24 @@ TEST(BlendSpaceValidation, NoClipsIsRefused) {
     EXPECT_NE(r2.message().find("at least 3"), std::string::npos) << r2.message();
 }
 
+// kMaxBlendSpaceClips clips are a space; one more is refused at once, at "clips".
+TEST(BlendSpaceValidation, MoreThanTheMostClipsIsRefused) {
+    const Clip a = makeClip("a", 1.0f);
+    std::vector<BlendSpaceClip> clips;
+    for (std::size_t i = 0; i < kMaxBlendSpaceClips; ++i) {
+        const auto k = static_cast<float>(i);
+        clips.push_back({&a, k, static_cast<float>(i % 32) + 0.001f * k * k / 1024.0f});
+    }
+    EXPECT_TRUE(BlendSpace::create1D(clips).ok());
+    EXPECT_TRUE(BlendSpace::create2D(clips).ok());
+    clips.push_back({&a, -1.0f, 0.5f});
+    for (const auto& r : {BlendSpace::create1D(clips), BlendSpace::create2D(clips)}) {
+        ASSERT_FALSE(r.ok());
+        EXPECT_EQ(faultWheres(r), std::vector<std::string>{"clips"});
+        EXPECT_NE(r.message().find("at most 1024 clips, got 1025"), std::string::npos) << r.message();
+    }
+}
+
 TEST(BlendSpaceValidation, EveryBadEntryIsReportedAtItsIndex) {
     const Clip a = makeClip("a", 1.0f);
     const auto empty = Clip::create("empty", {});

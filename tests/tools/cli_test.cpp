@@ -726,6 +726,20 @@ TEST(Cli, SampleTextShowsMorphWeightsAndSkinnedPositions) {
         << unmorphed.out;
 }
 
+// Names from the file print on one line: a newline, a NUL or a terminal escape in a
+// mesh's name comes out escaped, the name whole.
+TEST(Cli, InfoPrintsNamesOnOneLine) {
+    std::string text = kMorphedTriangle;
+    const std::string plainName = R"("name":"morphed")";
+    ASSERT_NE(text.find(plainName), std::string::npos);
+    text.replace(text.find(plainName), plainName.size(), R"("name":"A\u001b[31mRED\nfake line\u0000tail")");
+    const std::string path = writeTemp("cli_control_names.gltf", text);
+    const CliRun info = runKinema("info " + path);
+    ASSERT_EQ(info.exitCode, 0) << info.err;
+    EXPECT_NE(info.out.find("#0 'A\\x1b[31mRED\\nfake line\\x00tail': 1 primitive"), std::string::npos) << info.out;
+    EXPECT_EQ(info.out.find('\x1b'), std::string::npos) << info.out;
+}
+
 // Counts agree with their nouns: "1 node", "2 nodes", "1 mesh", "0 meshes".
 TEST(Cli, TextOutputCountsAgreeWithTheirNouns) {
     const std::string path = writeTemp("cli_plural.gltf", kMorphedTriangle);

@@ -1,11 +1,14 @@
 #include <cstdio>
 #include <iostream>
 #include <set>
+#include <string>
+#include <string_view>
 
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "json_writer.hpp"
 #include "kinema/core/counted.hpp"
+#include "kinema/core/quoted.hpp"
 #include "kinema/io/cooked.hpp"
 #include "kinema/io/gltf.hpp"
 
@@ -164,20 +167,29 @@ void printJson(const Model& model, bool cooked, const CookedParts& parts) {
     std::cout << out << '\n';
 }
 
+// A path or name on one line: control characters escaped, as inQuotes does.
+std::string oneLine(std::string_view text) {
+    std::string out;
+    appendOneLine(out, text);
+    return out;
+}
+
+// Names are printed as inQuotes writes them: a name holding a newline, a NUL or a
+// terminal escape stays one line and prints whole.
 void printText(const Model& model, bool cooked, const CookedParts& parts) {
-    std::printf("%s\n", model.source.c_str());
+    std::printf("%s\n", oneLine(model.source).c_str());
     std::printf("  format: %s\n", cooked ? "kinema cooked" : "glTF");
     std::printf("  nodes: %zu (scenes: %zu)\n", model.nodeCount(), model.scenes.size());
     std::printf("  skins: %zu\n", model.skins.size());
     for (std::size_t s = 0; s < model.skins.size(); ++s) {
         const Skin& skin = model.skins[s];
-        std::printf("    #%zu '%s': %s\n", s, skin.name.c_str(), counted(skin.joints.size(), "joint").c_str());
+        std::printf("    #%zu %s: %s\n", s, inQuotes(skin.name).c_str(), counted(skin.joints.size(), "joint").c_str());
     }
     std::printf("  animations: %zu\n", model.clips.size());
     for (std::size_t a = 0; a < model.clips.size(); ++a) {
         const Clip& clip = model.clips[a];
         const ClipSummary s = summarise(clip);
-        std::printf("    #%zu '%.*s': %.4g s, %s, %s; paths %s%s\n", a, int(clip.name().size()), clip.name().data(),
+        std::printf("    #%zu %s: %.4g s, %s, %s; paths %s%s\n", a, inQuotes(clip.name()).c_str(),
                     double(clip.duration()), counted(clip.tracks().size(), "channel").c_str(),
                     joined(s.interpolations).c_str(), joined(s.paths).c_str(),
                     parts.isCompressed(a) ? " (compressed)" : "");
@@ -186,7 +198,7 @@ void printText(const Model& model, bool cooked, const CookedParts& parts) {
         std::printf("  state machines: %zu\n", parts.stateMachines.size());
         for (std::size_t m = 0; m < parts.stateMachines.size(); ++m) {
             const StateMachineDesc& d = parts.stateMachines[m].desc;
-            std::printf("    #%zu '%s': %s, %s, %s\n", m, parts.stateMachines[m].name.c_str(),
+            std::printf("    #%zu %s: %s, %s, %s\n", m, inQuotes(parts.stateMachines[m].name).c_str(),
                         counted(d.states.size(), "state").c_str(), counted(d.parameters.size(), "parameter").c_str(),
                         counted(d.transitions.size(), "transition").c_str());
         }
@@ -197,19 +209,19 @@ void printText(const Model& model, bool cooked, const CookedParts& parts) {
         std::size_t vertices = 0;
         for (const auto& p : mesh.primitives) vertices += p.vertexCount();
         std::printf(
-            "    #%zu '%s': %s, %s, %s, %s\n", m, mesh.name.c_str(),
+            "    #%zu %s: %s, %s, %s, %s\n", m, inQuotes(mesh.name).c_str(),
             counted(mesh.primitives.size(), "primitive").c_str(), counted(vertices, "vertex", "vertices").c_str(),
             counted(countIndices(mesh), "index", "indices").c_str(), counted(mesh.targetCount, "morph target").c_str());
         if (!mesh.targetNames.empty()) {
             std::printf("      morph targets:");
-            for (const std::string& name : mesh.targetNames) std::printf(" '%s'", name.c_str());
+            for (const std::string& name : mesh.targetNames) std::printf(" %s", inQuotes(name).c_str());
             std::printf("\n");
         }
     }
     std::printf("  materials: %zu\n", model.materials.size());
     for (std::size_t m = 0; m < model.materials.size(); ++m) {
         const Material& mat = model.materials[m];
-        std::printf("    #%zu '%s': base colour (%g, %g, %g, %g)%s\n", m, mat.name.c_str(),
+        std::printf("    #%zu %s: base colour (%g, %g, %g, %g)%s\n", m, inQuotes(mat.name).c_str(),
                     double(mat.baseColorFactor[0]), double(mat.baseColorFactor[1]), double(mat.baseColorFactor[2]),
                     double(mat.baseColorFactor[3]), mat.baseColorTexture ? " + texture" : "");
     }

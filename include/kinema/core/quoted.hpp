@@ -11,4 +11,12 @@ namespace kinema {
 // any byte, and a fault must stay one line that names no other place.
 std::string inQuotes(std::string_view text, char mark = '\'');
 
+// `text` appended to `out` with its control characters written as inQuotes writes
+// them, and no marks: a name inside a longer place, such as a JSON pointer.
+void appendOneLine(std::string& out, std::string_view text);
+
+// `key` appended to `out` as a JSON pointer token (RFC 6901: ~ as ~0, / as ~1), its
+// control characters escaped as by appendOneLine.
+void appendPointerToken(std::string& out, std::string_view key);
+
 }  // namespace kinema

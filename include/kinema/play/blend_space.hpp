@@ -57,13 +57,17 @@ struct BlendSpaceClip {
     float y = 0.0f;  // position on the second axis (ignored by a 1D space)
 };
 
+// The most clips one blend space places: authored spaces hold tens; checking and
+// triangulating grows faster than the count, so a larger one is refused.
+inline constexpr std::size_t kMaxBlendSpaceClips = 1024;
+
 class BlendSpace {
 public:
     // An empty space: no clips, dimensions() == 1. Only useful as a placeholder.
     BlendSpace() = default;
 
     // 1D: clips placed on x (y ignored). Every fault is reported, located as
-    // "clips" (no clip at all), "clips/<i>/clip" (null, or zero duration: a blend
+    // "clips" (no clip at all, or more than kMaxBlendSpaceClips), "clips/<i>/clip" (null, or zero duration: a blend
     // space loops), "clips/<i>/x" (not finite), "clips/<i>" (the same x as an earlier
     // clip, which it names). With BlendSync::Markers
     // also "clips/<i>/markers[/<k>]": every clip needs >= 1 marker, the same names in
