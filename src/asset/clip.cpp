@@ -275,7 +275,7 @@ Result<Clip> Clip::withCurves(std::vector<CurveTrack> curves) const {
     for (std::size_t i = 0; i < given.size(); ++i) {
         if (given[i].times.back() <= end) continue;
         out.addWarning({"curves/" + std::to_string(i),
-                        "curve \"" + given[i].name + "\" ends at " + exactNumber(given[i].times.back()) +
+                        "curve " + inQuotes(given[i].name, '"') + " ends at " + exactNumber(given[i].times.back()) +
                             " s, past the tracks' last key (" + exactNumber(end) + " s): the clip now lasts " +
                             exactNumber(out->duration_) + " s"});
     }

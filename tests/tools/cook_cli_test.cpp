@@ -399,7 +399,16 @@ TEST_F(CookCli, MarkersAndStateMachinesGoIntoTheCookedFile) {
         << noSwim.err;
     // Bad files are refused before anything is cooked.
     const fs::path broken = write("broken.json", R"({"states": [}")");
+    // Two faults: each on its own line, each with the command's prefix.
+    const fs::path twice =
+        write("twice.json", R"({"states": [{"name": "a", "clip": "Step Scale", "sped": 1, "mod": 2}]})");
     const fs::path fresh = dir_ / "fresh";
+    const CliRun both =
+        runKinema("cook " + quoted(interp) + " --out " + quoted(fresh) + " --state-machine " + quoted(twice));
+    EXPECT_EQ(both.exitCode, 2) << both.err;
+    EXPECT_EQ(
+        both.err,
+        "kinema cook: twice.json#/states/0/sped: unknown key\nkinema cook: twice.json#/states/0/mod: unknown key\n");
     for (const std::string& option : {"--markers " + quoted(broken), "--state-machine " + quoted(broken),
                                       "--markers " + quoted(dir_ / "missing.json"),
                                       "--state-machine " + quoted(machine) + " --state-machine " + quoted(machine)}) {

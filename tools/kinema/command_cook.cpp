@@ -9,6 +9,7 @@
 #include <iostream>
 #include <mutex>
 #include <set>
+#include <span>
 #include <string>
 #include <system_error>
 #include <utility>
@@ -261,6 +262,11 @@ int runCook(const CookOptions& options) {
         std::cerr << "kinema cook: " << message << '\n';
         return 2;
     };
+    // Every fault of an argument file on its own line, each with the command's prefix.
+    const auto failAll = [](std::span<const Fault> faults) {
+        for (const Fault& fault : faults) std::cerr << "kinema cook: " << describe(fault) << '\n';
+        return 2;
+    };
     if (options.out.empty()) return fail("--out: the output folder is empty");
     const fs::path folder(options.out);
 
@@ -288,17 +294,17 @@ int runCook(const CookOptions& options) {
     };
     if (!options.markers.empty()) {
         auto text = readText(options.markers);
-        if (!text) return fail(describe(text.faults()));
+        if (!text) return failAll(text.faults());
         extras.markersSource = fs::path(options.markers).filename().string();
         auto parsed = parseMarkerJson(*text, extras.markersSource);
-        if (!parsed) return fail(describe(parsed.faults()));
+        if (!parsed) return failAll(parsed.faults());
         extras.markersJson = std::move(*text);
     }
     for (const std::string& file : options.stateMachines) {
         auto text = readText(file);
-        if (!text) return fail(describe(text.faults()));
+        if (!text) return failAll(text.faults());
         auto desc = parseStateMachineJson(*text, fs::path(file).filename().string());
-        if (!desc) return fail(describe(desc.faults()));
+        if (!desc) return failAll(desc.faults());
         const std::string name = fs::path(file).stem().string();
         for (const CookedStateMachine& other : extras.stateMachines) {
             if (other.name == name) return fail("--state-machine: two state machines named '" + name + "'");
