@@ -33,10 +33,15 @@ public:
     BlendSpaceDesc blendSpace(dom::object o, const std::string& at) {
         onlyKeys(o, at, {"dimensions", "x", "y", "sync", "clips"});
         BlendSpaceDesc b;
-        float dims = 1.0f;
-        if (number(o, "dimensions", at, dims, false)) {
-            if (dims != 1.0f && dims != 2.0f) fault(at + "/dimensions", "must be 1 or 2");
-            b.dimensions = dims == 2.0f ? 2u : 1u;
+        // Read as the document writes it, not as a float: 1.00000001 is not 1.
+        dom::element dimensions;
+        if (!o.at_key("dimensions").get(dimensions)) {
+            double dims = 0.0;
+            if (dimensions.get_double().get(dims) || (dims != 1.0 && dims != 2.0)) {
+                fault(at + "/dimensions", "must be 1 or 2");
+            } else {
+                b.dimensions = dims == 2.0 ? 2u : 1u;
+            }
         }
         string(o, "x", at, b.xParameter, true);
         // A y in a 1D blend space would be ignored: most likely "dimensions": 2 is missing.

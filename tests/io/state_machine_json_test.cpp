@@ -246,6 +246,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadDocument{R"({"states": [{"name": "a", "blendSpace": []}]})", {"f.json#/states/0/blendSpace"}},
         BadDocument{R"({"states": [{"name": "a", "blendSpace": {"dimensions": 3, "x": "s", "clips": []}}]})",
                     {"f.json#/states/0/blendSpace/dimensions"}},
+        // Not 1 as written, though a float would round it to 1.
+        BadDocument{R"({"states": [{"name": "a", "blendSpace": {"dimensions": 1.00000001, "x": "s", "clips": []}}]})",
+                    {"f.json#/states/0/blendSpace/dimensions"}},
         BadDocument{
             R"({"states": [{"name": "a", "blendSpace": {"dimensions": 2, "x": "s", "clips": [{"clip": "w", "x": 1}]}}]})",
             {"f.json#/states/0/blendSpace/y", "f.json#/states/0/blendSpace/clips/0/y"}},
