@@ -129,24 +129,79 @@ float halfTurnW() noexcept {
     return w;
 }
 
+// A model-space placement composed exactly, as the reference's walk places joints:
+// the position, the full linear map above it (each frame's rotation times its scale,
+// so a scale that differs between axes under a rotation is carried right), and the
+// product of the rotations alone (the frame turns are taken into, as the reference's).
+struct LanePlacement {
+    LaneVec3 p;
+    alignas(64) float m[9][L];  // the linear map, column-major
+    LaneQuat r;
+};
+
+// rotation(q) x diag(s), column-major: nine named values, so that lane loops using
+// it stay vector code.
+struct Linear {
+    float m0, m1, m2, m3, m4, m5, m6, m7, m8;
+};
+
+KINEMA_LANE_INLINE Linear linearMap(Quat q, Vec3 s) noexcept {
+    const float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
+    const float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
+    const float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
+    return {(1.0f - 2.0f * (yy + zz)) * s.x, 2.0f * (xy + wz) * s.x,          2.0f * (xz - wy) * s.x,
+            2.0f * (xy - wz) * s.y,          (1.0f - 2.0f * (xx + zz)) * s.y, 2.0f * (yz + wx) * s.y,
+            2.0f * (xz + wy) * s.z,          2.0f * (yz - wx) * s.z,          (1.0f - 2.0f * (xx + yy)) * s.z};
+}
+
 // f = f o t.
-inline void compose(LaneFrame& f, const LaneFrame& t) noexcept {
+inline void compose(LanePlacement& f, const LaneFrame& t) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
-        const Vec3 fs = f.s[l];
-        const Quat fr = f.r[l];
-        f.p.set(l, f.p[l] + rotate(fr, mulComponents(fs, t.p[l])));
-        f.r.set(l, fr * t.r[l]);
-        f.s.set(l, mulComponents(fs, t.s[l]));
+        const float a0 = f.m[0][l], a1 = f.m[1][l], a2 = f.m[2][l], a3 = f.m[3][l], a4 = f.m[4][l], a5 = f.m[5][l],
+                    a6 = f.m[6][l], a7 = f.m[7][l], a8 = f.m[8][l];
+        const Linear b = linearMap(t.r[l], t.s[l]);
+        const float px = t.p.x[l], py = t.p.y[l], pz = t.p.z[l];
+        f.p.x[l] += a0 * px + a3 * py + a6 * pz;
+        f.p.y[l] += a1 * px + a4 * py + a7 * pz;
+        f.p.z[l] += a2 * px + a5 * py + a8 * pz;
+        f.m[0][l] = a0 * b.m0 + a3 * b.m1 + a6 * b.m2;
+        f.m[1][l] = a1 * b.m0 + a4 * b.m1 + a7 * b.m2;
+        f.m[2][l] = a2 * b.m0 + a5 * b.m1 + a8 * b.m2;
+        f.m[3][l] = a0 * b.m3 + a3 * b.m4 + a6 * b.m5;
+        f.m[4][l] = a1 * b.m3 + a4 * b.m4 + a7 * b.m5;
+        f.m[5][l] = a2 * b.m3 + a5 * b.m4 + a8 * b.m5;
+        f.m[6][l] = a0 * b.m6 + a3 * b.m7 + a6 * b.m8;
+        f.m[7][l] = a1 * b.m6 + a4 * b.m7 + a7 * b.m8;
+        f.m[8][l] = a2 * b.m6 + a5 * b.m7 + a8 * b.m8;
+        f.r.set(l, f.r[l] * t.r[l]);
     }
 }
 
-KINEMA_LANE_LOOPS void composeOnto(LaneFrame& f, const LaneFrame& t) noexcept { compose(f, t); }
+// f = t: the top ancestor's frame as a placement.
+KINEMA_LANE_LOOPS void placeAt(LanePlacement& f, const LaneFrame& t) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const Linear b = linearMap(t.r[l], t.s[l]);
+        f.p.set(l, t.p[l]);
+        f.m[0][l] = b.m0;
+        f.m[1][l] = b.m1;
+        f.m[2][l] = b.m2;
+        f.m[3][l] = b.m3;
+        f.m[4][l] = b.m4;
+        f.m[5][l] = b.m5;
+        f.m[6][l] = b.m6;
+        f.m[7][l] = b.m7;
+        f.m[8][l] = b.m8;
+        f.r.set(l, t.r[l]);
+    }
+}
 
-void setIdentity(LaneFrame& f) noexcept {
+KINEMA_LANE_LOOPS void composeOnto(LanePlacement& f, const LaneFrame& t) noexcept { compose(f, t); }
+
+void setIdentity(LanePlacement& f) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
         f.p.set(l, Vec3{});
         f.r.set(l, Quat{});
-        f.s.set(l, Vec3{1.0f, 1.0f, 1.0f});
+        for (std::size_t k = 0; k < 9; ++k) f.m[k][l] = k % 4 == 0 ? 1.0f : 0.0f;
     }
 }
 
@@ -154,8 +209,6 @@ KINEMA_LANE_LOOPS void normalizeRotations(LaneQuat& q) noexcept {
     for (std::size_t l = 0; l < L; ++l) q.set(l, unit(q[l]));
 }
 
-// Where each lane's pose keeps its components: lanes past the poses given repeat
-// the first, so every lane computes on real values.
 // Where each lane's pose keeps its components: lanes past the poses given repeat
 // the first, so every lane computes on real values. Poses of one skeleton have
 // one stride.
@@ -205,12 +258,14 @@ void gather(std::span<LaneFrame> frames, const LanePoses& poses, std::span<const
     }
 }
 
-// Whether a lane's frame has a scale that differs between axes (a mirrored axis
-// included): composing such frames as translation, rotation and scale is not exact.
-bool anySkewed(const LaneFrame& f) noexcept {
-    bool skewed = false;
-    for (std::size_t l = 0; l < L; ++l) skewed = skewed || f.s.x[l] != f.s.y[l] || f.s.y[l] != f.s.z[l];
-    return skewed;
+// Marks the lanes whose frame has a scale that differs between axes (a mirrored axis
+// included): a turn taken into such a frame is not the turn wanted, so their outcome
+// is measured on the chain composed again.
+KINEMA_LANE_LOOPS void markSkewed(const LaneFrame& f, LaneFloat& skewed) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const bool differ = f.s.x[l] != f.s.y[l] || f.s.y[l] != f.s.z[l];
+        skewed[l] = differ ? 1.0f : skewed[l];
+    }
 }
 
 void scatterRotation(const LanePoses& poses, std::uint32_t j, const LaneQuat& q) noexcept {
@@ -241,9 +296,9 @@ struct LaneChain {
 };
 
 // Where root, middle and end lie: the chain's locals composed onto `parent`.
-KINEMA_LANE_LOOPS void placeChain(const LaneFrame& parent, std::span<const LaneFrame> chain, std::size_t middleAt,
+KINEMA_LANE_LOOPS void placeChain(const LanePlacement& parent, std::span<const LaneFrame> chain, std::size_t middleAt,
                                   LaneChain& out) noexcept {
-    LaneFrame f = parent;
+    LanePlacement f = parent;
     const std::size_t last = chain.size() - 1;
     for (std::size_t k = 0; k < last; ++k) {
         compose(f, chain[k]);
@@ -251,8 +306,14 @@ KINEMA_LANE_LOOPS void placeChain(const LaneFrame& parent, std::span<const LaneF
         if (k == middleAt) out.middle = f.p;
     }
     // The end: only where it lies (its rotation and scale turn nothing of the chain).
-    for (std::size_t l = 0; l < L; ++l)
-        out.end.set(l, f.p[l] + rotate(f.r[l], mulComponents(f.s[l], chain[last].p[l])));
+    for (std::size_t l = 0; l < L; ++l) {
+        const Vec3 tp = chain[last].p[l];
+        out.end.set(l,
+                    f.p[l] +
+                        Vec3{f.m[0][l] * tp.x + f.m[3][l] * tp.y + f.m[6][l] * tp.z,
+                             f.m[1][l] * tp.x + f.m[4][l] * tp.y + f.m[7][l] * tp.z,
+                             f.m[2][l] * tp.x + f.m[5][l] * tp.y + f.m[8][l] * tp.z});
+    }
 }
 
 // The bone lengths and the reach alone, as measureReach gives them.
@@ -444,6 +505,21 @@ KINEMA_LANE_LOOPS bool solvePlain(const LaneChain& c, const LaneQuat& parentRota
     return any == 0.0f;
 }
 
+// For lanes below full weight or marked skewed: the outcome measured on `after`,
+// the chain composed again with its new rotations.
+KINEMA_LANE_LOOPS void remeasure(const LaneChain& after, const LaneFloat& weight, const LaneFloat& skewed, LaneChain& c,
+                                 LaneFloat& distance) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const bool take = weight[l] < 1.0f || skewed[l] != 0.0f;
+        const float d = length(after.end[l] - c.target[l]);
+        const float upper = length(after.middle[l] - after.root[l]);
+        const float lower = length(after.end[l] - after.middle[l]);
+        distance[l] = take ? d : distance[l];
+        c.upper[l] = take ? upper : c.upper[l];
+        c.lower[l] = take ? lower : c.lower[l];
+    }
+}
+
 }  // namespace
 
 void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const TwoBoneLane> lanes) noexcept {
@@ -465,7 +541,8 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
 
     const LanePoses poses = lanePoses(lanes);
     // The root's parent's placement, composed from the top ancestor down.
-    LaneFrame parent;
+    LanePlacement parent;
+    LaneFloat skewed{};
     {
         std::array<std::uint32_t, 256> above;
         std::size_t depth = 0;
@@ -473,31 +550,24 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
             if (depth == above.size()) return byReference();
             above[depth++] = static_cast<std::uint32_t>(j);
         }
-        bool skewed = false;
-        if (depth == 0) {
-            setIdentity(parent);
-        } else {
-            gather({&parent, 1}, poses, {&above[depth - 1], 1}, false);
-            skewed = anySkewed(parent);
-        }
+        if (depth == 0) setIdentity(parent);
         LaneFrame local;
-        for (std::size_t k = depth - (depth > 0 ? 1 : 0); k-- > 0;) {
+        for (std::size_t k = depth; k-- > 0;) {
             gather({&local, 1}, poses, {&above[k], 1}, false);
-            skewed = skewed || anySkewed(local);
-            composeOnto(parent, local);
+            markSkewed(local, skewed);
+            if (k + 1 == depth) {
+                placeAt(parent, local);
+            } else {
+                composeOnto(parent, local);
+            }
         }
-        // A scale that differs between axes above the end: the lanes' composition is
-        // not exact there, the reference's walk places the joints exactly.
-        if (skewed) return byReference();
     }
     normalizeRotations(parent.r);
 
     // The chain's locals, kept, and where root, middle and end lie.
     std::array<LaneFrame, kMaxSpan> chain;
     gather(chain, poses, {span.data(), spanLength}, true);
-    for (std::size_t k = 0; k + 1 < spanLength; ++k) {
-        if (anySkewed(chain[k])) return byReference();
-    }
+    for (std::size_t k = 0; k + 1 < spanLength; ++k) markSkewed(chain[k], skewed);
     LaneChain c;
     placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, c);
 
@@ -552,22 +622,7 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
         turnMiddle(parent.r, rootSolved, between, chain[middleAt].r, middleTurn, c.valid, middleSolved);
         if (anyPartial) blendByWeight(middleSolved, chain[middleAt].r, weight);
 
-        // The outcome. At full weight the end moved by the two turns about the root
-        // and the middle; below it, the chain is composed again with its new rotations.
         endAfterTurns(c, rootTurn, middleTurn, distance);
-        if (anyPartial) {
-            chain[0].r = rootSolved;
-            chain[middleAt].r = middleSolved;
-            LaneChain after;
-            placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, after);
-            for (std::size_t l = 0; l < L; ++l) {
-                if (weight[l] < 1.0f) {
-                    distance[l] = length(after.end[l] - c.target[l]);
-                    c.upper[l] = length(after.middle[l] - after.root[l]);
-                    c.lower[l] = length(after.end[l] - after.middle[l]);
-                }
-            }
-        }
         for (std::size_t l = 0; l < L; ++l) {
             if (general[l] == 0.0f && weight[l] >= 1.0f) {
                 rootSolved.set(l, rootPlain[l]);
@@ -575,6 +630,18 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
                 distance[l] = distancePlain[l];
             }
         }
+    }
+    // The outcome. At full weight, without a skewed scale, the end moved by the two
+    // turns about the root and the middle; otherwise the chain is composed again with
+    // its new rotations.
+    bool recompose = anyPartial;
+    for (std::size_t l = 0; l < L; ++l) recompose = recompose || skewed[l] != 0.0f;
+    if (recompose) {
+        chain[0].r = rootSolved;
+        chain[middleAt].r = middleSolved;
+        LaneChain after;
+        placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, after);
+        remeasure(after, weight, skewed, c, distance);
     }
     scatterRotation(poses, span[0], rootSolved);
     scatterRotation(poses, span[middleAt], middleSolved);

@@ -336,10 +336,10 @@ TEST(IkGroup, FarFromTheOriginRoundingIsNoDirection) {
     }
 }
 
-// A mirrored pelvis (scale -1 on one axis) and a non-uniform one: the lanes hand
-// such chains to the reference solver, whose outcome measures the end where the
-// composed pose puts it.
-TEST(IkGroup, MirroredOrNonUniformScalesRunOnTheReferenceAndReportTheTrueEnd) {
+// A mirrored pelvis (scale -1 on one axis) and a non-uniform one: the lanes place
+// the chain exactly, as the reference does, turn it as the reference does, and
+// measure the outcome where the composed pose puts the end.
+TEST(IkGroup, MirroredOrNonUniformScalesMatchTheReferenceAndReportTheTrueEnd) {
     for (const Vec3 scale : {Vec3{-1.3f, 1.3f, 1.3f}, Vec3{1.0f, 2.0f, 0.5f}}) {
         std::vector<JointDesc> j(skeletonJoints());
         j[0].rest.scale = scale;
