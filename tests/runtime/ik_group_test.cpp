@@ -290,8 +290,9 @@ TEST(IkGroup, APoleAHairOffTheLineStillReachesTheTarget) {
 }
 
 // A skeleton placed 1300 units from the origin, a target at its hip and a pole on
-// the hip-target line, each exactly in real numbers and off by rounding in floats:
-// both solvers read rounding as no direction and bend as they do at the origin.
+// the hip-target line, each off by 2e-4 there (under two float spacings: the
+// rounding of placing them), exact at the origin: both solvers read the rounding as
+// no direction and bend as they do at the origin.
 TEST(IkGroup, FarFromTheOriginRoundingIsNoDirection) {
     const Skeleton skeleton = legs();
     auto evaluator = InstanceEvaluator::create(skeleton, {});
@@ -313,8 +314,13 @@ TEST(IkGroup, FarFromTheOriginRoundingIsNoDirection) {
         std::vector<Mat4> model(joints);
         EXPECT_TRUE(evaluator->evaluate(plain, state, work, model, {}).ok());
         const Vec3 hip{model[1].m[12], model[1].m[13], model[1].m[14]};
-        const Vec3 target = targetAtHip ? hip : hip + Vec3{0.1f, -0.5f, 0.2f};
-        const Vec3 pole = hip + (target - hip) * 3.0f;  // on the line (at the hip when the target is)
+        const float rounding = length(offset) > 0.0f ? 2e-4f : 0.0f;
+        const Vec3 reach{0.1f, -0.5f, 0.2f};
+        const Vec3 target = targetAtHip ? hip + Vec3{rounding, 0.0f, 0.0f} : hip + reach;
+        // On the line (at the hip when the target is), off it by the rounding, across it.
+        const Vec3 across =
+            cross(reach, Vec3{0.0f, 0.0f, 1.0f}) * (1.0f / length(cross(reach, Vec3{0.0f, 0.0f, 1.0f})));
+        const Vec3 pole = hip + (targetAtHip ? Vec3{} : reach * 3.0f) + across * rounding;
         const IkTask task[] = {TwoBoneIk{1, 3, 4, target, pole}};
         std::vector<InstanceRequest> requests(kIkGroup, plain);
         for (InstanceRequest& r : requests) r.ik = task;
