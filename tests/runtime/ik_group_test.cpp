@@ -254,13 +254,10 @@ TEST(IkGroup, APoleAHairOffTheLineStillReachesTheTarget) {
     ASSERT_TRUE(evaluator.ok());
     std::mt19937 rng(29);
     std::vector<SoaPose> poses;
+    for (std::size_t i = 0; i < 4; ++i) poses.push_back(randomPose(skeleton, rng));
     std::vector<std::vector<IkTask>> tasks;
-    std::vector<InstanceRequest> plain(4);
-    for (std::size_t i = 0; i < plain.size(); ++i) poses.push_back(randomPose(skeleton, rng));
-    for (std::size_t i = 0; i < plain.size(); ++i) {
-        plain[i].external = &poses[i];
-        plain[i].externalWeight = 1.0f;
-    }
+    const std::vector<std::vector<IkTask>> none(poses.size());
+    const std::vector<InstanceRequest> plain = requestsOver(poses, none);
     // Where each hip lies, from the composed pose without IK.
     std::vector<Mat4> model(plain.size() * skeleton.jointCount());
     std::vector<InstanceState> states(plain.size());
