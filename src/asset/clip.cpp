@@ -222,6 +222,12 @@ Result<Clip> Clip::withCurves(std::vector<CurveTrack> curves) const {
         const CurveTrack& c = curves[i];
         const std::string at = "curves/" + std::to_string(i);
         const auto fault = [&](const std::string& what) { faults.push_back({at, what}); };
+        // A key's fault points at the key: "curves/<i>/times/<k>" or ".../values/<k>".
+        const auto keyFault = [&](const char* list, std::size_t k, const std::string& what) {
+            std::string where = at;
+            where.append("/").append(list).append("/").append(std::to_string(k));
+            faults.push_back({std::move(where), what});
+        };
         if (c.name.empty()) fault("a curve needs a name");
         if (const auto [first, added] = names.emplace(c.name, static_cast<std::uint32_t>(i)); !added && !c.name.empty())
             fault("a second curve named " + inQuotes(c.name, '"') + " (curve " + std::to_string(first->second) +
@@ -229,24 +235,28 @@ Result<Clip> Clip::withCurves(std::vector<CurveTrack> curves) const {
         if (c.interpolation == Interpolation::CubicSpline) fault("a curve interpolates Step or Linear");
         if (c.times.empty()) fault("a curve needs at least one key");
         if (c.values.size() != c.times.size()) {
-            fault(std::to_string(c.values.size()) + " values for " + std::to_string(c.times.size()) + " keys");
+            faults.push_back(
+                {at + "/values",
+                 std::to_string(c.values.size()) + " values for " + std::to_string(c.times.size()) + " keys"});
         }
         for (std::size_t k = 0; k < c.times.size(); ++k) {
             const float t = c.times[k];
             const std::string key = "key " + std::to_string(k) + ": time " + exactNumber(t);
             if (!std::isfinite(t) || t < 0.0f) {
-                fault(key + " is not a finite number >= 0");
+                keyFault("times", k, key + " is not a finite number >= 0");
                 break;
             }
             if (k > 0 && !(t > c.times[k - 1])) {
                 // Times a float cannot tell apart (1 and 1.00000001) are equal here.
-                fault(key + " is not after the earlier key's " + exactNumber(c.times[k - 1]) + " (as 32-bit floats)");
+                keyFault(
+                    "times", k,
+                    key + " is not after the earlier key's " + exactNumber(c.times[k - 1]) + " (as 32-bit floats)");
                 break;
             }
         }
         for (std::size_t k = 0; k < c.values.size(); ++k) {
             if (!std::isfinite(c.values[k])) {
-                fault("key " + std::to_string(k) + ": value is not finite");
+                keyFault("values", k, "key " + std::to_string(k) + ": value is not finite");
                 break;
             }
         }

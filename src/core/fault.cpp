@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <utility>
 
 namespace kinema {
 
@@ -22,6 +23,14 @@ std::string exactNumber(double value) { return shortest(value); }
 std::string describe(const Fault& fault) {
     if (fault.where.empty()) return fault.what;
     return fault.where + ": " + fault.what;
+}
+
+void appendFault(std::vector<Fault>& faults, Fault fault, std::string_view source) {
+    if (faults.size() < kMaxListedFaults) {
+        faults.push_back(std::move(fault));
+    } else if (faults.size() == kMaxListedFaults) {
+        faults.push_back({std::string(source), "more faults not listed"});
+    }
 }
 
 std::string describe(std::span<const Fault> faults) {

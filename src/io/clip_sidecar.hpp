@@ -64,13 +64,13 @@ Result<std::size_t> applyByClipName(std::vector<Entry>& entries, Model& model, s
         const std::string at = std::string(source) + "#/clips/" + JsonReader::escape(entry.clip);
         const auto found = clipIndex.find(entry.clip);
         if (found == clipIndex.end()) {
-            faults.push_back({at, "the model has no clip named " + inQuotes(entry.clip, '"')});
+            appendFault(faults, {at, "the model has no clip named " + inQuotes(entry.clip, '"')}, source);
             continue;
         }
         const std::size_t index = found->second;
         Result<Clip> clip = rebuild(model.clips[index], entry);
         if (!clip) {
-            for (const Fault& f : clip.faults()) faults.push_back({at + where(f, entry), f.what});
+            for (const Fault& f : clip.faults()) appendFault(faults, {at + where(f, entry), f.what}, source);
             continue;
         }
         for (const Fault& w : clip.warnings()) warnings.push_back({at + where(w, entry), w.what});

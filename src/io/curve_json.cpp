@@ -1,7 +1,10 @@
 #include "kinema/io/curve_json.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <optional>
+#include <string_view>
+#include <system_error>
 #include <unordered_set>
 #include <utility>
 
@@ -110,11 +113,18 @@ Result<std::size_t> applyCurveJson(std::string_view json, Model& model, std::str
             return clip.withCurves(std::move(curves));
         },
         [](const Fault& f, const ClipCurves& c) {
-            // "curves/<i>" -> the curve's own key.
+            // "curves/<i>[/times/<k>]" -> the curve's own key, then the rest of the path.
             std::string rest;
             if (f.where.rfind("curves/", 0) == 0) {
-                const std::size_t i = std::stoul(f.where.substr(7));
-                if (i < c.curves.size()) rest.append("/").append(detail::JsonReader::escape(c.curves[i].name));
+                const std::size_t digits = f.where.find_first_not_of("0123456789", 7);
+                const std::string_view index =
+                    std::string_view(f.where).substr(7, digits == std::string::npos ? std::string::npos : digits - 7);
+                std::size_t i = 0;
+                const auto [end, error] = std::from_chars(index.data(), index.data() + index.size(), i);
+                if (error == std::errc{} && end == index.data() + index.size() && i < c.curves.size()) {
+                    rest.append("/").append(detail::JsonReader::escape(c.curves[i].name));
+                    if (digits != std::string::npos) rest.append(f.where, digits);
+                }
             }
             return rest;
         });

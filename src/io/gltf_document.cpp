@@ -49,23 +49,18 @@ void Importer::recoverable(const Pointer& at, const std::string& what, const std
 }
 
 void Importer::warn(const Pointer& at, std::string what) {
-    if (warnings_.size() < kMaxFaults) warnings_.push_back({src_.name + "#" + at.str(), printable(std::move(what))});
+    if (warnings_.size() < kMaxListedFaults)
+        warnings_.push_back({src_.name + "#" + at.str(), printable(std::move(what))});
 }
 
 void Importer::fault(const Pointer& at, std::string what) {
-    if (faults_.size() < kMaxFaults) {
-        faults_.push_back({src_.name + "#" + at.str(), printable(std::move(what))});
-    } else if (faults_.size() == kMaxFaults) {
-        faults_.push_back({src_.name, "more faults not listed"});
-    }
+    if (faults_.size() > kMaxListedFaults) return;  // the message is not built for a fault not listed
+    appendFault(faults_, {src_.name + "#" + at.str(), printable(std::move(what))}, src_.name);
 }
 
 void Importer::faultRaw(std::string where, std::string what) {
-    if (faults_.size() < kMaxFaults) {
-        faults_.push_back({src_.name + std::move(where), printable(std::move(what))});
-    } else if (faults_.size() == kMaxFaults) {
-        faults_.push_back({src_.name, "more faults not listed"});
-    }
+    if (faults_.size() > kMaxListedFaults) return;
+    appendFault(faults_, {src_.name + std::move(where), printable(std::move(what))}, src_.name);
 }
 
 // The working table of a top-level array: `perItem` bytes per entry, charged

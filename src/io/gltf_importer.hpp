@@ -48,8 +48,6 @@ using gltf::AccessorDesc;
 using gltf::ComponentType;
 using gltf::ElementShape;
 
-inline constexpr std::size_t kMaxFaults = 500;
-
 // Messages quote the file's own text (names, versions, URIs): control characters are
 // shown as \xNN, so a file cannot move the cursor, recolour a terminal or forge a line
 // of output, and a message is cut after 1000 bytes, so a huge string stays one line.

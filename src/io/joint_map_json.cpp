@@ -81,9 +81,9 @@ private:
             return;
         }
         for (const auto& [key, out] : {std::pair{"source", &map.sourceReference}, {"target", &map.targetReference}}) {
-            const std::size_t before = faults.size();
+            const std::size_t before = faultCount();
             string(o, key, "/reference", *out, false);
-            if (faults.size() == before && has(o, key) && out->empty()) {
+            if (faultCount() == before && has(o, key) && out->empty()) {
                 fault(std::string("/reference/").append(key), "must not be empty");
             }
         }

@@ -26,7 +26,10 @@ std::optional<Fault> parseJsonObject(dom::parser& parser, std::string_view json,
 std::vector<Fault> locatedIn(std::span<const Fault> faults, std::string_view source) {
     std::vector<Fault> out;
     out.reserve(faults.size());
-    for (const Fault& f : faults) out.push_back({std::string(source) + "#" + f.where, f.what});
+    for (const Fault& f : faults) {
+        // An empty pointer is the reader's "more faults not listed": it names the file alone.
+        out.push_back({f.where.empty() ? std::string(source) : std::string(source) + "#" + f.where, f.what});
+    }
     return out;
 }
 

@@ -24,9 +24,17 @@ namespace dom = simdjson::dom;
 // checks of kinema's own JSON formats (unknown and duplicate keys, types, finite numbers).
 class JsonReader {
 public:
+    // At most kMaxListedFaults, then one with an empty pointer saying more were found.
     std::vector<Fault> faults;
 
-    void fault(const std::string& at, std::string what) { faults.push_back({at, std::move(what)}); }
+    void fault(const std::string& at, std::string what) {
+        ++faultCount_;
+        appendFault(faults, {at, std::move(what)}, "");
+    }
+
+    // Every fault found, listed or not: `faultCount() != before` tells whether a read
+    // found one.
+    std::size_t faultCount() const { return faultCount_; }
 
     // Rejects keys outside `known`, so that a misspelt setting is an error rather than a
     // default, and a known key given twice: readers disagree on which of the two counts
@@ -112,9 +120,9 @@ public:
     void name(dom::object object, std::string_view key, const std::string& at, E& out, Parse parse,
               std::string_view what) {
         std::string s;
-        const std::size_t before = faults.size();
+        const std::size_t before = faultCount();
         string(object, key, at, s, false);
-        if (faults.size() != before || !has(object, key)) return;
+        if (faultCount() != before || !has(object, key)) return;
         const auto parsed = parse(s);
         if (!parsed) {
             fault(at + "/" + std::string(key), "unknown " + std::string(what) + " " + inQuotes(s));
@@ -127,9 +135,9 @@ public:
     // gets the right spelling in its fault; every unknown one, a few valid names.
     void easing(dom::object object, const std::string& at, Easing& out) {
         std::string s;
-        const std::size_t before = faults.size();
+        const std::size_t before = faultCount();
         string(object, "easing", at, s, false);
-        if (faults.size() != before || !has(object, "easing")) return;
+        if (faultCount() != before || !has(object, "easing")) return;
         if (const auto parsed = parseEasing(s)) {
             out = *parsed;
             return;
@@ -174,6 +182,7 @@ public:
     }
 
 private:
+    std::size_t faultCount_ = 0;
     // onlyKeys' scratch: the keys of the object at hand, and those already reported twice.
     std::unordered_set<std::string_view> seen_;
     std::unordered_set<std::string_view> repeated_;

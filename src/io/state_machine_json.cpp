@@ -23,9 +23,9 @@ public:
     // An optional key naming something (a state, a parameter, a predicate): given, it
     // names one; an empty name would read as the key left out.
     void reference(dom::object o, std::string_view key, const std::string& at, std::string& out) {
-        const std::size_t before = faults.size();
+        const std::size_t before = faultCount();
         string(o, key, at, out, false);
-        if (faults.size() == before && has(o, key) && out.empty()) {
+        if (faultCount() == before && has(o, key) && out.empty()) {
             fault(at + "/" + std::string(key), "an empty name (leave the key out for none)");
         }
     }
@@ -120,10 +120,10 @@ public:
                 // Whether `value` belongs depends on the operator: when that is missing
                 // or unknown, its own fault is the only one (cond.op would still hold
                 // its default, "true", which takes no value).
-                const std::size_t before = faults.size();
+                const std::size_t before = faultCount();
                 if (!has(c, "op")) fault(cat + "/op", "missing");
                 name(c, "op", cat, cond.op, parseConditionOp, "operator");
-                const bool opKnown = faults.size() == before;
+                const bool opKnown = faultCount() == before;
                 const bool comparison = cond.op != ConditionOp::IsTrue && cond.op != ConditionOp::IsFalse;
                 if (opKnown && comparison) {
                     number(c, "value", cat, cond.value, true);

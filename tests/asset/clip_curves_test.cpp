@@ -73,6 +73,18 @@ TEST(UserCurve, BadCurvesAreRefusedAtTheirIndex) {
     refused(curve("x", {0.0f, 1.0f}, {1.0f, 2.0f}, Interpolation::CubicSpline), "Step or Linear");
 }
 
+TEST(UserCurve, KeyFaultsPointAtTheKey) {
+    const Clip clip = oneTrack(1.0f);
+    const auto where = [&](CurveTrack bad) {
+        auto r = clip.withCurves({curve("fine", {0.0f}, {1.0f}), std::move(bad)});
+        return r.ok() ? std::string("accepted") : r.faults().front().where;
+    };
+    EXPECT_EQ(where(curve("x", {0.0f, 1.0f, 1.0f}, {1.0f, 2.0f, 3.0f})), "curves/1/times/2");
+    EXPECT_EQ(where(curve("x", {-1.0f}, {1.0f})), "curves/1/times/0");
+    EXPECT_EQ(where(curve("x", {0.0f, 1.0f}, {1.0f, NAN})), "curves/1/values/1");
+    EXPECT_EQ(where(curve("x", {0.0f, 1.0f}, {1.0f})), "curves/1/values");
+}
+
 TEST(ClipLength, HoldsTheClipOpenPastItsLastKey) {
     const Clip clip = oneTrack(1.0f);
     auto longer = clip.withLength(1.6f);

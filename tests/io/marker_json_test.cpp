@@ -69,6 +69,31 @@ TEST(MarkerJson, EveryFaultIsLocatedAndNothingIsApplied) {
     }
 }
 
+// A file of many faults lists the first kMaxListedFaults, then one line saying more
+// were found: 50,000 repeated keys make a readable report, not 50,000 lines.
+TEST(MarkerJson, ManyFaultsAreListedUpToTheLimit) {
+    std::string json = R"({"clips": {)";
+    for (int i = 0; i < 50'000; ++i) json.append(i == 0 ? "" : ", ").append(R"("Walk": [])");
+    json.append("}}");
+    const auto repeated = parseMarkerJson(json, "steps.json");
+    ASSERT_FALSE(repeated.ok());
+    ASSERT_EQ(repeated.faults().size(), kMaxListedFaults + 1);
+    EXPECT_EQ(describe(repeated.faults()[0]), "steps.json#/clips/Walk: duplicate key (keys must be unique)");
+    EXPECT_EQ(describe(repeated.faults().back()), "steps.json: more faults not listed");
+
+    // Clips the model lacks, each a fault of its own: listed up to the same limit.
+    std::string unknown = R"({"clips": {)";
+    for (int i = 0; i < 1000; ++i)
+        unknown.append(i == 0 ? "" : ", ").append("\"c").append(std::to_string(i)).append("\": []");
+    unknown.append("}}");
+    Model m = twoClips();
+    const auto missing = applyMarkerJson(unknown, m, "steps.json");
+    ASSERT_FALSE(missing.ok());
+    ASSERT_EQ(missing.faults().size(), kMaxListedFaults + 1);
+    EXPECT_EQ(describe(missing.faults()[499]), "steps.json#/clips/c499: the model has no clip named \"c499\"");
+    EXPECT_EQ(describe(missing.faults().back()), "steps.json: more faults not listed");
+}
+
 // A marker past the clip's end (here 1 s) would never be crossed: refused at its time.
 TEST(MarkerJson, AMarkerPastTheClipsEndIsRefused) {
     Model m = twoClips();

@@ -9,8 +9,10 @@
 #pragma once
 
 #include <cassert>
+#include <cstddef>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -22,6 +24,14 @@ struct Fault {
     std::string where;  // e.g. "CesiumMan.glb#/accessors/3/count" or "file.glb@byte 20"
     std::string what;   // what is wrong, in plain words
 };
+
+// Readers list at most this many faults of one input, then one fault saying that more
+// were found: a file of a million bad entries gives a readable report, not a flood.
+inline constexpr std::size_t kMaxListedFaults = 500;
+
+// Appends `fault` to `faults` while fewer than kMaxListedFaults are listed; the first
+// one past that becomes {`source`, "more faults not listed"}, later ones are dropped.
+void appendFault(std::vector<Fault>& faults, Fault fault, std::string_view source);
 
 // A number as the shortest text that reads back to the same value ("0.1", "1e-07",
 // "nan"): messages print what the input holds, not a rounded neighbour.
