@@ -103,6 +103,9 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
         if (!def.parameterIndex_.emplace(p.name, static_cast<std::uint32_t>(i)).second)
             fault(at + "/name", "parameter " + inQuotes(p.name) + " is defined twice");
         if (!std::isfinite(p.defaultValue)) fault(at + "/default", "not finite");
+        // A trigger starts unset: a default would be a value the machine never uses.
+        if (p.type == ParameterType::Trigger && p.defaultValue != 0.0f)
+            fault(at + "/default", "a trigger has no default (it starts unset)");
     }
     // A parameter reference by name that must have one of `types`; -1 when missing.
     const auto parameter = [&](const std::string& name, const std::string& at,

@@ -154,6 +154,23 @@ TEST_F(CookedStateMachines, AMachineNamingAMissingClipIsRefused) {
     EXPECT_EQ(read.faults().front().where, kSource + "#stateMachines/0/states/2/clip") << read.message();
 }
 
+// A cooked trigger holding a default (JSON has no way to give one) is refused as
+// the definition refuses it, not ignored.
+TEST_F(CookedStateMachines, ATriggerWithADefaultIsRefused) {
+    CookedModel other = cooked;
+    std::size_t trigger = other.stateMachines[0].desc.parameters.size();
+    for (std::size_t i = 0; i < trigger; ++i) {
+        if (other.stateMachines[0].desc.parameters[i].type == ParameterType::Trigger) trigger = i;
+    }
+    ASSERT_LT(trigger, other.stateMachines[0].desc.parameters.size());
+    other.stateMachines[0].desc.parameters[trigger].defaultValue = 1.0f;
+    auto read = readCooked(cookModel(other), kSource);
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.faults().front().where,
+              kSource + "#stateMachines/0/parameters/" + std::to_string(trigger) + "/default")
+        << read.message();
+}
+
 TEST_F(CookedStateMachines, DamagedBytesAreRefusedAtTheirByte) {
     expectEveryCutAndFlipRefused(bytes, kSource);
     // Behind a valid checksum: the parameter type byte of "speed" (the section body's

@@ -599,10 +599,11 @@ TEST(StateMachineValidation, EveryFaultIsLocatedByItsPointer) {
     d.transitions[2].duration = -1.0f;                              // /transitions/2/duration
     d.transitions[3].offset = 1.0f;                                 // /transitions/3/offset
     d.defaultState = "sleep";
-    EXPECT_EQ(
-        faultPlaces(d, clips),
-        (Places{"/parameters/2/name", "/states/1/clip", "/states/2/speed", "/transitions/0/conditions/0/parameter",
-                "/transitions/1/to", "/transitions/2/duration", "/transitions/3/offset", "/defaultState"}));
+    d.parameters.push_back({"fire", ParameterType::Trigger, 1.0f});  // /parameters/3/default: a trigger starts unset
+    EXPECT_EQ(faultPlaces(d, clips),
+              (Places{"/parameters/2/name", "/parameters/3/default", "/states/1/clip", "/states/2/speed",
+                      "/transitions/0/conditions/0/parameter", "/transitions/1/to", "/transitions/2/duration",
+                      "/transitions/3/offset", "/defaultState"}));
 }
 
 // "*" means any state in a transition, so no state may be named so; a named source

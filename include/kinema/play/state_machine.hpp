@@ -53,7 +53,7 @@ enum class ParameterType : std::uint8_t { Float, Bool, Trigger };
 struct ParameterDesc {
     std::string name;
     ParameterType type = ParameterType::Float;
-    float defaultValue = 0.0f;  // Float: the value; Bool: non-zero is true; Trigger: ignored (starts unset)
+    float defaultValue = 0.0f;  // Float: the value; Bool: non-zero is true; Trigger: 0 (it starts unset)
 
     bool operator==(const ParameterDesc&) const = default;
 };
