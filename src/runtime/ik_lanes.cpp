@@ -154,9 +154,15 @@ KINEMA_LANE_INLINE Linear linearMap(Quat q, Vec3 s) noexcept {
             2.0f * (xz + wy) * s.z,          2.0f * (yz - wx) * s.z,          (1.0f - 2.0f * (xx + yy)) * s.z};
 }
 
-// f = f o t.
-inline void compose(LanePlacement& f, const LaneFrame& t) noexcept {
+// f = f o t; the rotation product only when `Rotations` (a chain below the root's
+// parent needs positions alone). Marks in `skewed` the lanes whose t scales its
+// axes differently (a mirrored axis included): a turn taken into such a frame is not
+// the turn wanted, so their outcome is measured on the chain composed again.
+template <bool Rotations>
+KINEMA_LANE_INLINE void compose(LanePlacement& __restrict f, const LaneFrame& t, LaneFloat& __restrict skewed) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
+        const bool differ = t.s.x[l] != t.s.y[l] || t.s.y[l] != t.s.z[l];
+        skewed[l] = differ ? 1.0f : skewed[l];
         const float a0 = f.m[0][l], a1 = f.m[1][l], a2 = f.m[2][l], a3 = f.m[3][l], a4 = f.m[4][l], a5 = f.m[5][l],
                     a6 = f.m[6][l], a7 = f.m[7][l], a8 = f.m[8][l];
         const Linear b = linearMap(t.r[l], t.s[l]);
@@ -173,13 +179,15 @@ inline void compose(LanePlacement& f, const LaneFrame& t) noexcept {
         f.m[6][l] = a0 * b.m6 + a3 * b.m7 + a6 * b.m8;
         f.m[7][l] = a1 * b.m6 + a4 * b.m7 + a7 * b.m8;
         f.m[8][l] = a2 * b.m6 + a5 * b.m7 + a8 * b.m8;
-        f.r.set(l, f.r[l] * t.r[l]);
+        if constexpr (Rotations) f.r.set(l, f.r[l] * t.r[l]);
     }
 }
 
 // f = t: the top ancestor's frame as a placement.
-KINEMA_LANE_LOOPS void placeAt(LanePlacement& f, const LaneFrame& t) noexcept {
+KINEMA_LANE_LOOPS void placeAt(LanePlacement& __restrict f, const LaneFrame& t, LaneFloat& __restrict skewed) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
+        const bool differ = t.s.x[l] != t.s.y[l] || t.s.y[l] != t.s.z[l];
+        skewed[l] = differ ? 1.0f : skewed[l];
         const Linear b = linearMap(t.r[l], t.s[l]);
         f.p.set(l, t.p[l]);
         f.m[0][l] = b.m0;
@@ -195,7 +203,9 @@ KINEMA_LANE_LOOPS void placeAt(LanePlacement& f, const LaneFrame& t) noexcept {
     }
 }
 
-KINEMA_LANE_LOOPS void composeOnto(LanePlacement& f, const LaneFrame& t) noexcept { compose(f, t); }
+KINEMA_LANE_LOOPS void composeOnto(LanePlacement& __restrict f, const LaneFrame& t, LaneFloat& __restrict skewed) noexcept {
+    compose<true>(f, t, skewed);
+}
 
 void setIdentity(LanePlacement& f) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
@@ -258,16 +268,6 @@ void gather(std::span<LaneFrame> frames, const LanePoses& poses, std::span<const
     }
 }
 
-// Marks the lanes whose frame has a scale that differs between axes (a mirrored axis
-// included): a turn taken into such a frame is not the turn wanted, so their outcome
-// is measured on the chain composed again.
-KINEMA_LANE_LOOPS void markSkewed(const LaneFrame& f, LaneFloat& skewed) noexcept {
-    for (std::size_t l = 0; l < L; ++l) {
-        const bool differ = f.s.x[l] != f.s.y[l] || f.s.y[l] != f.s.z[l];
-        skewed[l] = differ ? 1.0f : skewed[l];
-    }
-}
-
 void scatterRotation(const LanePoses& poses, std::uint32_t j, const LaneQuat& q) noexcept {
     for (std::size_t l = 0; l < poses.count; ++l) {
         float* c = poses.tx[l] + j;
@@ -297,11 +297,11 @@ struct LaneChain {
 
 // Where root, middle and end lie: the chain's locals composed onto `parent`.
 KINEMA_LANE_LOOPS void placeChain(const LanePlacement& parent, std::span<const LaneFrame> chain, std::size_t middleAt,
-                                  LaneChain& out) noexcept {
+                                  LaneChain& __restrict out, LaneFloat& __restrict skewed) noexcept {
     LanePlacement f = parent;
     const std::size_t last = chain.size() - 1;
     for (std::size_t k = 0; k < last; ++k) {
-        compose(f, chain[k]);
+        compose<false>(f, chain[k], skewed);
         if (k == 0) out.root = f.p;
         if (k == middleAt) out.middle = f.p;
     }
@@ -554,11 +554,10 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
         LaneFrame local;
         for (std::size_t k = depth; k-- > 0;) {
             gather({&local, 1}, poses, {&above[k], 1}, false);
-            markSkewed(local, skewed);
             if (k + 1 == depth) {
-                placeAt(parent, local);
+                placeAt(parent, local, skewed);
             } else {
-                composeOnto(parent, local);
+                composeOnto(parent, local, skewed);
             }
         }
     }
@@ -567,9 +566,8 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
     // The chain's locals, kept, and where root, middle and end lie.
     std::array<LaneFrame, kMaxSpan> chain;
     gather(chain, poses, {span.data(), spanLength}, true);
-    for (std::size_t k = 0; k + 1 < spanLength; ++k) markSkewed(chain[k], skewed);
     LaneChain c;
-    placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, c);
+    placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, c, skewed);
 
     LaneFloat softness, twistSin, twistCos, weight;
     bool anySoft = false, anyPartial = false;
@@ -640,7 +638,7 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
         chain[0].r = rootSolved;
         chain[middleAt].r = middleSolved;
         LaneChain after;
-        placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, after);
+        placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, after, skewed);
         remeasure(after, weight, skewed, c, distance);
     }
     scatterRotation(poses, span[0], rootSolved);
