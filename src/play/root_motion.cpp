@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kinema/math/mat4.hpp"
+#include "kinema/runtime/marker_sweep.hpp"
 #include "kinema/runtime/sample.hpp"
 
 namespace kinema {
@@ -20,11 +21,21 @@ Result<RootMotion> RootMotion::create(const Clip& clip, std::uint32_t rootJoint,
         copy.target = 0;
         own.push_back(std::move(copy));
     }
+    const Vec3& t = rest.translation;
+    const Quat& q = rest.rotation;
+    const Vec3& sc = rest.scale;
+    const float values[] = {t.x, t.y, t.z, q.x, q.y, q.z, q.w, sc.x, sc.y, sc.z};
+    for (const float v : values) {
+        if (!std::isfinite(v)) return Fault{"rest", "the root's rest transform holds a value that is not finite"};
+    }
+    const float q2 = dot(q, q);
+    if (!(q2 > 0.0f) || !std::isfinite(q2)) return Fault{"rest", "the root's rest rotation is zero"};
     auto tracks = Clip::create(std::string(clip.name()) + " root", std::move(own));
     if (!tracks) return std::vector<Fault>(tracks.faults().begin(), tracks.faults().end());
     RootMotion r;
     r.tracks_ = std::move(tracks).value();
     r.rest_ = rest;
+    r.rest_.rotation = normalize(q);
     r.mask_ = mask;
     r.duration_ = clip.duration();
     r.start_ = rest;
@@ -47,6 +58,7 @@ Mat4 RootMotion::between(double x, double y) const noexcept { return mulAffine(i
 Transform RootMotion::delta(LoopMode mode, const PlaybackStep& step) const noexcept {
     const double d = duration_;
     if (step.travel == 0.0 || !(d > 0.0)) return Transform{};
+    if (!std::isfinite(step.travel) || !std::isfinite(step.from) || !std::isfinite(step.to)) return Transform{};
     if (mode == LoopMode::Clamp) return decompose(between(step.from, step.to));
     // Walk the head's coordinate in pieces over which clip time is monotonic: a
     // loop restarts at its end (the root snaps back, the motion carries on), a
@@ -69,19 +81,22 @@ Transform RootMotion::delta(LoopMode mode, const PlaybackStep& step) const noexc
         }
         return m;
     };
+    // A caller's own clock may count past the first lap: the walk starts in the
+    // head's repeating coordinate (a Player's steps are in it already).
+    const double from = wrapPosition(step.from, period);
     const double distance = std::fabs(step.travel);
     const double laps = std::floor(distance / period);
     Mat4 total;
     if (laps > 0.0) {
         // Whole laps are one motion repeated (from `from` round to `from`): its
         // power by squaring, one product per bit of the lap count.
-        Mat4 power = walk(step.from, period);
+        Mat4 power = walk(from, period);
         for (double n = laps; n >= 1.0; n = std::floor(n / 2.0)) {
             if (std::fmod(n, 2.0) == 1.0) total = mulAffine(total, power);
             power = mulAffine(power, power);
         }
     }
-    total = mulAffine(total, walk(step.from, distance - laps * period));
+    total = mulAffine(total, walk(from, distance - laps * period));
     return decompose(total);
 }
 

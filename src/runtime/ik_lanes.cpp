@@ -159,7 +159,8 @@ KINEMA_LANE_INLINE Linear linearMap(Quat q, Vec3 s) noexcept {
 // axes differently (a mirrored axis included): a turn taken into such a frame is not
 // the turn wanted, so their outcome is measured on the chain composed again.
 template <bool Rotations>
-KINEMA_LANE_INLINE void compose(LanePlacement& __restrict f, const LaneFrame& t, LaneFloat& __restrict skewed) noexcept {
+KINEMA_LANE_INLINE void compose(LanePlacement& __restrict f, const LaneFrame& t,
+                                LaneFloat& __restrict skewed) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
         const bool differ = t.s.x[l] != t.s.y[l] || t.s.y[l] != t.s.z[l];
         skewed[l] = differ ? 1.0f : skewed[l];
@@ -203,7 +204,8 @@ KINEMA_LANE_LOOPS void placeAt(LanePlacement& __restrict f, const LaneFrame& t, 
     }
 }
 
-KINEMA_LANE_LOOPS void composeOnto(LanePlacement& __restrict f, const LaneFrame& t, LaneFloat& __restrict skewed) noexcept {
+KINEMA_LANE_LOOPS void composeOnto(LanePlacement& __restrict f, const LaneFrame& t,
+                                   LaneFloat& __restrict skewed) noexcept {
     compose<true>(f, t, skewed);
 }
 

@@ -71,6 +71,50 @@ TEST(RootMotion, MillionsOfLapsInOneStepAllCount) {
     EXPECT_EQ(m.delta(LoopMode::PingPong, {0.0, 0.0, 2e7}).translation.x, 0.0f);  // out and back, 1e7 times
 }
 
+// A caller's own clock counts on past the first lap (and may start below 0): the
+// step's ends are wrapped first, so the walk's 1 m a second is found wherever the
+// clock stands.
+TEST(RootMotion, StepsFromACallersOwnClockAreWrappedFirst) {
+    const Clip clip = walk(0.0f);
+    const RootMotion m = motionOf(clip);
+    EXPECT_NEAR(m.delta(LoopMode::Loop, {1.2, 1.4, 0.2}).translation.x, 0.2f, 1e-6f);
+    EXPECT_NEAR(m.delta(LoopMode::Loop, {5.0, 7.0, 2.0}).translation.x, 2.0f, 1e-5f);
+    EXPECT_NEAR(m.delta(LoopMode::Loop, {-0.3, -0.1, 0.2}).translation.x, 0.2f, 1e-6f);
+    EXPECT_NEAR(m.delta(LoopMode::Loop, {3.9, 3.7, -0.2}).translation.x, -0.2f, 1e-6f);
+    // Ping-pong phase 2.8 is phase 0.8 of the next round trip: out to the end, back to 0.6.
+    EXPECT_NEAR(m.delta(LoopMode::PingPong, {2.8, 3.4, 0.6}).translation.x, -0.2f, 1e-6f);
+}
+
+// A step that is not finite moves nothing (it once walked laps forever).
+TEST(RootMotion, AStepThatIsNotFiniteMovesNothing) {
+    const RootMotion m = motionOf(walk(0.5f));
+    const double inf = INFINITY;
+    for (const LoopMode mode : {LoopMode::Loop, LoopMode::PingPong, LoopMode::Clamp}) {
+        for (const PlaybackStep step : {PlaybackStep{0.0, 0.5, inf}, PlaybackStep{0.0, 0.5, -inf},
+                                        PlaybackStep{NAN, 0.5, 0.5}, PlaybackStep{0.0, inf, 0.5}}) {
+            const Transform d = m.delta(mode, step);
+            EXPECT_EQ(d.translation.x, 0.0f);
+            EXPECT_EQ(d.rotation.w, 1.0f);
+        }
+    }
+}
+
+TEST(RootMotion, ARestTransformThatIsNotFiniteOrHasNoRotationIsRefused) {
+    const Clip clip = walk(0.0f);
+    Transform nan;
+    nan.translation.y = NAN;
+    Transform zero;
+    zero.rotation = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (const Transform& rest : {nan, zero}) {
+        const auto r = RootMotion::create(clip, 0, rest);
+        ASSERT_FALSE(r.ok());
+        EXPECT_EQ(r.faults().front().where, "rest");
+    }
+    Transform doubled;
+    doubled.rotation = {0.0f, 0.0f, 0.0f, 2.0f};  // normalised: the identity
+    EXPECT_TRUE(RootMotion::create(clip, 0, doubled).ok());
+}
+
 TEST(RootMotion, ATurningLoopCurvesLapAfterLap) {
     const float quarter = static_cast<float>(std::numbers::pi / 2.0);
     const Clip clip = walk(quarter);

@@ -32,14 +32,17 @@ struct RootMotionMask {
 class RootMotion {
 public:
     // The translation and rotation tracks of `rootJoint` in `clip`; `rest` is the
-    // joint's rest transform (used where a track is missing).
+    // joint's rest transform (used where a track is missing): finite, with a non-zero
+    // rotation (normalised here), or a fault at "rest".
     static Result<RootMotion> create(const Clip& clip, std::uint32_t rootJoint, const Transform& rest,
                                      RootMotionMask mask = {});
 
     // The motion over `step` (a step of a Player in `mode` on the same clip), as a
     // transform in the root's frame at the step's start: the character's transform
-    // times this is where it is after the step. Identity for a zero step. PingPong
-    // steps are composed leg by leg.
+    // times this is where it is after the step. Identity for a zero step and for a
+    // step that is not finite. PingPong steps are composed leg by leg. The step's
+    // ends may lie past the first lap or before 0 (a caller's own clock): Loop and
+    // PingPong wrap them into the head's coordinate first.
     Transform delta(LoopMode mode, const PlaybackStep& step) const noexcept;
 
     // `sampled` (the root's local transform at any time) with the extracted parts
