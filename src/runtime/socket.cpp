@@ -1,5 +1,7 @@
 #include "kinema/runtime/socket.hpp"
 
+#include <cmath>
+
 namespace kinema {
 namespace {
 
@@ -7,8 +9,36 @@ constexpr std::uint8_t kNoPose = 1;
 constexpr std::uint8_t kEmptySkeleton = 2;
 constexpr std::uint8_t kUnknownBone = 4;
 constexpr std::uint8_t kWrongSize = 8;
+constexpr std::uint8_t kBadOffset = 16;
+constexpr std::uint8_t kBadBone = 32;
+
+bool finiteAffine(const Mat4& m) noexcept {
+    float sum = 0.0f;
+    for (int k = 0; k < 16; ++k) sum += m.m[static_cast<std::size_t>(k)] * 0.0f;  // NaN once any is NaN or infinite
+    return sum == 0.0f;
+}
 
 }  // namespace
+
+void Socket::setOffset(const Transform& offset) noexcept {
+    offset_ = offset;
+    const Vec3& t = offset.translation;
+    const Quat& q = offset.rotation;
+    const Vec3& s = offset.scale;
+    const float values[] = {t.x, t.y, t.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z};
+    bool finite = true;
+    for (const float v : values) finite = finite && std::isfinite(v);
+    const float q2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    if (!finite) {
+        offsetStatus_ = Status::failure(StatusCode::NotFinite, "socket: the offset holds a value that is not finite");
+    } else if (!(q2 > 0.0f) || !std::isfinite(q2)) {
+        offsetStatus_ = Status::failure(StatusCode::OutOfRange, "socket: the offset's rotation is zero");
+    } else {
+        offsetStatus_ = Status::success();
+        offset_.rotation = normalize(q);
+    }
+    offsetMatrix_ = offsetStatus_ ? toMatrix(offset_) : Mat4{};
+}
 
 std::int32_t Socket::resolve(const Skeleton& skeleton) {
     if (resolvedValid_ && resolvedFor_ == skeleton.fingerprint()) return index_;
@@ -45,6 +75,14 @@ SocketReport Socket::place(const Skeleton& skeleton, std::span<const Mat4> model
         ongoing = kUnknownBone;
         result = report(Status::failure(StatusCode::UnknownName, "socket: the skeleton has no bone of that name"),
                         kUnknownBone);
+    } else if (!offsetStatus_) {
+        ongoing = kBadOffset;
+        result = report(offsetStatus_, kBadOffset);
+    } else if (!finiteAffine(model[static_cast<std::size_t>(bone)])) {
+        ongoing = kBadBone;
+        result = report(
+            Status::failure(StatusCode::NotFinite, "socket: the bone's model matrix is not finite").withIndex(bone),
+            kBadBone);
     } else {
         out.matrix = mulAffine(model[static_cast<std::size_t>(bone)], offsetMatrix_);
         out.trs = decompose(out.matrix);

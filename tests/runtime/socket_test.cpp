@@ -57,6 +57,43 @@ TEST(Socket, SitsAtTheBoneTimesTheOffset) {
     EXPECT_NEAR(placed.matrix.m[13], 2.1f, 1e-6f);
 }
 
+// An offset holding NaN or a zero rotation is refused (never a NaN or scaled
+// matrix); a rotation of any other length is used at unit length; a bone whose
+// model matrix is not finite is refused naming the bone.
+TEST(Socket, BadOffsetsAndBonesAreRefusedAndRotationsNormalised) {
+    const Skeleton skeleton = arm();
+    SocketPlacement placed;
+    placed.matrix.m[0] = 7.0f;  // untouched by a refusal
+    Transform nan;
+    nan.translation.x = NAN;
+    Socket socket("hand", nan);
+    SocketReport r = socket.place(skeleton, restModel(skeleton), placed);
+    EXPECT_EQ(r.status.code, StatusCode::NotFinite);
+    EXPECT_TRUE(r.fresh);
+    EXPECT_EQ(placed.matrix.m[0], 7.0f);
+    Transform zero;
+    zero.rotation = {0.0f, 0.0f, 0.0f, 0.0f};
+    socket.setOffset(zero);
+    EXPECT_EQ(socket.place(skeleton, restModel(skeleton), placed).status.code, StatusCode::OutOfRange);
+
+    Transform doubled;
+    doubled.rotation = {0.0f, 0.0f, 2.0f, 0.0f};  // a half turn about Z, at length 2
+    socket.setOffset(doubled);
+    r = socket.place(skeleton, restModel(skeleton), placed);
+    ASSERT_TRUE(r.status.ok()) << r.status.message();
+    const Mat4& m = placed.matrix;
+    const float det = m.m[0] * (m.m[5] * m.m[10] - m.m[6] * m.m[9]) - m.m[4] * (m.m[1] * m.m[10] - m.m[2] * m.m[9]) +
+        m.m[8] * (m.m[1] * m.m[6] - m.m[2] * m.m[5]);
+    EXPECT_NEAR(det, 1.0f, 1e-5f);  // a rotation: nothing scaled by the quaternion's length
+    EXPECT_EQ(socket.offset().rotation.z, 1.0f);
+
+    std::vector<Mat4> model = restModel(skeleton);
+    model[1].m[13] = INFINITY;
+    r = socket.place(skeleton, model, placed);
+    EXPECT_EQ(r.status.code, StatusCode::NotFinite);
+    EXPECT_EQ(r.status.index, 1);
+}
+
 TEST(Socket, LooksTheBoneUpOncePerSkeletonAndNameFailuresToo) {
     const Skeleton a = arm(), b = arm("wrist");
     Socket socket("hand");

@@ -41,21 +41,19 @@ struct SocketReport {
 class Socket {
 public:
     Socket() = default;
-    explicit Socket(std::string bone, const Transform& offset = {})
-        : bone_(std::move(bone)), offset_(offset), offsetMatrix_(toMatrix(offset)) {}
+    explicit Socket(std::string bone, const Transform& offset = {}) : bone_(std::move(bone)) { setOffset(offset); }
 
     const std::string& bone() const noexcept { return bone_; }
     void setBone(std::string bone) {
         bone_ = std::move(bone);
         resolvedValid_ = false;
     }
-    // The held thing in the bone's frame, as given and as the matrix placement uses.
+    // The held thing in the bone's frame, as given (its rotation normalised) and as
+    // the matrix placement uses. An offset holding a value that is not finite, or a
+    // zero rotation, is kept but refused by place() until a good one is set.
     const Transform& offset() const noexcept { return offset_; }
     const Mat4& offsetMatrix() const noexcept { return offsetMatrix_; }
-    void setOffset(const Transform& offset) noexcept {
-        offset_ = offset;
-        offsetMatrix_ = toMatrix(offset);
-    }
+    void setOffset(const Transform& offset) noexcept;
 
     // The bone's joint index in `skeleton`, or -1 when it has no joint of that name.
     // Looked up only when the skeleton (by fingerprint) or the name changed since the
@@ -64,8 +62,10 @@ public:
 
     // Places the socket from `model`, the pose's model matrices (one per joint of
     // `skeleton`). Faults, out left untouched: Missing (no pose: `model` empty),
-    // NotReady (an empty skeleton), UnknownName (the bone is not in the skeleton),
-    // WrongCount (`model` and the skeleton differ in size).
+    // NotReady (an empty skeleton), UnknownName (the bone is not in the skeleton:
+    // bone() names it), WrongCount (`model` and the skeleton differ in size),
+    // NotFinite (the offset, or the bone's model matrix, holds a value that is not
+    // finite; index: the bone), OutOfRange (the offset's rotation is zero).
     SocketReport place(const Skeleton& skeleton, std::span<const Mat4> model, SocketPlacement& out);
 
     // How many times a lookup has run (a test of the memo, and a diagnostic).
@@ -82,6 +82,7 @@ private:
     std::int32_t index_ = -1;
     std::uint64_t lookups_ = 0;
     std::uint8_t latches_ = 0;  // one bit per fault kind that is ongoing
+    Status offsetStatus_{};     // setOffset's verdict on the offset
 };
 
 }  // namespace kinema
