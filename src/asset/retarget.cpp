@@ -164,6 +164,14 @@ Result<References> references(const Skeleton& source, const Skeleton& target, co
     return r;
 }
 
+// The determinant of an affine matrix's linear part, in double: 0 where it flattens an axis.
+double linearDeterminant(const Mat4& a) {
+    const double m00 = a(0, 0), m01 = a(0, 1), m02 = a(0, 2);
+    const double m10 = a(1, 0), m11 = a(1, 1), m12 = a(1, 2);
+    const double m20 = a(2, 0), m21 = a(2, 1), m22 = a(2, 2);
+    return m00 * (m11 * m22 - m12 * m21) - m01 * (m10 * m22 - m12 * m20) + m02 * (m10 * m21 - m11 * m20);
+}
+
 std::vector<Fault> optionFaults(const RetargetOptions& o) {
     std::vector<Fault> faults;
     if (!std::isfinite(o.translationScale) || o.translationScale < 0.0f) {
@@ -324,10 +332,20 @@ public:
                                         " move to another joint index; the track is left out"});
             }
         }
+        std::vector<Fault> faults;
         for (std::size_t j = 0; j < target_.jointCount(); ++j) {
             const std::int32_t s = c_.sourceOf[j];
             if (s == kNone) continue;
             const auto& own = trackOf_[index(s)];
+            const std::int32_t p = target_.parents()[j];
+            if (drivenTranslation_[j] && p != kNoParent && linearDeterminant(restT_.matrix[index(p)]) == 0.0) {
+                // A parent flattening an axis has no frame to express the offset in.
+                faults.push_back({"tracks/" + std::to_string(own[0]),
+                                  "the translation of joint " + quoted(source_.name(index(s))) +
+                                      " cannot be carried to " + quoted(target_.name(j)) + ": its parent " +
+                                      quoted(target_.name(index(p))) + " rests with a scale of 0 on an axis"});
+                continue;
+            }
             if (drivenTranslation_[j]) {
                 tracks.push_back(translation(j));
             } else if (const float travel = translationTravel(index(s)); travel > 0.0f) {
@@ -348,6 +366,7 @@ public:
                 tracks.push_back(t);
             }
         }
+        if (!faults.empty()) return faults;
         const auto names = target_.names();
         Result<Clip> out =
             Clip::create(std::string(clip_.name()), std::move(tracks), {clip_.markers().begin(), clip_.markers().end()},

@@ -583,6 +583,23 @@ TEST(Retarget, NoJointInCommonIsRefused) {
     EXPECT_TRUE(retargetClip(clipFor(s, {}), s, t).ok());  // nothing animated: nothing to refuse
 }
 
+// A target whose hips hang under a parent flattened on one axis (scale 0) has no
+// frame to carry the hips' translation into: refused at the track, never zeros.
+TEST(Retarget, ATranslationUnderAFlattenedParentIsRefused) {
+    const Skeleton s = skeleton({{"Armature", kNoParent, {}}, {"Hips", 0, {{0, 1, 0}, {}, {1, 1, 1}}}});
+    JointDesc flat{"Armature", kNoParent, {}};
+    flat.rest.scale = {0.0f, 1.0f, 1.0f};
+    const Skeleton t = skeleton({flat, {"Hips", 0, {{0, 2, 0}, {}, {1, 1, 1}}}});
+    const Clip clip = clipFor(s, {makeTrack(1, TrackPath::Translation, {0.0f, 1.0f}, {0, 1, 0, 0.5f, 1, 0.2f})});
+    RetargetOptions options;
+    options.translationScale = 2.0f;
+    const auto r = retargetClip(clip, s, t, options);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.message(),
+              "tracks/0: the translation of joint \"Hips\" cannot be carried to \"Hips\": its parent \"Armature\" "
+              "rests with a scale of 0 on an axis");
+}
+
 // CesiumMan onto its own skeleton with the defaults: the hips (under still armature
 // nodes) keep their bob, every rotation comes back, and each moving translation left
 // to the target's rest is named.
