@@ -178,7 +178,8 @@ std::vector<Fault> optionFaults(const RetargetOptions& o) {
         faults.push_back(
             {"translationScale", "must be finite and >= 0 (0: measured), not " + exactNumber(o.translationScale)});
     }
-    if (!isFinite(o.up) || dot(o.up, o.up) == 0.0f) faults.push_back({"up", "must be a finite non-zero direction"});
+    if (!isFinite(o.up) || (o.up.x == 0.0f && o.up.y == 0.0f && o.up.z == 0.0f))
+        faults.push_back({"up", "must be a finite non-zero direction"});
     if (!std::isfinite(o.sampleRate) || o.sampleRate < 0.0f) {
         faults.push_back(
             {"sampleRate", "must be finite and >= 0 (0: key times only), not " + exactNumber(o.sampleRate)});
@@ -190,7 +191,11 @@ Result<float> translationScale(const Skeleton& source, const Skeleton& target, c
                                const References& refs) {
     if (o.translationScale > 0.0f) return o.translationScale;
     if (refs.source == kNone) return 1.0f;
-    const Vec3 up = o.up * (1.0f / length(o.up));
+    // Measured in double: a direction of 1e30 or 1e-30 would overflow or vanish when
+    // squared in float.
+    const double x = o.up.x, y = o.up.y, z = o.up.z;
+    const double inv = 1.0 / std::sqrt(x * x + y * y + z * z);
+    const Vec3 up{static_cast<float>(x * inv), static_cast<float>(y * inv), static_cast<float>(z * inv)};
     const auto height = [&](const Skeleton& s, std::int32_t joint) {
         const Mat4 m = restModel(s).matrix[index(joint)];
         return dot(Vec3{m.m[12], m.m[13], m.m[14]}, up);

@@ -583,6 +583,21 @@ TEST(Retarget, NoJointInCommonIsRefused) {
     EXPECT_TRUE(retargetClip(clipFor(s, {}), s, t).ok());  // nothing animated: nothing to refuse
 }
 
+// The up direction is a direction at any length a float holds.
+TEST(Retarget, AnUpDirectionOfAnyFiniteLengthMeasuresTheSameRatio) {
+    const Skeleton s = skeleton({{"Hips", kNoParent, {{0, 1, 0}, {}, {1, 1, 1}}}});
+    const Skeleton t = skeleton({{"Hips", kNoParent, {{0, 1.5f, 0}, {}, {1, 1, 1}}}});
+    RetargetOptions options;
+    options.map.sourceReference = "Hips";
+    options.map.targetReference = "Hips";
+    for (const float length : {1.0f, 1e30f, 1e-30f, 1e-40f}) {
+        options.up = {0.0f, length, 0.0f};
+        const auto ratio = retargetTranslationScale(s, t, options);
+        ASSERT_TRUE(ratio.ok()) << length << ": " << ratio.message();
+        EXPECT_FLOAT_EQ(*ratio, 1.5f) << length;
+    }
+}
+
 // A target whose hips hang under a parent flattened on one axis (scale 0) has no
 // frame to carry the hips' translation into: refused at the track, never zeros.
 TEST(Retarget, ATranslationUnderAFlattenedParentIsRefused) {
