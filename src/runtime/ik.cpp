@@ -32,6 +32,11 @@ struct Frame {
     Vec3 p{};
     Quat r{0.0f, 0.0f, 0.0f, 1.0f};
     Vec3 s{1.0f, 1.0f, 1.0f};
+    // The exact linear map (each rotation times its per-axis scale, composed), by
+    // columns: what a turn is taken into the frame through (turnInFrame).
+    Vec3 x{1.0f, 0.0f, 0.0f};
+    Vec3 y{0.0f, 1.0f, 0.0f};
+    Vec3 z{0.0f, 0.0f, 1.0f};
 };
 
 // The joints from `joint` up to `top` (included; -1: the root) composed, in `top`'s
@@ -49,6 +54,9 @@ Frame framePart(std::span<const std::int32_t> parents, const SoaPose& local, std
         f.p = t + rotate(r, mulComponents(scale, f.p));
         f.r = r * f.r;
         f.s = mulComponents(scale, f.s);
+        f.x = rotate(r, mulComponents(scale, f.x));
+        f.y = rotate(r, mulComponents(scale, f.y));
+        f.z = rotate(r, mulComponents(scale, f.z));
         if (k == top) break;
     }
     return f;
@@ -60,29 +68,12 @@ Frame frameOf(std::span<const std::int32_t> parents, const SoaPose& local, std::
     return f;
 }
 
+// The direction a joint-space axis points in model space: through the frame's
+// linear map, so a mirrored or scaled frame shows it where it is drawn.
+Vec3 axisOf(const Frame& f, Vec3 axis) noexcept;
+
 Vec3 positionOf(std::span<const std::int32_t> parents, const SoaPose& local, std::uint32_t joint) noexcept {
     return frameOf(parents, local, joint).p;
-}
-
-// framePart's rotation alone: rotations compose without the translations and scales.
-Quat rotationPart(std::span<const std::int32_t> parents, const SoaPose& local, std::int64_t joint,
-                  std::int64_t top) noexcept {
-    const float* x = local.component(SoaComponent::Rx);
-    const float* y = local.component(SoaComponent::Ry);
-    const float* z = local.component(SoaComponent::Rz);
-    const float* w = local.component(SoaComponent::Rw);
-    Quat r = kIdentity;
-    for (std::int64_t k = joint; k >= 0; k = parents[static_cast<std::size_t>(k)]) {
-        const auto i = static_cast<std::size_t>(k);
-        r = Quat{x[i], y[i], z[i], w[i]} * r;
-        if (k == top) break;
-    }
-    return r;
-}
-
-// frameOf's rotation alone.
-Quat rotationOf(std::span<const std::int32_t> parents, const SoaPose& local, std::int64_t joint) noexcept {
-    return normalize(rotationPart(parents, local, joint, -1));
 }
 
 // A pole this close to the root-target line (squared offset over squared distance)
@@ -102,6 +93,10 @@ float sineAtRoot(float upper, float lower, float reach) noexcept {
 Vec3 directionOr(Vec3 v, Vec3 fallback) noexcept {
     const float len = length(v);
     return len > kTiny && std::isfinite(len) ? v * (1.0f / len) : fallback;
+}
+
+Vec3 axisOf(const Frame& f, Vec3 axis) noexcept {
+    return directionOr(f.x * axis.x + f.y * axis.y + f.z * axis.z, Vec3{});
 }
 
 // Unit `v` less its part along unit `u`, at unit length (zero when nothing is left).
@@ -183,9 +178,10 @@ Status checkChainOrder(std::span<const std::int32_t> parents, std::span<const st
 void turnJoint(std::span<const std::int32_t> parents, SoaPose& local, std::uint32_t joint, Quat delta,
                float weight) noexcept {
     const std::int32_t p = parents[joint];
-    const Quat parentRotation = p >= 0 ? rotationOf(parents, local, p) : kIdentity;
     Transform t = local.joint(joint);
-    const Quat solved = normalize(conjugate(parentRotation) * delta * parentRotation * t.rotation);
+    const Frame f = p >= 0 ? frameOf(parents, local, p) : Frame{};
+    const Quat turn = detail::turnInFrame(f.x, f.y, f.z, f.r, delta);
+    const Quat solved = normalize(turn * t.rotation);
     t.rotation = weight >= 1.0f ? solved : slerp(t.rotation, solved, weight);
     local.setJoint(joint, t);
 }
@@ -287,23 +283,22 @@ public:
         Frame f = framePart(parents_, local_, joint, top_);
         f.p = above_.p + rotate(above_.r, mulComponents(above_.s, f.p));
         f.r = normalize(above_.r * f.r);
+        const auto map = [&](Vec3 c) { return above_.x * c.x + above_.y * c.y + above_.z * c.z; };
+        f.x = map(f.x);
+        f.y = map(f.y);
+        f.z = map(f.z);
         return f;
-    }
-
-    // `joint`'s model rotation; `joint` is the first joint, below it, or its parent.
-    Quat rotation(std::int64_t joint) const noexcept {
-        if (joint == parents_[top_]) return above_.r;
-        return normalize(above_.r * rotationPart(parents_, local_, joint, top_));
     }
 
     // As turnJoint at full weight: `joint` turned by the model-space `delta` about its origin.
     void turn(std::uint32_t joint, Quat delta) noexcept {
-        const Quat p = rotation(parents_[joint]);
+        const Frame p = joint == top_ ? above_ : frame(static_cast<std::uint32_t>(parents_[joint]));
         float* x = local_.component(SoaComponent::Rx);
         float* y = local_.component(SoaComponent::Ry);
         float* z = local_.component(SoaComponent::Rz);
         float* w = local_.component(SoaComponent::Rw);
-        const Quat solved = normalize(conjugate(p) * delta * p * Quat{x[joint], y[joint], z[joint], w[joint]});
+        const Quat solved =
+            normalize(detail::turnInFrame(p.x, p.y, p.z, p.r, delta) * Quat{x[joint], y[joint], z[joint], w[joint]});
         x[joint] = solved.x;
         y[joint] = solved.y;
         z[joint] = solved.z;
@@ -352,7 +347,7 @@ float aimPass(const AimIk& task, AimChain& chain, std::span<const float> shares,
               Vec3 poseForward) noexcept {
     const std::size_t n = task.joints.size();
     const Frame aimed = chain.frame(task.joints[n - 1]);
-    const Vec3 forward = directionOr(rotate(aimed.r, task.forward), Vec3{});
+    const Vec3 forward = axisOf(aimed, task.forward);
     if (dot(forward, forward) == 0.0f) return 0.0f;
     const Vec3 wanted = limit.apply(poseForward, directionOr(task.target - aimed.p, forward));
     const AxisAngle total = turnBetween(forward, wanted);
@@ -366,7 +361,7 @@ void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose&
     const std::size_t n = task.joints.size();
     const std::uint32_t aimedJoint = task.joints[n - 1];
     AimChain chain(parents, local, task.joints[0]);
-    const Vec3 poseForward = directionOr(rotate(chain.rotation(aimedJoint), task.forward), Vec3{0.0f, 0.0f, 1.0f});
+    const Vec3 poseForward = directionOr(axisOf(chain.frame(aimedJoint), task.forward), Vec3{0.0f, 0.0f, 1.0f});
     // Each joint's part of a pass's turn: the aimed joint 1, each joint above it
     // `decay` times the one below, over their sum (floats: the array is not filled first).
     std::array<float, kMaxChain> shares;
@@ -397,9 +392,9 @@ void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose&
         if (aimPass(task, chain, parts, limit, poseForward) <= kAimSettled) break;
     }
     if (task.upVector) {
-        const Quat aimedRotation = chain.rotation(aimedJoint);
-        const Vec3 forward = directionOr(rotate(aimedRotation, task.forward), Vec3{});
-        const Vec3 up = rotate(aimedRotation, task.up);
+        const Frame aimed = chain.frame(aimedJoint);
+        const Vec3 forward = axisOf(aimed, task.forward);
+        const Vec3 up = axisOf(aimed, task.up);
         const Vec3 upNow = directionOr(up - forward * dot(up, forward), Vec3{});
         const Vec3 upWanted = directionOr(*task.upVector - forward * dot(*task.upVector, forward), Vec3{});
         if (dot(upNow, upNow) > 0.0f && dot(upWanted, upWanted) > 0.0f && dot(forward, forward) > 0.0f) {
@@ -564,7 +559,7 @@ IkOutcome outcomeOf(const IkTask& task, std::span<const std::int32_t> parents, c
         out.reached = out.distance <= 1e-4f * (length(b - a) + length(c - b));
     } else if (const auto* aim = std::get_if<AimIk>(&task)) {
         const Frame f = frameOf(parents, local, aim->joints.back());
-        const Vec3 forward = directionOr(rotate(f.r, aim->forward), Vec3{});
+        const Vec3 forward = axisOf(f, aim->forward);
         const Vec3 toTarget = aim->target - f.p;
         const float along = dot(toTarget, forward);
         out.distance = along >= 0.0f ? length(toTarget - forward * along) : length(toTarget);

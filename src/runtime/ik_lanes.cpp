@@ -154,6 +154,26 @@ KINEMA_LANE_INLINE Linear linearMap(Quat q, Vec3 s) noexcept {
             2.0f * (xz + wy) * s.z,          2.0f * (yz - wx) * s.z,          (1.0f - 2.0f * (xx + yy)) * s.z};
 }
 
+// a x b, both column-major.
+KINEMA_LANE_INLINE Linear times(const Linear& a, const Linear& b) noexcept {
+    return {a.m0 * b.m0 + a.m3 * b.m1 + a.m6 * b.m2, a.m1 * b.m0 + a.m4 * b.m1 + a.m7 * b.m2,
+            a.m2 * b.m0 + a.m5 * b.m1 + a.m8 * b.m2, a.m0 * b.m3 + a.m3 * b.m4 + a.m6 * b.m5,
+            a.m1 * b.m3 + a.m4 * b.m4 + a.m7 * b.m5, a.m2 * b.m3 + a.m5 * b.m4 + a.m8 * b.m5,
+            a.m0 * b.m6 + a.m3 * b.m7 + a.m6 * b.m8, a.m1 * b.m6 + a.m4 * b.m7 + a.m7 * b.m8,
+            a.m2 * b.m6 + a.m5 * b.m7 + a.m8 * b.m8};
+}
+
+// A model-space turn taken into a frame of linear map `m` and rotations alone
+// `rotation`, as the reference takes it (ik_geometry.hpp).
+KINEMA_LANE_INLINE Quat turnIn(const Linear& m, Quat rotation, Quat delta) noexcept {
+    return turnInFrame(Vec3{m.m0, m.m1, m.m2}, Vec3{m.m3, m.m4, m.m5}, Vec3{m.m6, m.m7, m.m8}, rotation, delta);
+}
+
+// Lane l's linear map.
+KINEMA_LANE_INLINE Linear mapAt(const float (&m)[9][L], std::size_t l) noexcept {
+    return {m[0][l], m[1][l], m[2][l], m[3][l], m[4][l], m[5][l], m[6][l], m[7][l], m[8][l]};
+}
+
 // f = f o t; the rotation product only when `Rotations` (a chain below the root's
 // parent needs positions alone). Marks in `skewed` the lanes whose t scales its
 // axes differently (a mirrored axis included): a turn taken into such a frame is not
@@ -388,30 +408,53 @@ KINEMA_LANE_LOOPS void solveTurns(const LaneChain& c, const LaneFloat& twistSin,
 }
 
 // The root's new local rotation: its model-space turn taken into its parent's frame.
-KINEMA_LANE_LOOPS void turnRoot(const LaneQuat& parent, const LaneQuat& before, const LaneQuat& turn,
+KINEMA_LANE_LOOPS void turnRoot(const LanePlacement& parent, const LaneQuat& before, const LaneQuat& turn,
                                 const LaneFloat& valid, LaneQuat& __restrict out) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
-        const Quat p = parent[l], b = before[l];
-        out.set(l, select(valid[l] != 0.0f, unit(conjugate(p) * turn[l] * p * b), b));
+        const Quat b = before[l];
+        const Quat turned = unit(turnIn(mapAt(parent.m, l), parent.r[l], turn[l]) * b);
+        out.set(l, select(valid[l] != 0.0f, turned, b));
     }
 }
 
-// The product of the local rotations of the joints between root and middle (none: identity).
-void betweenRotations(std::span<const LaneFrame> chain, std::size_t middleAt, LaneQuat& out) noexcept {
-    for (std::size_t l = 0; l < L; ++l) out.set(l, Quat{});
-    for (std::size_t k = 1; k < middleAt; ++k) {
-        for (std::size_t l = 0; l < L; ++l) out.set(l, out[l] * chain[k].r[l]);
+// The linear maps and the rotations of the joints between root and middle, each
+// composed (none: the identity).
+struct LaneBetween {
+    alignas(64) float m[9][L];
+    LaneQuat r;
+};
+
+void betweenJoints(std::span<const LaneFrame> chain, std::size_t middleAt, LaneBetween& out) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        out.r.set(l, Quat{});
+        for (std::size_t k = 0; k < 9; ++k) out.m[k][l] = k % 4 == 0 ? 1.0f : 0.0f;
     }
+    for (std::size_t k = 1; k < middleAt; ++k) {
+        for (std::size_t l = 0; l < L; ++l) {
+            out.r.set(l, out.r[l] * chain[k].r[l]);
+            const Linear m = times(mapAt(out.m, l), linearMap(chain[k].r[l], chain[k].s[l]));
+            const float values[] = {m.m0, m.m1, m.m2, m.m3, m.m4, m.m5, m.m6, m.m7, m.m8};
+            for (std::size_t i = 0; i < 9; ++i) out.m[i][l] = values[i];
+        }
+    }
+}
+
+// The middle's parent's frame once the root has turned to `root`: its linear map and
+// its rotations alone.
+KINEMA_LANE_INLINE Linear middleParentMap(const LanePlacement& parent, Quat root, Vec3 rootScale,
+                                          const LaneBetween& between, std::size_t l) noexcept {
+    return times(times(mapAt(parent.m, l), linearMap(root, rootScale)), mapAt(between.m, l));
 }
 
 // The middle's new local rotation, in its parent's frame as the root's turn (at its
 // weight) left it.
-KINEMA_LANE_LOOPS void turnMiddle(const LaneQuat& parent, const LaneQuat& root, const LaneQuat& between,
-                                  const LaneQuat& before, const LaneQuat& turn, const LaneFloat& valid,
-                                  LaneQuat& __restrict out) noexcept {
+KINEMA_LANE_LOOPS void turnMiddle(const LanePlacement& parent, const LaneQuat& root, const LaneVec3& rootScale,
+                                  const LaneBetween& between, const LaneQuat& before, const LaneQuat& turn,
+                                  const LaneFloat& valid, LaneQuat& __restrict out) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
-        const Quat p = unit(parent[l] * root[l] * between[l]), b = before[l];
-        out.set(l, select(valid[l] != 0.0f, unit(conjugate(p) * turn[l] * p * b), b));
+        const Quat p = unit(parent.r[l] * root[l] * between.r[l]), b = before[l];
+        const Linear m = middleParentMap(parent, root[l], rootScale[l], between, l);
+        out.set(l, select(valid[l] != 0.0f, unit(turnIn(m, p, turn[l]) * b), b));
     }
 }
 
@@ -436,9 +479,9 @@ KINEMA_LANE_LOOPS void endAfterTurns(const LaneChain& c, const LaneQuat& rootTur
 // under a rotation), so it takes about a fifth of the roots and divisions.
 // general[l] is 1 for a lane not in general position (its results are not used), 0
 // otherwise; returns whether every lane is in general position.
-KINEMA_LANE_LOOPS bool solvePlain(const LaneChain& c, const LaneQuat& parentRotation, const LaneQuat& rootBefore,
-                                  const LaneQuat& between, const LaneQuat& middleBefore, const LaneFloat& twistSin,
-                                  const LaneFloat& twistCos, LaneQuat& __restrict rootSolved,
+KINEMA_LANE_LOOPS bool solvePlain(const LaneChain& c, const LanePlacement& parent, const LaneQuat& rootBefore,
+                                  const LaneVec3& rootScale, const LaneBetween& between, const LaneQuat& middleBefore,
+                                  const LaneFloat& twistSin, const LaneFloat& twistCos, LaneQuat& __restrict rootSolved,
                                   LaneQuat& __restrict middleSolved, LaneFloat& __restrict distance,
                                   LaneFloat& __restrict general) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
@@ -490,11 +533,12 @@ KINEMA_LANE_LOOPS bool solvePlain(const LaneChain& c, const LaneQuat& parentRota
                              lowerNow.x * lowerWanted.y - lowerNow.y * lowerWanted.x, 1.0f + middleCos};
         const Quat middleTurn = unit(middleArc);
 
-        const Quat p = parentRotation[l];
-        const Quat root = unit(conjugate(p) * rootTurn * p * rootBefore[l]);
-        const Quat q = p * root * between[l];
+        const Quat p = parent.r[l];
+        const Quat root = unit(turnIn(mapAt(parent.m, l), p, rootTurn) * rootBefore[l]);
+        const Quat q = unit(p * root * between.r[l]);
+        const Linear middleParent = middleParentMap(parent, root, rootScale[l], between, l);
         rootSolved.set(l, root);
-        middleSolved.set(l, unit(conjugate(q) * middleArc * q * middleBefore[l]));
+        middleSolved.set(l, unit(turnIn(middleParent, q, middleArc) * middleBefore[l]));
         const Vec3 endAfter = a + towardMiddle * upper + rotate(middleTurn, lowerTurned);
         distance[l] = length(endAfter - target);
 
@@ -600,15 +644,15 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
             if (c.reach[l] > soft) c.reach[l] = soft + ease * (1.0f - std::exp(-(c.reach[l] - soft) / ease));
         }
     };
-    LaneQuat between;
-    betweenRotations(std::span<const LaneFrame>(chain.data(), spanLength), middleAt, between);
+    LaneBetween between;
+    betweenJoints(std::span<const LaneFrame>(chain.data(), spanLength), middleAt, between);
     LaneQuat rootSolved, middleSolved;
     LaneFloat distance, general;
     measureLengths(c);
     soften();
     // Each lane takes the plain solve when it is in general position at full weight,
     // else the general one: a lane's result does not depend on the others'.
-    const bool allPlain = solvePlain(c, parent.r, chain[0].r, between, chain[middleAt].r, twistSin, twistCos,
+    const bool allPlain = solvePlain(c, parent, chain[0].r, chain[0].s, between, chain[middleAt].r, twistSin, twistCos,
                                      rootSolved, middleSolved, distance, general);
     if (anyPartial || !allPlain) {
         const LaneQuat rootPlain = rootSolved, middlePlain = middleSolved;
@@ -617,9 +661,9 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
         soften();
         LaneQuat rootTurn, middleTurn;
         solveTurns(c, twistSin, twistCos, halfTurnW(), rootTurn, middleTurn);
-        turnRoot(parent.r, chain[0].r, rootTurn, c.valid, rootSolved);
+        turnRoot(parent, chain[0].r, rootTurn, c.valid, rootSolved);
         if (anyPartial) blendByWeight(rootSolved, chain[0].r, weight);
-        turnMiddle(parent.r, rootSolved, between, chain[middleAt].r, middleTurn, c.valid, middleSolved);
+        turnMiddle(parent, rootSolved, chain[0].s, between, chain[middleAt].r, middleTurn, c.valid, middleSolved);
         if (anyPartial) blendByWeight(middleSolved, chain[middleAt].r, weight);
 
         endAfterTurns(c, rootTurn, middleTurn, distance);

@@ -119,6 +119,58 @@ TEST(TwoBoneIk, TheResultDoesNotDependOnWhereTheSkeletonStands) {
     }
 }
 
+// Under a parent that mirrors an axis (scale -1.3 on X, 1.3 on Y and Z), every
+// solver reaches what it reaches without the mirror: a turn is taken into the
+// parent's frame through its linear map, reversed where the map mirrors, and an
+// aimed axis is where the map draws it.
+TEST(Ik, EverySolverReachesUnderAMirroredParent) {
+    Transform placement;
+    placement.translation = {0.4f, -0.2f, 0.3f};
+    placement.rotation = fromAxisAngle(normalize3({1, 2, 3}), 0.7f);
+    placement.scale = {-1.3f, 1.3f, 1.3f};
+    const Mat4 place = toMatrix(placement);
+
+    const Chain leg = makeChain(3, {1, 0, 0}, &placement);  // model bones of 1.3
+    const Vec3 target = transformPoint(place, {1, 1, 0.3f}), pole = transformPoint(place, {0, 0.2f, 5});
+    const Solved bent = solve(leg, {TwoBoneIk{1, 2, 3, target, pole}});
+    ASSERT_TRUE(bent.status.ok()) << bent.status.message();
+    EXPECT_LT(distance(at(bent.model[3]), target), 1e-4f * 2.6f);
+    EXPECT_TRUE(bent.outcomes[0].reached);
+    EXPECT_NEAR(distance(at(bent.model[1]), at(bent.model[2])), 1.3f, 1e-5f);
+    EXPECT_NEAR(distance(at(bent.model[2]), at(bent.model[3])), 1.3f, 1e-5f);
+    // The knee on the pole's side of the hip-target line.
+    const Vec3 hip = at(bent.model[1]), line = normalize3(target - hip);
+    const auto offLine = [&](Vec3 p) { return (p - hip) - line * dot(p - hip, line); };
+    EXPECT_GT(dot(offLine(at(bent.model[2])), offLine(pole)), 0.0f);
+
+    const Chain neck = makeChain(2, {0, 1, 0}, &placement);
+    const std::uint32_t head[] = {2};
+    AimIk aim;
+    aim.joints = head;
+    aim.target = transformPoint(place, {3, 1, 0.5f});
+    const Solved aimed = solve(neck, {aim});
+    ASSERT_TRUE(aimed.status.ok()) << aimed.status.message();
+    const Vec3 forward = normalize3(transformDirection(aimed.model[2], {0, 0, 1}));
+    EXPECT_LT(distance(forward, normalize3(aim.target - at(aimed.model[2]))), 1e-5f);
+    EXPECT_TRUE(aimed.outcomes[0].reached);
+
+    const Chain arm = makeChain(4, {0, 1, 0}, &placement);
+    const std::uint32_t joints[] = {1, 2, 3, 4};
+    for (const ChainSolver solver : {ChainSolver::Fabrik, ChainSolver::Ccd}) {
+        ChainIk reach;
+        reach.joints = joints;
+        reach.target = transformPoint(place, {1.5f, 1.5f, 0.5f});
+        reach.solver = solver;
+        reach.iterations = 200;
+        reach.tolerance = 1e-4f * 3.9f;
+        const Solved s = solve(arm, {reach});
+        ASSERT_TRUE(s.status.ok()) << s.status.message();
+        EXPECT_LT(distance(at(s.model[4]), reach.target), reach.tolerance + 1e-5f);
+        EXPECT_TRUE(s.outcomes[0].reached);
+        for (std::uint32_t j = 1; j < 4; ++j) EXPECT_NEAR(distance(at(s.model[j]), at(s.model[j + 1])), 1.3f, 1e-5f);
+    }
+}
+
 TEST(TwoBoneIk, JointsBetweenTheThreeFollowRigidly) {
     // root, a twist joint, middle, end: the twist joint is carried by the root's turn.
     const Chain c = makeChain(4, {0.5f, 0, 0});  // x = 0, 0.5, 1.0, 1.5
