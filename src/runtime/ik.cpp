@@ -15,6 +15,9 @@ namespace {
 
 // The longest chain an aim or chain task may name: its scratch lives on the stack.
 constexpr std::size_t kMaxChain = 64;
+// A chain task's iterations at most: each costs a pass over the chain (and with
+// joint limits one per joint), so an unreachable target with no tolerance runs them all.
+constexpr std::uint32_t kMaxChainIterations = 1000;
 constexpr float kTiny = 1e-12f;
 // Aim tasks re-aim this many times: turning a joint above the aimed one moves the
 // aimed joint's origin, so the direction to the target is measured again.
@@ -132,11 +135,27 @@ AxisAngle turnBetween(Vec3 from, Vec3 to) noexcept {
     return {perpendicularTo(from), cosine < 0.0f ? 3.14159265358979f : 0.0f};
 }
 
+// Parents each before their child (or -1), as a Skeleton keeps them: the walks up
+// the hierarchy end, and stay inside `parents`. The failure's index is the joint.
+Status checkParents(std::span<const std::int32_t> parents) noexcept {
+    for (std::size_t j = 0; j < parents.size(); ++j) {
+        if (parents[j] < -1 || parents[j] >= static_cast<std::int64_t>(j)) {
+            return Status::failure(StatusCode::OutOfRange, "IK parents: a joint's parent must come before it, or be -1")
+                .withIndex(static_cast<std::int64_t>(j));
+        }
+    }
+    return Status::success();
+}
+
+// Whether `ancestor` is above `joint`. Parents before children move a walk up to
+// smaller indices, so it stops below `ancestor` (and within `parents` even when a
+// caller's list breaks that order: checkIkTasks runs before checkParents may have).
 bool isAncestor(std::span<const std::int32_t> parents, std::uint32_t ancestor, std::uint32_t joint) noexcept {
-    std::int32_t p = parents[joint];
-    while (p >= 0) {
+    std::int64_t p = parents[joint];
+    while (p >= 0 && p < static_cast<std::int64_t>(joint) && p >= static_cast<std::int64_t>(ancestor)) {
         if (static_cast<std::uint32_t>(p) == ancestor) return true;
-        p = parents[static_cast<std::size_t>(p)];
+        joint = static_cast<std::uint32_t>(p);
+        p = parents[joint];
     }
     return false;
 }
@@ -364,12 +383,22 @@ void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose&
     const Vec3 poseForward = directionOr(axisOf(chain.frame(aimedJoint), task.forward), Vec3{0.0f, 0.0f, 1.0f});
     // Each joint's part of a pass's turn: the aimed joint 1, each joint above it
     // `decay` times the one below, over their sum (floats: the array is not filled first).
+    // Counted from the largest share (the aimed joint's for a decay up to 1, the first
+    // joint's above it), so that no power of the decay overflows.
     std::array<float, kMaxChain> shares;
     float share = 1.0f, sum = 0.0f;
-    for (std::size_t k = n; k-- > 0;) {
-        shares[k] = share;
-        sum += share;
-        share *= task.decay;
+    if (task.decay <= 1.0f) {
+        for (std::size_t k = n; k-- > 0;) {
+            shares[k] = share;
+            sum += share;
+            share *= task.decay;
+        }
+    } else {
+        for (std::size_t k = 0; k < n; ++k) {
+            shares[k] = share;
+            sum += share;
+            share /= task.decay;
+        }
     }
     for (std::size_t k = 0; k < n; ++k) shares[k] /= sum;
     const AimLimit limit(task.maxAngle);
@@ -506,8 +535,24 @@ void solveLimitedChain(const ChainIk& task, std::span<const std::int32_t> parent
     std::array<Vec3, kMaxChain> p{}, solved{};
     std::array<float, kMaxChain> lengths{};
     for (std::size_t k = 0; k < n; ++k) pose[k] = local.joint(task.joints[k]).rotation;
+    // The first joint's placement by its walk up, then down the chain (each joint the
+    // parent of the next): one pass, however long the chain.
     const auto positions = [&] {
-        for (std::size_t k = 0; k < n; ++k) p[k] = positionOf(parents, local, task.joints[k]);
+        Frame f = frameOf(parents, local, task.joints[0]);
+        p[0] = f.p;
+        for (std::size_t k = 1; k < n; ++k) {
+            const Transform t = local.joint(task.joints[k]);
+            const auto through = [&](Vec3 v) { return f.x * v.x + f.y * v.y + f.z * v.z; };
+            f.p = f.p + through(t.translation);
+            p[k] = f.p;
+            if (k + 1 == n) break;
+            const Vec3 x = through(rotate(t.rotation, mulComponents(t.scale, Vec3{1.0f, 0.0f, 0.0f})));
+            const Vec3 y = through(rotate(t.rotation, mulComponents(t.scale, Vec3{0.0f, 1.0f, 0.0f})));
+            const Vec3 z = through(rotate(t.rotation, mulComponents(t.scale, Vec3{0.0f, 0.0f, 1.0f})));
+            f.x = x;
+            f.y = y;
+            f.z = z;
+        }
     };
     positions();
     for (std::size_t k = 0; k + 1 < n; ++k) lengths[k] = length(p[k + 1] - p[k]);
@@ -646,8 +691,9 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
             if (!near(chain->target))
                 return failure(StatusCode::OutOfRange, "IK target farther than 1e18 along an axis", i);
             if (!unitWeight(chain->weight)) return failure(StatusCode::OutOfRange, "IK weight outside [0, 1]", i);
-            if (chain->iterations == 0 || !(std::isfinite(chain->tolerance) && chain->tolerance >= 0.0f))
-                return failure(StatusCode::OutOfRange, "chain IK needs an iteration and a tolerance >= 0", i);
+            if (chain->iterations == 0 || chain->iterations > kMaxChainIterations ||
+                !(std::isfinite(chain->tolerance) && chain->tolerance >= 0.0f))
+                return failure(StatusCode::OutOfRange, "chain IK needs 1 to 1000 iterations and a tolerance >= 0", i);
             if (!chain->limits.empty() && chain->limits.size() != chain->joints.size())
                 return failure(StatusCode::WrongCount, "chain IK limits: none, or one per joint", i);
             for (const JointLimit& limit : chain->limits) {
@@ -667,7 +713,12 @@ Status applyIk(const PoseKernels& kernels, std::span<const std::int32_t> parents
                std::span<const IkTask> tasks, std::span<Mat4> model, std::span<IkOutcome> outcomes) noexcept {
     if (local.jointCount() != parents.size() || model.size() < parents.size())
         return Status::failure(StatusCode::WrongCount, "IK pose, parents and model matrices differ in size");
+    if (Status s = checkParents(parents); !s) return s;
     if (Status s = checkIkTasks(tasks, parents); !s) return s;
+    if (const std::int64_t j = firstUnsoundJoint(local); j >= 0) {
+        return Status::failure(StatusCode::NotFinite, "IK pose holds a value that is not finite or a zero rotation")
+            .withIndex(j);
+    }
     for (std::size_t i = 0; i < tasks.size(); ++i) {
         const IkOutcome outcome = detail::solveIkTask(parents, local, tasks[i]);
         if (i < outcomes.size()) outcomes[i] = outcome;

@@ -18,20 +18,6 @@ static_assert(kIkGroup == detail::kIkLanes, "a group's IK tasks fill the solver'
 
 namespace {
 
-// The first joint of `pose` with a component that is not finite, or -1 (a morph
-// weight that is not finite: the joint count).
-std::int64_t firstNonFinite(const SoaPose& pose) noexcept {
-    const std::size_t joints = pose.jointCount();
-    for (std::size_t c = 0; c < kSoaComponents; ++c) {
-        const float* values = pose.component(static_cast<SoaComponent>(c));
-        if (allFinite({values, joints})) continue;
-        for (std::size_t j = 0; j < joints; ++j) {
-            if (!std::isfinite(values[j])) return static_cast<std::int64_t>(j);
-        }
-    }
-    return allFinite(pose.weights()) ? -1 : static_cast<std::int64_t>(joints);
-}
-
 // RootAnchor: the flagged parts of one joint replaced in the blended pose.
 void anchorRoot(const RootAnchor& anchor, SoaPose& pose) noexcept {
     Transform t = pose.joint(anchor.joint);
@@ -135,8 +121,9 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
             return bad(StatusCode::ForeignInput, "reference pose does not fit the skeleton");
         }
         if (layer.reference != nullptr) {
-            if (const std::int64_t j = firstNonFinite(*layer.reference); j >= 0) {
-                return bad(StatusCode::NotFinite, "reference pose holds a value that is not finite").withIndex(j);
+            if (const std::int64_t j = firstUnsoundJoint(*layer.reference); j >= 0) {
+                return bad(StatusCode::NotFinite, "reference pose holds a value that is not finite or a zero rotation")
+                    .withIndex(j);
             }
         }
         if (layer.sweep) {
@@ -151,8 +138,9 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
             return Status::failure(StatusCode::ForeignInput, "external pose does not fit the skeleton");
         }
         if (Status s = checkUnitWeight(in.externalWeight, "external pose weight outside [0, 1]"); !s) return s;
-        if (const std::int64_t j = firstNonFinite(*in.external); j >= 0) {
-            return Status::failure(StatusCode::NotFinite, "external pose holds a value that is not finite")
+        if (const std::int64_t j = firstUnsoundJoint(*in.external); j >= 0) {
+            return Status::failure(StatusCode::NotFinite,
+                                   "external pose holds a value that is not finite or a zero rotation")
                 .withIndex(j);
         }
         if (in.externalMask != nullptr && !fits(*in.externalMask)) {

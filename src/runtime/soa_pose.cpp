@@ -1,6 +1,7 @@
 #include "kinema/runtime/soa_pose.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace kinema {
 
@@ -46,6 +47,32 @@ bool SoaPose::assign(const SoaPose& other) noexcept {
 void SoaPose::toTransforms(std::span<Transform> out) const noexcept {
     const std::size_t n = std::min(out.size(), joints_);
     for (std::size_t i = 0; i < n; ++i) out[i] = joint(i);
+}
+
+std::int64_t firstUnsoundJoint(const SoaPose& pose) noexcept {
+    const std::size_t joints = pose.jointCount();
+    std::int64_t first = -1;
+    for (std::size_t c = 0; c < kSoaComponents; ++c) {
+        const float* values = pose.component(static_cast<SoaComponent>(c));
+        for (std::size_t j = 0; j < joints; ++j) {
+            if (!std::isfinite(values[j]) && (first < 0 || static_cast<std::int64_t>(j) < first)) {
+                first = static_cast<std::int64_t>(j);
+                break;
+            }
+        }
+    }
+    const float* x = pose.component(SoaComponent::Rx);
+    const float* y = pose.component(SoaComponent::Ry);
+    const float* z = pose.component(SoaComponent::Rz);
+    const float* w = pose.component(SoaComponent::Rw);
+    for (std::size_t j = 0; j < joints && (first < 0 || static_cast<std::int64_t>(j) < first); ++j) {
+        if (x[j] == 0.0f && y[j] == 0.0f && z[j] == 0.0f && w[j] == 0.0f) first = static_cast<std::int64_t>(j);
+    }
+    if (first >= 0) return first;
+    for (const float v : pose.weights()) {
+        if (!std::isfinite(v)) return static_cast<std::int64_t>(joints);
+    }
+    return -1;
 }
 
 }  // namespace kinema

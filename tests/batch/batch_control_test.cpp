@@ -311,6 +311,10 @@ TEST(BatchControl, BadControlInputsAreRejectedWithNothingChanged) {
     Transform broken = notFinite.joint(1);
     broken.translation.y = std::nanf("");
     notFinite.setJoint(1, broken);
+    SoaPose zeroRotation(rig.skeleton.restPose(), {});
+    Transform unturnable = zeroRotation.joint(1);
+    unturnable.rotation = {0, 0, 0, 0};  // no normalisation makes a rotation of it
+    zeroRotation.setJoint(1, unturnable);
     JointMask wrongMask(5);
     using Mutation = std::function<void(InstanceRequest&)>;
     const std::vector<std::pair<std::string, Mutation>> cases{
@@ -337,12 +341,17 @@ TEST(BatchControl, BadControlInputsAreRejectedWithNothingChanged) {
              x.external = &fits;
              x.externalMask = &wrongMask;
          }},
-        {"instance 2, index 1: external pose holds a value that is not finite",
+        {"instance 2, index 1: external pose holds a value that is not finite or a zero rotation",
          [&](InstanceRequest& x) {
              x.external = &notFinite;
              x.externalWeight = 0.5f;
          }},
-        {"instance 2, layer 0, index 1: reference pose holds a value that is not finite",
+        {"instance 2, index 1: external pose holds a value that is not finite or a zero rotation",
+         [&](InstanceRequest& x) {
+             x.external = &zeroRotation;
+             x.externalWeight = 1.0f;
+         }},
+        {"instance 2, layer 0, index 1: reference pose holds a value that is not finite or a zero rotation",
          [&](InstanceRequest& x) {
              x.layers[0].reference = &notFinite;
              x.layers[0].mode = LayerMode::Additive;

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -587,6 +588,87 @@ TEST(ChainIk, JointsThatAreNotParentAndChildAreRefused) {
     EXPECT_EQ(s.status.code, StatusCode::OutOfRange);
     task.joints = {};
     EXPECT_EQ(solve(c, {task}).status.code, StatusCode::WrongCount);
+}
+
+// A chain of 64 joints with tight hinges, CCD, out of reach, no tolerance: all 1000
+// iterations run (each a pass over the chain, not a walk to the root per joint),
+// and more than 1000 are refused.
+TEST(ChainIk, IterationsAreBoundedAndALimitedChainRunsThemAll) {
+    const Chain c = makeChain(64, {0, 0.1f, 0});
+    std::vector<std::uint32_t> joints(64);
+    std::vector<JointLimit> limits(64);
+    for (std::uint32_t k = 0; k < 64; ++k) {
+        joints[k] = k;
+        limits[k].kind = JointLimit::Kind::Hinge;
+        limits[k].axis = {0, 0, 1};
+        limits[k].minAngle = -0.01f;
+        limits[k].maxAngle = 0.01f;
+    }
+    ChainIk task;
+    task.joints = joints;
+    task.limits = limits;
+    task.solver = ChainSolver::Ccd;
+    task.target = {50, 0, 0};
+    task.tolerance = 0.0f;
+    task.iterations = 1000;
+    const Solved s = solve(c, {task});
+    ASSERT_TRUE(s.status.ok()) << s.status.message();
+    EXPECT_FALSE(s.outcomes[0].reached);
+    for (std::uint32_t j = 0; j + 1 < 64; ++j) EXPECT_NEAR(distance(at(s.model[j]), at(s.model[j + 1])), 0.1f, 1e-5f);
+    task.iterations = 1001;
+    EXPECT_EQ(solve(c, {task}).status.code, StatusCode::OutOfRange);
+}
+
+// A decay whose powers overflow a float (1e20 over three joints, 10 over 64) still
+// shares the turn out, nearly all to the first joint: no NaN.
+TEST(AimIk, ADecayWhosePowersOverflowStillAims) {
+    for (const auto& [links, decay] :
+         {std::pair<std::size_t, float>{3, 1e20f}, std::pair<std::size_t, float>{64, 10.0f}}) {
+        const Chain c = makeChain(links, {0, 0.1f, 0});
+        std::vector<std::uint32_t> joints(links);
+        for (std::uint32_t k = 0; k < links; ++k) joints[k] = k;
+        AimIk aim;
+        aim.joints = joints;
+        aim.decay = decay;
+        aim.target = {300, 100, 50};  // far: the head's own move as the chain turns is small beside it
+        const Solved s = solve(c, {aim});
+        ASSERT_TRUE(s.status.ok()) << s.status.message();
+        for (const Mat4& m : s.model) ASSERT_TRUE(isFinite(m)) << links;
+        EXPECT_TRUE(s.outcomes[0].reached) << links << " joints, distance " << s.outcomes[0].distance;
+    }
+}
+
+// applyIk takes its parents and pose from the caller: a parent after its child (a
+// cycle, or past the list), a value that is not finite or a zero rotation is refused
+// naming the joint, before anything is read out of place or changed.
+TEST(Ik, ApplyIkRefusesParentsOutOfOrderAndUnsoundPoses) {
+    const Chain good = makeChain(3, {1, 0, 0});
+    const IkTask task[] = {TwoBoneIk{0, 1, 2, {1, 1, 0}, {0, 0, 5}}};
+    for (const std::vector<std::int32_t>& parents :
+         {std::vector<std::int32_t>{-1, 7, 1}, std::vector<std::int32_t>{1, 0, 1}, std::vector<std::int32_t>{-1, 2, 1},
+          std::vector<std::int32_t>{-1, -5, 1}}) {
+        Chain c = good;
+        c.parents = parents;
+        const Solved s = solve(c, {task[0]});
+        EXPECT_EQ(s.status.code, StatusCode::OutOfRange);
+        EXPECT_GE(s.status.index, 0);
+        EXPECT_EQ(s.pose.joint(1).rotation.w, 1.0f);  // unchanged
+    }
+    Chain nan = good;
+    nan.rest[2].translation.y = NAN;
+    Solved s = solve(nan, {task[0]});
+    EXPECT_EQ(s.status.code, StatusCode::NotFinite);
+    EXPECT_EQ(s.status.index, 2);
+    Chain zero = good;
+    zero.rest[1].rotation = {0, 0, 0, 0};
+    s = solve(zero, {task[0]});
+    EXPECT_EQ(s.status.code, StatusCode::NotFinite);
+    EXPECT_EQ(s.status.index, 1);
+    // checkIkTasks alone walks such parents without leaving the list or looping: a
+    // walk up from joint 0 through the cycle 0 -> 1 -> 0 once never ended.
+    const std::int32_t cycle[] = {1, 0, 1};
+    const IkTask around[] = {TwoBoneIk{2, 0, 1, {1, 1, 0}, {0, 0, 5}}};
+    EXPECT_FALSE(checkIkTasks(around, cycle).ok());
 }
 
 // --- several tasks ---

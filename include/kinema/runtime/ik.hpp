@@ -94,7 +94,7 @@ struct ChainIk {
     std::span<const std::uint32_t> joints{};  // root first, each the parent of the next; at least 2
     Vec3 target{};
     ChainSolver solver = ChainSolver::Fabrik;
-    std::uint32_t iterations = 10;  // at most; >= 1
+    std::uint32_t iterations = 10;  // at most; 1 to 1000
     float tolerance = 1e-4f;        // stop when the end is this close (model units); >= 0
     float weight = 1.0f;            // [0, 1]
     // Empty, or one per joint of `joints` (the last one's is not used): each joint's
@@ -113,16 +113,19 @@ struct IkOutcome {
 // Whether the tasks can run on a skeleton with these parents: every joint index
 // below the joint count, chain order as each task requires (an ancestor, or for
 // ChainIk the parent, of the next), finite targets, poles and axes, non-zero axes,
-// weights in [0, 1], soften in [0, 1), a limit and decay >= 0, at least one
-// iteration and a tolerance >= 0, joint limits one per chain joint with a non-zero
-// axis, min <= max and a cone angle >= 0. The failure names the task (Status::index).
-// Allocates nothing.
+// weights in [0, 1], soften in [0, 1), a limit and decay >= 0, 1 to 1000 iterations
+// and a tolerance >= 0, joint limits one per chain joint with a non-zero axis,
+// min <= max and a cone angle >= 0. The failure names the task (Status::index).
+// `parents` as a Skeleton keeps them (each before its child); other lists are
+// walked safely but give no meaningful answer. Allocates nothing.
 Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t> parents) noexcept;
 
 // Runs the tasks in list order on `local` (changed in place), then composes the
 // result into `model` (at least local.jointCount() matrices). `outcomes` gets one
-// entry per task (it may be shorter: the rest are not reported). Checks first as
-// checkIkTasks and changes nothing when that fails. Allocates nothing.
+// entry per task (it may be shorter: the rest are not reported). Checks first, and
+// changes nothing when a check fails: `parents` each before its child or -1 (index:
+// the joint), the tasks as checkIkTasks, and `local` finite with no zero rotation
+// (index: the joint). Allocates nothing.
 Status applyIk(const PoseKernels& kernels, std::span<const std::int32_t> parents, SoaPose& local,
                std::span<const IkTask> tasks, std::span<Mat4> model, std::span<IkOutcome> outcomes) noexcept;
 

@@ -79,4 +79,10 @@ private:
     std::vector<float> weights_;
 };
 
+// The first joint of `pose` holding a value that is not finite or a zero rotation
+// (which no normalisation can turn into one), jointCount() when only a morph weight
+// is not finite, -1 when the pose is sound: a pose given from outside (an external,
+// a reference or an IK pose) is checked with it before use. Allocates nothing.
+std::int64_t firstUnsoundJoint(const SoaPose& pose) noexcept;
+
 }  // namespace kinema
