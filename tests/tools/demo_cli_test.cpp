@@ -156,6 +156,8 @@ TEST(DemoCli, BadArgumentsAreRefusedBeforeRunning) {
         {"--step 0 --json", "--step"},
         {"--gif out.png", "must end in .gif"},
         {"--gif /nonexistent-folder/out.gif", "--gif"},
+        // A folder no file can be made in, whatever its permission bits say (even to a superuser).
+        {"--gif /proc/kinema-demo.gif", "--gif"},
         {"--seconds 0.01 --gif demo-short.gif", "too short for one frame"},
         {"--gpu lavapipe", "--gpu requires --gif"},  // a device for nothing to draw: a mistake, not ignored
     };

@@ -1,8 +1,13 @@
 #include "output_path.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
+
 #include <filesystem>
+#include <string>
 #include <system_error>
 
 namespace kinema::cli {
@@ -21,6 +26,16 @@ Result<bool> checkOutputPath(const std::string& path) {
         return Fault{path, "its folder " + folder.string() + " does not exist"};
     }
     if (::access(folder.c_str(), W_OK) != 0) return Fault{path, "its folder " + folder.string() + " is not writable"};
+    // Permission bits do not say everything (a read-only mount, /proc, a superuser's
+    // access()): a file is made there and removed, as the writer will make one.
+    std::string probe = path;
+    probe.append(".").append(std::to_string(::getpid())).append(".probe");
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        return Fault{path, "no file can be made in its folder " + folder.string() + ": " + std::strerror(errno)};
+    }
+    ::close(fd);
+    ::unlink(probe.c_str());
     return true;
 }
 

@@ -11,7 +11,7 @@
 // | the clip already playing                  | left alone (the caller means "keep going")               |
 // | the same clip, stopped                    | played again from its start, blended out of its held frame |
 // | any clip while the current one is stopped | blended out of the held frame, which advances as it fades |
-// | no current clip, or seconds <= 0          | a cut                                                    |
+// | no current clip; seconds <= 0, NaN or inf | a cut                                                    |
 // | again, mid-fade                           | the outgoing clip is dropped; the fade runs from the clip that was fading in |
 //
 // To pose it: sample outgoing() (if any) and current(), and blend the current one
