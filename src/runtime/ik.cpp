@@ -43,7 +43,9 @@ struct Frame {
 };
 
 // The joints from `joint` up to `top` (included; -1: the root) composed, in `top`'s
-// parent's frame; rotation not normalised.
+// parent's frame; rotation not normalised. With `Map`, the linear map's columns too
+// (a turn is taken into the frame through them); without, they stay the identity.
+template <bool Map = true>
 Frame framePart(std::span<const std::int32_t> parents, const SoaPose& local, std::int64_t joint,
                 std::int64_t top) noexcept {
     std::array<const float*, kSoaComponents> c;
@@ -57,16 +59,19 @@ Frame framePart(std::span<const std::int32_t> parents, const SoaPose& local, std
         f.p = t + rotate(r, mulComponents(scale, f.p));
         f.r = r * f.r;
         f.s = mulComponents(scale, f.s);
-        f.x = rotate(r, mulComponents(scale, f.x));
-        f.y = rotate(r, mulComponents(scale, f.y));
-        f.z = rotate(r, mulComponents(scale, f.z));
+        if constexpr (Map) {
+            f.x = rotate(r, mulComponents(scale, f.x));
+            f.y = rotate(r, mulComponents(scale, f.y));
+            f.z = rotate(r, mulComponents(scale, f.z));
+        }
         if (k == top) break;
     }
     return f;
 }
 
+template <bool Map = true>
 Frame frameOf(std::span<const std::int32_t> parents, const SoaPose& local, std::int64_t joint) noexcept {
-    Frame f = framePart(parents, local, joint, -1);
+    Frame f = framePart<Map>(parents, local, joint, -1);
     f.r = normalize(f.r);
     return f;
 }
@@ -76,7 +81,7 @@ Frame frameOf(std::span<const std::int32_t> parents, const SoaPose& local, std::
 Vec3 axisOf(const Frame& f, Vec3 axis) noexcept;
 
 Vec3 positionOf(std::span<const std::int32_t> parents, const SoaPose& local, std::uint32_t joint) noexcept {
-    return frameOf(parents, local, joint).p;
+    return frameOf<false>(parents, local, joint).p;
 }
 
 // A pole this close to the root-target line (squared offset over squared distance)
@@ -300,9 +305,9 @@ public:
     // `joint`'s model placement; `joint` is the first joint or below it.
     Frame frame(std::uint32_t joint) const noexcept {
         Frame f = framePart(parents_, local_, joint, top_);
-        f.p = above_.p + rotate(above_.r, mulComponents(above_.s, f.p));
-        f.r = normalize(above_.r * f.r);
         const auto map = [&](Vec3 c) { return above_.x * c.x + above_.y * c.y + above_.z * c.z; };
+        f.p = above_.p + map(f.p);
+        f.r = normalize(above_.r * f.r);
         f.x = map(f.x);
         f.y = map(f.y);
         f.z = map(f.z);
