@@ -21,13 +21,8 @@ Result<RootMotion> RootMotion::create(const Clip& clip, std::uint32_t rootJoint,
         copy.target = 0;
         own.push_back(std::move(copy));
     }
-    const Vec3& t = rest.translation;
+    if (!isFinite(rest)) return Fault{"rest", "the root's rest transform holds a value that is not finite"};
     const Quat& q = rest.rotation;
-    const Vec3& sc = rest.scale;
-    const float values[] = {t.x, t.y, t.z, q.x, q.y, q.z, q.w, sc.x, sc.y, sc.z};
-    for (const float v : values) {
-        if (!std::isfinite(v)) return Fault{"rest", "the root's rest transform holds a value that is not finite"};
-    }
     const float q2 = dot(q, q);
     if (!(q2 > 0.0f) || !std::isfinite(q2)) return Fault{"rest", "the root's rest rotation is zero"};
     auto tracks = Clip::create(std::string(clip.name()) + " root", std::move(own));

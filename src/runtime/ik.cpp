@@ -76,6 +76,9 @@ Frame frameOf(std::span<const std::int32_t> parents, const SoaPose& local, std::
     return f;
 }
 
+// `v` through the frame's linear map (no translation).
+Vec3 through(const Frame& f, Vec3 v) noexcept { return f.x * v.x + f.y * v.y + f.z * v.z; }
+
 // The direction a joint-space axis points in model space: through the frame's
 // linear map, so a mirrored or scaled frame shows it where it is drawn.
 Vec3 axisOf(const Frame& f, Vec3 axis) noexcept;
@@ -103,9 +106,7 @@ Vec3 directionOr(Vec3 v, Vec3 fallback) noexcept {
     return len > kTiny && std::isfinite(len) ? v * (1.0f / len) : fallback;
 }
 
-Vec3 axisOf(const Frame& f, Vec3 axis) noexcept {
-    return directionOr(f.x * axis.x + f.y * axis.y + f.z * axis.z, Vec3{});
-}
+Vec3 axisOf(const Frame& f, Vec3 axis) noexcept { return directionOr(through(f, axis), Vec3{}); }
 
 // Unit `v` less its part along unit `u`, at unit length (zero when nothing is left).
 Vec3 perpendicularPart(Vec3 v, Vec3 u) noexcept { return directionOr(v - u * dot(v, u), Vec3{}); }
@@ -153,8 +154,8 @@ Status checkParents(std::span<const std::int32_t> parents) noexcept {
 }
 
 // Whether `ancestor` is above `joint`. Parents before children move a walk up to
-// smaller indices, so it stops below `ancestor` (and within `parents` even when a
-// caller's list breaks that order: checkIkTasks runs before checkParents may have).
+// smaller indices, so it stops below `ancestor`, and stays within `parents` even
+// when a caller's list breaks that order (checkIkTasks is public).
 bool isAncestor(std::span<const std::int32_t> parents, std::uint32_t ancestor, std::uint32_t joint) noexcept {
     std::int64_t p = parents[joint];
     while (p >= 0 && p < static_cast<std::int64_t>(joint) && p >= static_cast<std::int64_t>(ancestor)) {
@@ -305,12 +306,11 @@ public:
     // `joint`'s model placement; `joint` is the first joint or below it.
     Frame frame(std::uint32_t joint) const noexcept {
         Frame f = framePart(parents_, local_, joint, top_);
-        const auto map = [&](Vec3 c) { return above_.x * c.x + above_.y * c.y + above_.z * c.z; };
-        f.p = above_.p + map(f.p);
+        f.p = above_.p + through(above_, f.p);
         f.r = normalize(above_.r * f.r);
-        f.x = map(f.x);
-        f.y = map(f.y);
-        f.z = map(f.z);
+        f.x = through(above_, f.x);
+        f.y = through(above_, f.y);
+        f.z = through(above_, f.z);
         return f;
     }
 
@@ -547,13 +547,12 @@ void solveLimitedChain(const ChainIk& task, std::span<const std::int32_t> parent
         p[0] = f.p;
         for (std::size_t k = 1; k < n; ++k) {
             const Transform t = local.joint(task.joints[k]);
-            const auto through = [&](Vec3 v) { return f.x * v.x + f.y * v.y + f.z * v.z; };
-            f.p = f.p + through(t.translation);
+            f.p = f.p + through(f, t.translation);
             p[k] = f.p;
             if (k + 1 == n) break;
-            const Vec3 x = through(rotate(t.rotation, mulComponents(t.scale, Vec3{1.0f, 0.0f, 0.0f})));
-            const Vec3 y = through(rotate(t.rotation, mulComponents(t.scale, Vec3{0.0f, 1.0f, 0.0f})));
-            const Vec3 z = through(rotate(t.rotation, mulComponents(t.scale, Vec3{0.0f, 0.0f, 1.0f})));
+            const Vec3 x = through(f, rotate(t.rotation, mulComponents(t.scale, Vec3{1.0f, 0.0f, 0.0f})));
+            const Vec3 y = through(f, rotate(t.rotation, mulComponents(t.scale, Vec3{0.0f, 1.0f, 0.0f})));
+            const Vec3 z = through(f, rotate(t.rotation, mulComponents(t.scale, Vec3{0.0f, 0.0f, 1.0f})));
             f.x = x;
             f.y = y;
             f.z = z;

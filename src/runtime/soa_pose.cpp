@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kinema/math/finite.hpp"
+
 namespace kinema {
 
 namespace {
@@ -54,6 +56,7 @@ std::int64_t firstUnsoundJoint(const SoaPose& pose) noexcept {
     std::int64_t first = -1;
     for (std::size_t c = 0; c < kSoaComponents; ++c) {
         const float* values = pose.component(static_cast<SoaComponent>(c));
+        if (allFinite({values, joints})) continue;  // the common case, checked in vectors
         for (std::size_t j = 0; j < joints; ++j) {
             if (!std::isfinite(values[j]) && (first < 0 || static_cast<std::int64_t>(j) < first)) {
                 first = static_cast<std::int64_t>(j);
@@ -69,10 +72,7 @@ std::int64_t firstUnsoundJoint(const SoaPose& pose) noexcept {
         if (x[j] == 0.0f && y[j] == 0.0f && z[j] == 0.0f && w[j] == 0.0f) first = static_cast<std::int64_t>(j);
     }
     if (first >= 0) return first;
-    for (const float v : pose.weights()) {
-        if (!std::isfinite(v)) return static_cast<std::int64_t>(joints);
-    }
-    return -1;
+    return allFinite(pose.weights()) ? -1 : static_cast<std::int64_t>(joints);
 }
 
 }  // namespace kinema

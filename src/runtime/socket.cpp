@@ -12,24 +12,13 @@ constexpr std::uint8_t kWrongSize = 8;
 constexpr std::uint8_t kBadOffset = 16;
 constexpr std::uint8_t kBadBone = 32;
 
-bool finiteAffine(const Mat4& m) noexcept {
-    float sum = 0.0f;
-    for (int k = 0; k < 16; ++k) sum += m.m[static_cast<std::size_t>(k)] * 0.0f;  // NaN once any is NaN or infinite
-    return sum == 0.0f;
-}
-
 }  // namespace
 
 void Socket::setOffset(const Transform& offset) noexcept {
     offset_ = offset;
-    const Vec3& t = offset.translation;
     const Quat& q = offset.rotation;
-    const Vec3& s = offset.scale;
-    const float values[] = {t.x, t.y, t.z, q.x, q.y, q.z, q.w, s.x, s.y, s.z};
-    bool finite = true;
-    for (const float v : values) finite = finite && std::isfinite(v);
-    const float q2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-    if (!finite) {
+    const float q2 = dot(q, q);
+    if (!isFinite(offset)) {
         offsetStatus_ = Status::failure(StatusCode::NotFinite, "socket: the offset holds a value that is not finite");
     } else if (!(q2 > 0.0f) || !std::isfinite(q2)) {
         offsetStatus_ = Status::failure(StatusCode::OutOfRange, "socket: the offset's rotation is zero");
@@ -78,7 +67,7 @@ SocketReport Socket::place(const Skeleton& skeleton, std::span<const Mat4> model
     } else if (!offsetStatus_) {
         ongoing = kBadOffset;
         result = report(offsetStatus_, kBadOffset);
-    } else if (!finiteAffine(model[static_cast<std::size_t>(bone)])) {
+    } else if (!isFinite(model[static_cast<std::size_t>(bone)])) {
         ongoing = kBadBone;
         result = report(
             Status::failure(StatusCode::NotFinite, "socket: the bone's model matrix is not finite").withIndex(bone),
