@@ -114,8 +114,8 @@ void PoseBatch::evaluateRange(std::span<const InstanceRequest> requests, std::si
     const std::size_t joints = evaluator_.jointCount();
     const std::size_t palette = evaluator_.paletteSize();
     for (std::size_t i = begin; i < end;) {
-        // Instances with IK tasks go in runs of up to kIkGroup, whose two-bone tasks
-        // are solved side by side; the others one by one.
+        // Instances with IK tasks go in runs of up to kIkGroup, whose two-bone and aim
+        // tasks are solved side by side; the others one by one.
         std::size_t n = 1;
         if (!requests[i].ik.empty()) {
             while (n < kIkGroup && i + n < end && !requests[i + n].ik.empty()) ++n;

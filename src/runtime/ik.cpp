@@ -19,10 +19,8 @@ constexpr std::size_t kMaxChain = 64;
 // joint limits one per joint), so an unreachable target with no tolerance runs them all.
 constexpr std::uint32_t kMaxChainIterations = 1000;
 constexpr float kTiny = 1e-12f;
-// Aim tasks re-aim this many times: turning a joint above the aimed one moves the
-// aimed joint's origin, so the direction to the target is measured again.
-constexpr int kAimPasses = 16;        // at most, for a chain
-constexpr float kAimSettled = 1e-5f;  // radians: a pass turning no more ends them
+using detail::kAimPasses;
+using detail::kAimSettled;
 
 constexpr Quat kIdentity{0.0f, 0.0f, 0.0f, 1.0f};
 

@@ -12,6 +12,12 @@
 
 namespace kinema::detail {
 
+// Aim tasks re-aim up to this many times: turning a joint above the aimed one moves
+// the aimed joint's origin, so the direction to the target is measured again, until
+// a pass turns no more than kAimSettled radians.
+inline constexpr int kAimPasses = 16;
+inline constexpr float kAimSettled = 1e-5f;
+
 // The rounding noise of a difference of two points with these coordinates: a vector
 // between them no longer than this has no direction. (Points 1000 units from the
 // origin carry about 6e-5 of it, so a target "at" a root placed there is 6e-5 away.)

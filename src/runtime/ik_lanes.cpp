@@ -11,8 +11,9 @@
 
 // Every loop over lanes below is written as straight-line float code (selects, no
 // calls but inline ones, sqrt without errno: this file is compiled with
-// -fno-math-errno) so that the compiler turns it into vector instructions, one lane
-// per pose. The few steps that need exp, sin or slerp run per lane afterwards, and
+// -fno-math-errno, conditions on several values folded into one comparison or a
+// select rather than joined with && or ||, inputs marked __restrict) so that the
+// compiler turns it into vector instructions, one lane per pose. The few steps that need exp, sin or slerp run per lane afterwards, and
 // only on the lanes that ask for them (soften, twist, weight below 1).
 
 namespace kinema::detail {
@@ -179,7 +180,7 @@ KINEMA_LANE_INLINE Linear mapAt(const float (&m)[9][L], std::size_t l) noexcept 
 // axes differently (a mirrored axis included): a turn taken into such a frame is not
 // the turn wanted, so their outcome is measured on the chain composed again.
 template <bool Rotations>
-KINEMA_LANE_INLINE void compose(LanePlacement& __restrict f, const LaneFrame& t,
+KINEMA_LANE_INLINE void compose(LanePlacement& __restrict f, const LaneFrame& __restrict t,
                                 LaneFloat& __restrict skewed) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
         const bool differ = t.s.x[l] != t.s.y[l] || t.s.y[l] != t.s.z[l];
@@ -224,7 +225,7 @@ KINEMA_LANE_LOOPS void placeAt(LanePlacement& __restrict f, const LaneFrame& t, 
     }
 }
 
-KINEMA_LANE_LOOPS void composeOnto(LanePlacement& __restrict f, const LaneFrame& t,
+KINEMA_LANE_LOOPS void composeOnto(LanePlacement& __restrict f, const LaneFrame& __restrict t,
                                    LaneFloat& __restrict skewed) noexcept {
     compose<true>(f, t, skewed);
 }
@@ -250,7 +251,8 @@ struct LanePoses {
     std::size_t count = 0;     // lanes with a pose of their own
 };
 
-LanePoses lanePoses(std::span<const TwoBoneLane> lanes) noexcept {
+template <class Lane>
+LanePoses lanePoses(std::span<const Lane> lanes) noexcept {
     LanePoses out;
     out.count = lanes.size();
     out.stride = lanes[0].pose->laneCount();
@@ -288,6 +290,31 @@ void gather(std::span<LaneFrame> frames, const LanePoses& poses, std::span<const
             t.z[l] = c[2 * n];
         }
     }
+}
+
+// The model placement of `joint`'s parent (the identity for a root), composed from
+// its top ancestor down; false for a hierarchy deeper than the walk keeps (the
+// caller takes the reference solver).
+bool placeParentOf(std::span<const std::int32_t> parents, const LanePoses& poses, std::uint32_t joint,
+                   LanePlacement& out, LaneFloat& skewed) noexcept {
+    std::array<std::uint32_t, 256> above;
+    std::size_t depth = 0;
+    for (std::int32_t j = parents[joint]; j >= 0; j = parents[static_cast<std::size_t>(j)]) {
+        if (depth == above.size()) return false;
+        above[depth++] = static_cast<std::uint32_t>(j);
+    }
+    if (depth == 0) setIdentity(out);
+    LaneFrame local;
+    for (std::size_t k = depth; k-- > 0;) {
+        gather({&local, 1}, poses, {&above[k], 1}, false);
+        if (k + 1 == depth) {
+            placeAt(out, local, skewed);
+        } else {
+            composeOnto(out, local, skewed);
+        }
+    }
+    normalizeRotations(out.r);
+    return true;
 }
 
 void scatterRotation(const LanePoses& poses, std::uint32_t j, const LaneQuat& q) noexcept {
@@ -379,7 +406,7 @@ KINEMA_LANE_LOOPS void solveTurns(const LaneChain& c, const LaneFloat& twistSin,
         const Vec3 current = b - a;
         const Vec3 poleOffset = toPole - u * dot(toPole, u);
         const float offset2 = dot(poleOffset, poleOffset), poleNoise = pointNoise(a, c.pole[l]);
-        const bool offLine = offset2 > kOnLine * dot(toPole, toPole) && offset2 > poleNoise * poleNoise;
+        const bool offLine = offset2 > most(kOnLine * dot(toPole, toPole), poleNoise * poleNoise);
         const Vec3 poleBend = select(offLine, perpendicularPart(directionOr(poleOffset, Vec3{}), u), Vec3{});
         const Vec3 poseDirection = perpendicularPart(directionOr(current - u * dot(current, u), perpendicularTo(u)), u);
         const Vec3 poseBend = select(dot(poseDirection, poseDirection) == 0.0f, perpendicularTo(u), poseDirection);
@@ -553,10 +580,11 @@ KINEMA_LANE_LOOPS bool solvePlain(const LaneChain& c, const LanePlacement& paren
 
 // For lanes below full weight or marked skewed: the outcome measured on `after`,
 // the chain composed again with its new rotations.
-KINEMA_LANE_LOOPS void remeasure(const LaneChain& after, const LaneFloat& weight, const LaneFloat& skewed, LaneChain& c,
-                                 LaneFloat& distance) noexcept {
+KINEMA_LANE_LOOPS void remeasure(const LaneChain& __restrict after, const LaneFloat& __restrict weight,
+                                 const LaneFloat& __restrict skewed, LaneChain& __restrict c,
+                                 LaneFloat& __restrict distance) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
-        const bool take = weight[l] < 1.0f || skewed[l] != 0.0f;
+        const bool take = (weight[l] < 1.0f ? 1.0f : skewed[l]) != 0.0f;
         const float d = length(after.end[l] - c.target[l]);
         const float upper = length(after.middle[l] - after.root[l]);
         const float lower = length(after.end[l] - after.middle[l]);
@@ -589,25 +617,7 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
     // The root's parent's placement, composed from the top ancestor down.
     LanePlacement parent;
     LaneFloat skewed{};
-    {
-        std::array<std::uint32_t, 256> above;
-        std::size_t depth = 0;
-        for (std::int32_t j = parents[first.root]; j >= 0; j = parents[static_cast<std::size_t>(j)]) {
-            if (depth == above.size()) return byReference();
-            above[depth++] = static_cast<std::uint32_t>(j);
-        }
-        if (depth == 0) setIdentity(parent);
-        LaneFrame local;
-        for (std::size_t k = depth; k-- > 0;) {
-            gather({&local, 1}, poses, {&above[k], 1}, false);
-            if (k + 1 == depth) {
-                placeAt(parent, local, skewed);
-            } else {
-                composeOnto(parent, local, skewed);
-            }
-        }
-    }
-    normalizeRotations(parent.r);
+    if (!placeParentOf(parents, poses, first.root, parent, skewed)) return byReference();
 
     // The chain's locals, kept, and where root, middle and end lie.
     std::array<LaneFrame, kMaxSpan> chain;
@@ -691,6 +701,301 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
     scatterRotation(poses, span[middleAt], middleSolved);
     for (std::size_t k = 0; k < lanes.size(); ++k)
         *lanes[k].outcome = {distance[k] <= 1e-4f * (c.upper[k] + c.lower[k]), distance[k]};
+}
+
+namespace {
+
+// kinema::rotationBetween's threshold below which an aim's roll is a half turn.
+constexpr float kOppositeUp = -0.9999f;
+
+// a = a o b: a placement composed with a run of joints already composed (b, from the
+// identity), as the reference composes the unnamed joints between two aimed ones.
+KINEMA_LANE_LOOPS void composePlacements(LanePlacement& __restrict a, const LanePlacement& __restrict b) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const Linear am = mapAt(a.m, l), bm = mapAt(b.m, l);
+        const Vec3 bp = b.p[l];
+        a.p.set(l,
+                a.p[l] +
+                    Vec3{am.m0 * bp.x + am.m3 * bp.y + am.m6 * bp.z, am.m1 * bp.x + am.m4 * bp.y + am.m7 * bp.z,
+                         am.m2 * bp.x + am.m5 * bp.y + am.m8 * bp.z});
+        const Linear m = times(am, bm);
+        const float values[] = {m.m0, m.m1, m.m2, m.m3, m.m4, m.m5, m.m6, m.m7, m.m8};
+        for (std::size_t i = 0; i < 9; ++i) a.m[i][l] = values[i];
+        a.r.set(l, a.r[l] * b.r[l]);
+    }
+}
+
+// `v` through lane l's linear map.
+KINEMA_LANE_INLINE Vec3 through(const LanePlacement& f, std::size_t l, Vec3 v) noexcept {
+    return {f.m[0][l] * v.x + f.m[3][l] * v.y + f.m[6][l] * v.z, f.m[1][l] * v.x + f.m[4][l] * v.y + f.m[7][l] * v.z,
+            f.m[2][l] * v.x + f.m[5][l] * v.y + f.m[8][l] * v.z};
+}
+
+// Per lane, what an aim task asks, read once.
+struct AimGoals {
+    LaneVec3 target, forward, up;
+    LaneVec3 upVector;
+    LaneFloat hasUp;  // 1 where the task keeps its up axis toward upVector
+    LaneFloat weight;
+    // The angle limit, as ik.cpp's AimLimit: its sines and cosines.
+    LaneFloat limited, sine, cosine, halfSine, halfCosine;
+};
+
+// The aim's chain: each named joint's local transform and its parent's placement,
+// kept so that a pass composes each joint once (as ik.cpp's AimChain).
+struct AimLanesChain {
+    std::span<const std::uint32_t> joints;
+    std::array<LaneFrame, kMaxAimLanesJoints> local;
+    std::array<LanePlacement, kMaxAimLanesJoints> parentOf;
+    std::array<LanePlacement, kMaxAimLanesJoints> between;  // where !direct: the unnamed joints below joint k
+    std::array<bool, kMaxAimLanesJoints> direct;
+    LanePlacement aimed;
+    std::size_t ready = 0;  // joints placed since they last turned: parentOf valid up to this one
+};
+
+// Joints [ready, count) placed again: parent placements valid up to joint `count`,
+// the aimed joint's when `count` is the chain's length.
+void refreshAim(AimLanesChain& c, std::size_t count) noexcept {
+    const std::size_t n = c.joints.size();
+    LaneFloat skewed{};  // not needed: an aim's outcome is measured on the composed frames
+    for (; c.ready < count; ++c.ready) {
+        const std::size_t k = c.ready;
+        LanePlacement& placed = k + 1 == n ? c.aimed : c.parentOf[k + 1];
+        placed = c.parentOf[k];
+        composeOnto(placed, c.local[k], skewed);
+        if (k + 1 < n && !c.direct[k]) composePlacements(placed, c.between[k]);
+    }
+}
+
+// The aimed joint's forward axis in model space, at unit length (zero where the
+// joint's map flattens it).
+KINEMA_LANE_LOOPS void aimedForward(const LanePlacement& __restrict aimed, const LaneVec3& __restrict axis,
+                                    LaneVec3& __restrict out) noexcept {
+    for (std::size_t l = 0; l < L; ++l) out.set(l, directionOr(through(aimed, l, axis[l]), Vec3{}));
+}
+
+// One pass's whole turn per lane, as ik.cpp's aimPass measures it: the forward axis
+// toward the target (held to the limit from the pose's forward axis), as a unit axis
+// and the sine and cosine of the angle. `moves` is 0 for a lane whose forward axis
+// has no direction (the reference turns nothing there).
+KINEMA_LANE_LOOPS void aimTurn(const LanePlacement& __restrict aimed, const AimGoals& __restrict g,
+                               const LaneVec3& __restrict poseForward, LaneVec3& __restrict axis,
+                               LaneFloat& __restrict sine, LaneFloat& __restrict cosine,
+                               LaneFloat& __restrict moves) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const Vec3 forward = directionOr(through(aimed, l, g.forward[l]), Vec3{});
+        const Vec3 toward = directionOr(g.target[l] - aimed.p[l], forward);
+        // The limit: the turn from the pose's forward axis, past the limit where
+        // sin(turn - limit) > 0, is held at the limit.
+        const Vec3 f0 = poseForward[l];
+        const Vec3 swing = cross(f0, toward);
+        const float s = length(swing), c = dot(f0, toward);
+        const bool past = (g.limited[l] != 0.0f ? g.cosine[l] * s - g.sine[l] * c : 0.0f) > 0.0f;
+        const Vec3 swingAxis = s > kTiny ? swing * (1.0f / (s > kTiny ? s : 1.0f)) : perpendicularTo(f0);
+        const float hs = g.halfSine[l];
+        const Vec3 held = rotate(Quat{swingAxis.x * hs, swingAxis.y * hs, swingAxis.z * hs, g.halfCosine[l]}, f0);
+        const Vec3 wanted = select(past, held, toward);
+        // The turn from the forward axis onto it (ik.cpp's turnBetween).
+        const Vec3 cr = cross(forward, wanted);
+        const float sn = length(cr);
+        axis.set(l, sn > kTiny ? cr * (1.0f / (sn > kTiny ? sn : 1.0f)) : perpendicularTo(forward));
+        sine[l] = sn;
+        cosine[l] = dot(forward, wanted);
+        moves[l] = dot(forward, forward) != 0.0f ? 1.0f : 0.0f;
+    }
+}
+
+// Joint k of the chain turned, in the lanes where `turning` is set, by the
+// model-space `delta` about its origin (as ik.cpp's AimChain::turn).
+KINEMA_LANE_LOOPS void turnAimJoint(const LanePlacement& __restrict parent, const LaneQuat& __restrict delta,
+                                    const LaneFloat& __restrict turning, LaneQuat& __restrict rotation) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const Quat before = rotation[l];
+        const Quat turned = unit(turnIn(mapAt(parent.m, l), unit(parent.r[l]), delta[l]) * before);
+        rotation.set(l, select(turning[l] != 0.0f, turned, before));
+    }
+}
+
+// The roll that keeps the aimed joint's up axis toward the up vector, about its
+// forward axis, as ik.cpp's solveAim: `rolling` is 0 where there is none.
+KINEMA_LANE_LOOPS void aimRoll(const LanePlacement& __restrict aimed, const AimGoals& __restrict g, float halfTurn,
+                               float halfTurnSine, LaneQuat& __restrict roll, LaneFloat& __restrict rolling) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const Vec3 forward = directionOr(through(aimed, l, g.forward[l]), Vec3{});
+        const Vec3 up = directionOr(through(aimed, l, g.up[l]), Vec3{});
+        const Vec3 want = g.upVector[l];
+        const Vec3 upNow = directionOr(up - forward * dot(up, forward), Vec3{});
+        const Vec3 upWanted = directionOr(want - forward * dot(want, forward), Vec3{});
+        // 1 where the task rolls and both up directions and the forward axis exist.
+        float some = g.hasUp[l];
+        some = dot(upNow, upNow) > 0.0f ? some : 0.0f;
+        some = dot(upWanted, upWanted) > 0.0f ? some : 0.0f;
+        some = dot(forward, forward) > 0.0f ? some : 0.0f;
+        const Quat half{forward.x * halfTurnSine, forward.y * halfTurnSine, forward.z * halfTurnSine, halfTurn};
+        roll.set(l, select(dot(upNow, upWanted) < kOppositeUp, half, rotationBetween(upNow, upWanted, halfTurn)));
+        rolling[l] = some;
+    }
+}
+
+// How far the aimed joint's forward axis passes from the target (ik.cpp's outcome).
+KINEMA_LANE_LOOPS void aimMiss(const LanePlacement& __restrict aimed, const AimGoals& __restrict g,
+                               LaneFloat& __restrict distance, LaneFloat& __restrict reached) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const Vec3 forward = directionOr(through(aimed, l, g.forward[l]), Vec3{});
+        const Vec3 toTarget = g.target[l] - aimed.p[l];
+        const float along = dot(toTarget, forward);
+        const float d = along >= 0.0f ? length(toTarget - forward * along) : length(toTarget);
+        distance[l] = d;
+        reached[l] = d <= 1e-4f * length(toTarget) ? 1.0f : 0.0f;
+    }
+}
+
+// fromAxisAngle(axis, pi).x for axis (1, 0, 0): the sine part of an aim's half-turn roll.
+float halfTurnSine() noexcept {
+    static const float s = fromAxisAngle(Vec3{1.0f, 0.0f, 0.0f}, 3.14159265358979f).x;
+    return s;
+}
+
+}  // namespace
+
+void solveAimLanes(std::span<const std::int32_t> parents, std::span<const AimLane> lanes) noexcept {
+    const std::span<const std::uint32_t> joints = lanes[0].task->joints;
+    const std::size_t n = joints.size();
+    const LanePoses poses = lanePoses(lanes);
+    const auto byReference = [&] {
+        for (const AimLane& lane : lanes) *lane.outcome = solveIkTask(parents, *lane.pose, *lane.task);
+    };
+    AimLanesChain c;
+    c.joints = joints;
+    LaneFloat skewed{};
+    if (n > kMaxAimLanesJoints || !placeParentOf(parents, poses, joints[0], c.parentOf[0], skewed)) {
+        return byReference();
+    }
+    gather(std::span<LaneFrame>(c.local.data(), n), poses, joints, false);
+    // The unnamed joints between two named ones never turn: composed once.
+    for (std::size_t k = 0; k + 1 < n; ++k) {
+        const auto above = static_cast<std::uint32_t>(parents[joints[k + 1]]);
+        c.direct[k] = above == joints[k];
+        if (c.direct[k]) continue;
+        std::array<std::uint32_t, 256> run;
+        std::size_t length = 0;
+        for (std::uint32_t j = above; j != joints[k]; j = static_cast<std::uint32_t>(parents[j])) {
+            if (length == run.size()) return byReference();
+            run[length++] = j;
+        }
+        setIdentity(c.between[k]);
+        LaneFrame local;
+        for (std::size_t i = length; i-- > 0;) {
+            gather({&local, 1}, poses, {&run[i], 1}, false);
+            composeOnto(c.between[k], local, skewed);
+        }
+    }
+
+    // What each lane asks, its turn's shares (ik.cpp's solveAim: counted from the
+    // largest, so that no power of the decay overflows) and its limit.
+    AimGoals g;
+    std::array<LaneFloat, kMaxAimLanesJoints> shares;
+    bool anyPartial = false, anyUp = false;
+    for (std::size_t l = 0; l < L; ++l) {
+        const AimIk& t = *lanes[l < lanes.size() ? l : 0].task;
+        g.target.set(l, t.target);
+        g.forward.set(l, t.forward);
+        g.up.set(l, t.up);
+        g.upVector.set(l, t.upVector ? *t.upVector : Vec3{});
+        g.hasUp[l] = t.upVector ? 1.0f : 0.0f;
+        g.weight[l] = t.weight;
+        anyPartial = anyPartial || t.weight < 1.0f;
+        anyUp = anyUp || t.upVector.has_value();
+        const bool limited = t.maxAngle > 0.0f && t.maxAngle < 3.14159265358979f;
+        g.limited[l] = limited ? 1.0f : 0.0f;
+        g.sine[l] = std::sin(t.maxAngle);
+        g.cosine[l] = std::cos(t.maxAngle);
+        g.halfSine[l] = std::sin(0.5f * t.maxAngle);
+        g.halfCosine[l] = std::cos(0.5f * t.maxAngle);
+        float share = 1.0f, sum = 0.0f;
+        if (t.decay <= 1.0f) {
+            for (std::size_t k = n; k-- > 0;) {
+                shares[k][l] = share;
+                sum += share;
+                share *= t.decay;
+            }
+        } else {
+            for (std::size_t k = 0; k < n; ++k) {
+                shares[k][l] = share;
+                sum += share;
+                share /= t.decay;
+            }
+        }
+        for (std::size_t k = 0; k < n; ++k) shares[k][l] /= sum;
+    }
+    std::array<LaneQuat, kMaxAimLanesJoints> before;
+    if (anyPartial) {
+        for (std::size_t k = 0; k < n; ++k) before[k] = c.local[k].r;
+    }
+
+    refreshAim(c, n);
+    LaneVec3 poseForward;
+    aimedForward(c.aimed, g.forward, poseForward);
+    for (std::size_t l = 0; l < L; ++l) poseForward.set(l, directionOr(poseForward[l], Vec3{0.0f, 0.0f, 1.0f}));
+
+    // The passes, as the reference's: one for one joint; for a chain, until a pass
+    // turns no more than kAimSettled (each lane stops on its own).
+    LaneFloat active;
+    active.fill(1.0f);
+    const int passes = n > 1 ? kAimPasses : 1;
+    LaneVec3 axis;
+    LaneFloat sine, cosine, moves, turning;
+    std::array<LaneQuat, kMaxAimLanesJoints> delta;
+    for (int pass = 0; pass < passes; ++pass) {
+        aimTurn(c.aimed, g, poseForward, axis, sine, cosine, moves);
+        bool any = false;
+        for (std::size_t l = 0; l < L; ++l) {
+            turning[l] = active[l] != 0.0f && moves[l] != 0.0f ? 1.0f : 0.0f;
+            float angle = 0.0f;
+            if (turning[l] != 0.0f) {
+                angle =
+                    sine[l] > kTiny ? std::atan2(sine[l], cosine[l]) : (cosine[l] < 0.0f ? 3.14159265358979f : 0.0f);
+                const Vec3 a = axis[l];
+                for (std::size_t k = 0; k < n; ++k) {
+                    const float h = 0.5f * (angle * shares[k][l]);
+                    const float sh = std::sin(h);
+                    delta[k].set(l, Quat{a.x * sh, a.y * sh, a.z * sh, std::cos(h)});
+                }
+            } else {
+                for (std::size_t k = 0; k < n; ++k) delta[k].set(l, Quat{});
+            }
+            active[l] = turning[l] != 0.0f && angle > kAimSettled ? 1.0f : 0.0f;
+            any = any || turning[l] != 0.0f;
+        }
+        if (!any) break;
+        for (std::size_t k = 0; k < n; ++k) {
+            refreshAim(c, k);
+            turnAimJoint(c.parentOf[k], delta[k], turning, c.local[k].r);
+            c.ready = std::min(c.ready, k);
+        }
+        refreshAim(c, n);
+        bool still = false;
+        for (std::size_t l = 0; l < L; ++l) still = still || active[l] != 0.0f;
+        if (!still) break;
+    }
+    if (anyUp) {
+        LaneQuat roll;
+        LaneFloat rolling;
+        aimRoll(c.aimed, g, halfTurnW(), halfTurnSine(), roll, rolling);
+        refreshAim(c, n - 1);
+        turnAimJoint(c.parentOf[n - 1], roll, rolling, c.local[n - 1].r);
+        c.ready = std::min(c.ready, n - 1);
+        refreshAim(c, n);
+    }
+    if (anyPartial) {
+        for (std::size_t k = 0; k < n; ++k) blendByWeight(c.local[k].r, before[k], g.weight);
+        c.ready = 0;
+        refreshAim(c, n);
+    }
+    LaneFloat distance, reached;
+    aimMiss(c.aimed, g, distance, reached);
+    for (std::size_t k = 0; k < n; ++k) scatterRotation(poses, joints[k], c.local[k].r);
+    for (std::size_t l = 0; l < lanes.size(); ++l) *lanes[l].outcome = {reached[l] != 0.0f, distance[l]};
 }
 
 }  // namespace kinema::detail

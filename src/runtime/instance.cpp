@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include "kinema/core/counted.hpp"
 #include "kinema/math/finite.hpp"
@@ -216,10 +217,20 @@ void InstanceEvaluator::solveIk(std::span<const InstanceRequest> requests, std::
         most = std::max(most, tasks);
     }
     // Task by task, so each instance runs its own in list order; the two-bone tasks
-    // of one position naming the same joints are solved side by side.
+    // of one position naming the same joints are solved side by side, and so are the
+    // aim tasks naming the same joints.
     const auto sideBySide = [](const IkTask& task) {
-        const auto* t = std::get_if<TwoBoneIk>(&task);
-        return t != nullptr && t->weight > 0.0f ? t : nullptr;
+        const float weight = std::visit([](const auto& t) { return t.weight; }, task);
+        return weight > 0.0f && !std::holds_alternative<ChainIk>(task);
+    };
+    const auto sameJoints = [](const IkTask& a, const IkTask& b) {
+        if (a.index() != b.index()) return false;
+        if (const auto* t = std::get_if<TwoBoneIk>(&a)) {
+            const auto& u = std::get<TwoBoneIk>(b);
+            return t->root == u.root && t->middle == u.middle && t->end == u.end;
+        }
+        const auto x = std::get<AimIk>(a).joints, y = std::get<AimIk>(b).joints;
+        return x.data() == y.data() ? x.size() == y.size() : std::ranges::equal(x, y);
     };
     for (std::size_t from = 0; from < requests.size(); from += kIkGroup) {
         const std::size_t count = std::min(kIkGroup, requests.size() - from);
@@ -230,25 +241,36 @@ void InstanceEvaluator::solveIk(std::span<const InstanceRequest> requests, std::
             }
             while (pending != 0) {
                 const auto first = static_cast<std::size_t>(std::countr_zero(pending));
-                const IkTask& task = requests[from + first].ik[t];
-                const TwoBoneIk* lead = sideBySide(task);
-                if (lead == nullptr) {
-                    states[from + first].ikOutcomes_[t] = detail::solveIkTask(parents_, work[from + first].pose, task);
+                const IkTask& lead = requests[from + first].ik[t];
+                if (!sideBySide(lead)) {
+                    states[from + first].ikOutcomes_[t] = detail::solveIkTask(parents_, work[from + first].pose, lead);
                     pending &= pending - 1;
                     continue;
                 }
-                std::array<detail::TwoBoneLane, kIkGroup> lanes;
+                std::array<std::size_t, kIkGroup> members;
                 std::size_t n = 0;
                 for (std::uint32_t rest = pending; rest != 0; rest &= rest - 1) {
                     const auto k = static_cast<std::size_t>(std::countr_zero(rest));
-                    const TwoBoneIk* other = sideBySide(requests[from + k].ik[t]);
-                    if (other == nullptr || other->root != lead->root || other->middle != lead->middle ||
-                        other->end != lead->end)
-                        continue;
-                    lanes[n++] = {&work[from + k].pose, other, &states[from + k].ikOutcomes_[t]};
+                    const IkTask& other = requests[from + k].ik[t];
+                    if (!sideBySide(other) || !sameJoints(lead, other)) continue;
+                    members[n++] = k;
                     pending &= ~(1u << k);
                 }
-                detail::solveTwoBoneLanes(parents_, {lanes.data(), n});
+                if (std::holds_alternative<TwoBoneIk>(lead)) {
+                    std::array<detail::TwoBoneLane, kIkGroup> lanes;
+                    for (std::size_t i = 0; i < n; ++i) {
+                        const std::size_t k = from + members[i];
+                        lanes[i] = {&work[k].pose, &std::get<TwoBoneIk>(requests[k].ik[t]), &states[k].ikOutcomes_[t]};
+                    }
+                    detail::solveTwoBoneLanes(parents_, {lanes.data(), n});
+                } else {
+                    std::array<detail::AimLane, kIkGroup> lanes;
+                    for (std::size_t i = 0; i < n; ++i) {
+                        const std::size_t k = from + members[i];
+                        lanes[i] = {&work[k].pose, &std::get<AimIk>(requests[k].ik[t]), &states[k].ikOutcomes_[t]};
+                    }
+                    detail::solveAimLanes(parents_, {lanes.data(), n});
+                }
             }
         }
     }

@@ -1,9 +1,9 @@
-// Two-bone IK solved side by side (InstanceEvaluator::evaluateGroup, which solves the
-// two-bone tasks several requests share in SIMD lanes) against the reference
-// solvers (applyIk), run on the same pre-IK pose: every joint's local transform and
-// every outcome agree to float rounding, whatever mix of tasks, joints, weights,
-// soften, twist and degenerate input the group holds, and lanes never leak into
-// each other.
+// Two-bone and aim IK solved side by side (InstanceEvaluator::evaluateGroup, which
+// solves the two-bone and aim tasks several requests share in SIMD lanes) against
+// the reference solvers (applyIk), run on the same pre-IK pose: every joint's local
+// transform and every outcome agree to float rounding, whatever mix of tasks,
+// joints, weights, soften, twist, limits, decays and degenerate input the group
+// holds, and lanes never leak into each other.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -412,6 +412,50 @@ TEST(IkGroup, EqualBonesFoldingNearTheRootMatchTheReference) {
     expectGroupMatchesReference(*evaluator, requests);
 }
 
+// Aims side by side: one joint, a chain, a chain across an unnamed joint, four
+// joints (the most the lanes take) and six (the reference solver's), with every
+// lane's own forward axis, decay, angle limit, weight and up vector.
+TEST(IkGroup, AimTasksSolvedSideBySideMatchTheReference) {
+    const Skeleton skeleton = legs();
+    auto evaluator = InstanceEvaluator::create(skeleton, {});
+    ASSERT_TRUE(evaluator.ok()) << evaluator.message();
+    std::mt19937 rng(41);
+    std::uniform_real_distribution<float> spread(-1.0f, 1.0f);
+    static constexpr std::uint32_t kHead[] = {11};
+    static constexpr std::uint32_t kNeckHead[] = {10, 11};
+    static constexpr std::uint32_t kSpineHead[] = {9, 11};  // the neck between them turns with the spine
+    static constexpr std::uint32_t kPelvisToHead[] = {0, 9, 10, 11};
+    static constexpr std::uint32_t kPelvisToToe[] = {0, 1, 2, 3, 4, 5};
+    const std::span<const std::uint32_t> chains[] = {kHead, kNeckHead, kSpineHead, kPelvisToHead, kPelvisToToe};
+    constexpr std::size_t kInstances = kIkGroup + 3;
+    std::vector<SoaPose> poses;
+    for (std::size_t i = 0; i < kInstances; ++i) poses.push_back(randomPose(skeleton, rng));
+    std::vector<std::vector<IkTask>> tasks(kInstances);
+    for (std::size_t i = 0; i < kInstances; ++i) {
+        for (std::size_t c = 0; c < std::size(chains); ++c) {
+            AimIk aim;
+            aim.joints = chains[(c + i) % std::size(chains)];
+            aim.target = Vec3{1.0f + spread(rng), 2.0f + spread(rng), 2.0f + spread(rng)};
+            if (i % 3 == 1) aim.forward = {1.0f, 0.0f, 0.0f};
+            if (i % 3 == 2) aim.forward = {0.0f, 2.0f, 2.0f};  // not unit length
+            const float decays[] = {0.5f, 1.0f, 0.0f, 3.0f, 0.2f};
+            aim.decay = decays[i % 5];
+            const float limits[] = {0.0f, 0.3f, 1e-3f, 4.0f};
+            aim.maxAngle = limits[(i + c) % 4];
+            if (i % 6 == 5) aim.weight = 0.5f;
+            if (i == 7 && c == 0) aim.weight = 0.0f;  // reports only
+            if (i % 4 == 0) aim.upVector = Vec3{1.0f, 0.2f * spread(rng), 0.0f};
+            if (i == 8) aim.upVector = aim.target;              // far from the forward axis at the start only
+            if (i == 9) aim.target = Vec3{0.0f, 0.0f, -50.0f};  // far behind
+            tasks[i].push_back(aim);
+        }
+    }
+    std::vector<InstanceRequest> requests = requestsOver(poses, tasks);
+    expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).first(kIkGroup));
+    expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).subspan(kIkGroup));
+    expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).first(1));
+}
+
 TEST(IkGroup, OneInstanceAloneGivesWhatItGivesInAGroup) {
     const Skeleton skeleton = legs();
     auto evaluator = InstanceEvaluator::create(skeleton, {});
@@ -419,12 +463,19 @@ TEST(IkGroup, OneInstanceAloneGivesWhatItGivesInAGroup) {
     std::mt19937 rng(11);
     std::vector<SoaPose> poses;
     std::vector<InstanceRequest> requests(5);
+    static constexpr std::uint32_t kSpineToHead[] = {9, 10, 11};
+    AimIk aim;
+    aim.joints = kSpineToHead;
+    aim.target = {2.0f, 1.5f, 1.0f};
     const IkTask tasks[] = {TwoBoneIk{1, 3, 4, {0.3f, 0.3f, 0.3f}, {0.0f, 1.0f, 3.0f}},
-                            TwoBoneIk{6, 7, 8, {-0.3f, 0.2f, 0.2f}, {0.0f, 1.0f, 3.0f}}};
+                            TwoBoneIk{6, 7, 8, {-0.3f, 0.2f, 0.2f}, {0.0f, 1.0f, 3.0f}}, aim};
     // The first request's left-leg pole lies on its root-target line: that lane takes
-    // the general solve, the others the plain one, alone as in the group.
+    // the general solve, the others the plain one, alone as in the group. Its aim
+    // settles in another number of passes than the others'.
+    AimIk nearer = aim;
+    nearer.target = {0.3f, 2.0f, 0.5f};
     const IkTask onTheLine[] = {TwoBoneIk{1, 3, 4, {0.3f, 0.3f, 0.3f}, {0.3f, 0.3f, 0.3f}},
-                                TwoBoneIk{6, 7, 8, {-0.3f, 0.2f, 0.2f}, {0.0f, 1.0f, 3.0f}}};
+                                TwoBoneIk{6, 7, 8, {-0.3f, 0.2f, 0.2f}, {0.0f, 1.0f, 3.0f}}, nearer};
     for (std::size_t i = 0; i < requests.size(); ++i) poses.push_back(randomPose(skeleton, rng));
     for (std::size_t i = 0; i < requests.size(); ++i) {
         requests[i].external = &poses[i];
@@ -446,9 +497,9 @@ TEST(IkGroup, OneInstanceAloneGivesWhatItGivesInAGroup) {
             EXPECT_EQ(alone.pose.joint(j), work[i].pose.joint(j)) << i << ", " << j;
             EXPECT_EQ(aloneModel[j], model[i * joints + j]) << i << ", " << j;
         }
-        ASSERT_EQ(state.ikOutcomes().size(), 2u);
-        EXPECT_EQ(state.ikOutcomes()[0], states[i].ikOutcomes()[0]);
-        EXPECT_EQ(state.ikOutcomes()[1], states[i].ikOutcomes()[1]);
+        ASSERT_EQ(state.ikOutcomes().size(), 3u);
+        for (std::size_t t = 0; t < 3; ++t)
+            EXPECT_EQ(state.ikOutcomes()[t], states[i].ikOutcomes()[t]) << i << ", " << t;
     }
 }
 

@@ -224,8 +224,9 @@ public:
 
     // evaluate() for requests[k], states[k], work[k], model matrices k * jointCount()
     // onward and palettes k * paletteSize() onward, for every k: the same results,
-    // with the two-bone IK tasks that several requests hold at the same position on
-    // the same joints solved side by side, kIkGroup at a time, in SIMD lanes.
+    // with the two-bone and aim IK tasks that several requests hold at the same
+    // position on the same joints solved side by side, kIkGroup at a time, in SIMD
+    // lanes (docs/IK.md).
     // PoseBatch evaluates its instances with IK tasks this way. WrongCount, and
     // nothing written, as evaluate() or when the three lists differ in length.
     Status evaluateGroup(std::span<const InstanceRequest> requests, std::span<InstanceState> states,
