@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -115,13 +116,24 @@ RootAnchor RootMotion::anchor(std::uint32_t rootJoint) const noexcept {
     return a;
 }
 
+namespace {
+
+// A share counts when its weight is positive and finite: NaN, negative and infinite
+// weights blend in nothing (an infinite one would turn every other share's part into
+// 0 and its own into NaN).
+bool counts(const RootMotionShare& share) noexcept {
+    return share.weight > 0.0f && share.weight <= std::numeric_limits<float>::max();
+}
+
+}  // namespace
+
 Transform blendRootMotion(std::span<const RootMotionShare> shares) noexcept {
     // The heaviest share sets the quaternion hemisphere; with one share the sums
     // reduce to its own delta (translation / 1, rotation normalised).
     std::size_t heaviest = shares.size();
     double total = 0.0;
     for (std::size_t i = 0; i < shares.size(); ++i) {
-        if (!(shares[i].weight > 0.0f)) continue;
+        if (!counts(shares[i])) continue;
         total += shares[i].weight;
         if (heaviest == shares.size() || shares[i].weight > shares[heaviest].weight) heaviest = i;
     }
@@ -135,7 +147,7 @@ Transform blendRootMotion(std::span<const RootMotionShare> shares) noexcept {
     for (std::size_t i = heaviest; first || i != heaviest; i = (i + 1) % shares.size()) {
         first = false;
         const RootMotionShare& share = shares[i];
-        if (!(share.weight > 0.0f)) continue;
+        if (!counts(share)) continue;
         const Transform d = share.motion != nullptr ? share.motion->delta(share.mode, share.step) : Transform{};
         if (i == heaviest) lead = d.rotation;
         const double w = share.weight / total;

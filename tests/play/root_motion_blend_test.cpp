@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "fixtures.hpp"
@@ -77,6 +78,24 @@ TEST(BlendedRootMotion, TranslationsAverageByWeightAcrossWrapsAndBackwards) {
     const RootMotionShare halfStill[] = {{&f, LoopMode::Loop, {0.1, 0.4, 0.3}, 2.0f},
                                          {nullptr, LoopMode::Loop, {0.0, 0.3, 0.3}, 2.0f}};
     EXPECT_NEAR(blendRootMotion(halfStill).translation.z, 0.5f * 0.6f, 1e-6f);
+}
+
+// A weight that is NaN, negative or infinite counts as 0: the other shares blend as
+// if it were absent, and an infinite weight on a share without motion writes no NaN.
+TEST(BlendedRootMotion, WeightsThatAreNotPositiveAndFiniteCountAsZero) {
+    const Clip forward = travel("forward", 1.0f, {0.0f, 0.0f, 2.0f});
+    const RootMotion f = motionOf(forward);
+    const float inf = std::numeric_limits<float>::infinity();
+    for (const float odd : {std::numeric_limits<float>::quiet_NaN(), -1.0f, inf, -inf}) {
+        const RootMotionShare shares[] = {{nullptr, LoopMode::Loop, {0.0, 0.3, 0.3}, odd},
+                                          {&f, LoopMode::Loop, {0.1, 0.4, 0.3}, 0.5f}};
+        const Transform d = blendRootMotion(shares);
+        EXPECT_NEAR(d.translation.z, 2.0f * 0.3f, 1e-6f) << odd;  // the second share alone
+        EXPECT_EQ(d.translation.x, 0.0f) << odd;
+        const RootMotionShare alone[] = {{nullptr, LoopMode::Loop, {0.0, 0.3, 0.3}, odd}};
+        EXPECT_EQ(blendRootMotion(alone).translation, Vec3{}) << odd;
+        EXPECT_EQ(blendRootMotion(alone).rotation, Quat{}) << odd;
+    }
 }
 
 TEST(BlendedRootMotion, TurnsBlendAsTheNormalisedSumOfTheirQuaternions) {

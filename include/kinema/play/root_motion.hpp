@@ -85,7 +85,8 @@ struct RootMotionShare {
     float weight = 0.0f;  // >= 0; the shares need not sum to 1 (they are normalised)
 };
 
-// The blended delta of `shares`; identity when no share has a positive weight.
+// The blended delta of `shares`; identity when no share has a positive weight. A
+// weight that is NaN, negative or infinite counts as 0: that share moves nothing.
 Transform blendRootMotion(std::span<const RootMotionShare> shares) noexcept;
 
 // A state machine's update (StateMachine::samples()): `bySlot[s]` is the root
