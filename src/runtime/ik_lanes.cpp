@@ -774,6 +774,70 @@ KINEMA_LANE_LOOPS void aimedForward(const LanePlacement& __restrict aimed, const
     for (std::size_t l = 0; l < L; ++l) out.set(l, directionOr(through(aimed, l, axis[l]), Vec3{}));
 }
 
+// The angle of (cosine, sine) for sine >= 0, in [0, pi]: atan2(sine, cosine) as a
+// polynomial the lane loops keep in vector instructions. The ratio of the smaller to
+// the larger coordinate is brought within tan(pi/8) (atan(t) = pi/4 + atan((t - 1) /
+// (t + 1))), where atan's Taylor series to the 15th power is exact to 2e-8; the
+// result is within about 2e-7 of the C library's.
+KINEMA_LANE_INLINE float angleOf(float sine, float cosine) noexcept {
+    constexpr float kPi = 3.14159265358979f;
+    constexpr float kTanEighthTurn = 0.41421356f;
+    const float across = std::abs(cosine);
+    const float lo = least(across, sine), hi = most(across, sine);
+    const float t = lo / (hi > 0.0f ? hi : 1.0f);
+    const bool reduced = t > kTanEighthTurn;
+    const float u = reduced ? (t - 1.0f) / (t + 1.0f) : t;
+    const float z = u * u;
+    float series = 1.0f / 13.0f - z * (1.0f / 15.0f);
+    series = 1.0f / 9.0f - z * (1.0f / 11.0f - z * series);
+    series = 1.0f / 5.0f - z * (1.0f / 7.0f - z * series);
+    series = u * (1.0f - z * (1.0f / 3.0f - z * series));
+    float r = reduced ? 0.25f * kPi + series : series;
+    r = sine > across ? 0.5f * kPi - r : r;
+    return cosine < 0.0f ? kPi - r : r;
+}
+
+// sin and cos of h in [0, pi/2] by their Taylor series to the 13th and 12th powers:
+// exact there to 1e-9 before rounding, within a few float steps of the C library's.
+KINEMA_LANE_INLINE void sinCosOf(float h, float& sine, float& cosine) noexcept {
+    const float z = h * h;
+    float s = 1.0f / 39916800.0f - z * (1.0f / 6227020800.0f);
+    s = 1.0f / 120.0f - z * (1.0f / 5040.0f - z * (1.0f / 362880.0f - z * s));
+    sine = h * (1.0f - z * (1.0f / 6.0f - z * s));
+    float c = 1.0f / 3628800.0f - z * (1.0f / 479001600.0f);
+    c = 1.0f / 24.0f - z * (1.0f / 720.0f - z * (1.0f / 40320.0f - z * c));
+    cosine = 1.0f - z * (0.5f - z * c);
+}
+
+// One pass's angle per lane (ik.cpp's turnBetween: atan2 of the sine and cosine, or
+// 0 or a half turn where the sine is rounding), for the lanes still `active` whose
+// forward axis `moves`; `turning` marks them, and `active` stays set where the pass
+// turns more than kAimSettled.
+KINEMA_LANE_LOOPS void passAngle(const LaneFloat& __restrict sine, const LaneFloat& __restrict cosine,
+                                 const LaneFloat& __restrict moves, LaneFloat& __restrict active,
+                                 LaneFloat& __restrict turning, LaneFloat& __restrict angle) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        const float turn = active[l] != 0.0f ? moves[l] : 0.0f;
+        const float whole =
+            sine[l] > kTiny ? angleOf(sine[l], cosine[l]) : (cosine[l] < 0.0f ? 3.14159265358979f : 0.0f);
+        const float a = turn != 0.0f ? whole : 0.0f;
+        angle[l] = a;
+        turning[l] = turn;
+        active[l] = a > kAimSettled ? 1.0f : 0.0f;
+    }
+}
+
+// A joint's part of the pass's turn: `share` of `angle` about `axis` (ik.cpp's turnAbout).
+KINEMA_LANE_LOOPS void partOfTurn(const LaneVec3& __restrict axis, const LaneFloat& __restrict angle,
+                                  const LaneFloat& __restrict share, LaneQuat& __restrict delta) noexcept {
+    for (std::size_t l = 0; l < L; ++l) {
+        float sh = 0.0f, ch = 1.0f;
+        sinCosOf(0.5f * (angle[l] * share[l]), sh, ch);
+        const Vec3 a = axis[l];
+        delta.set(l, Quat{a.x * sh, a.y * sh, a.z * sh, ch});
+    }
+}
+
 // One pass's whole turn per lane, as ik.cpp's aimPass measures it: the forward axis
 // toward the target (held to the limit from the pose's forward axis), as a unit axis
 // and the sine and cosine of the angle. `moves` is 0 for a lane whose forward axis
@@ -944,30 +1008,15 @@ void solveAimLanes(std::span<const std::int32_t> parents, std::span<const AimLan
     active.fill(1.0f);
     const int passes = n > 1 ? kAimPasses : 1;
     LaneVec3 axis;
-    LaneFloat sine, cosine, moves, turning;
+    LaneFloat sine, cosine, moves, turning, angle;
     std::array<LaneQuat, kMaxAimLanesJoints> delta;
     for (int pass = 0; pass < passes; ++pass) {
         aimTurn(c.aimed, g, poseForward, axis, sine, cosine, moves);
+        passAngle(sine, cosine, moves, active, turning, angle);
         bool any = false;
-        for (std::size_t l = 0; l < L; ++l) {
-            turning[l] = active[l] != 0.0f && moves[l] != 0.0f ? 1.0f : 0.0f;
-            float angle = 0.0f;
-            if (turning[l] != 0.0f) {
-                angle =
-                    sine[l] > kTiny ? std::atan2(sine[l], cosine[l]) : (cosine[l] < 0.0f ? 3.14159265358979f : 0.0f);
-                const Vec3 a = axis[l];
-                for (std::size_t k = 0; k < n; ++k) {
-                    const float h = 0.5f * (angle * shares[k][l]);
-                    const float sh = std::sin(h);
-                    delta[k].set(l, Quat{a.x * sh, a.y * sh, a.z * sh, std::cos(h)});
-                }
-            } else {
-                for (std::size_t k = 0; k < n; ++k) delta[k].set(l, Quat{});
-            }
-            active[l] = turning[l] != 0.0f && angle > kAimSettled ? 1.0f : 0.0f;
-            any = any || turning[l] != 0.0f;
-        }
+        for (std::size_t l = 0; l < L; ++l) any = any || turning[l] != 0.0f;
         if (!any) break;
+        for (std::size_t k = 0; k < n; ++k) partOfTurn(axis, angle, shares[k], delta[k]);
         for (std::size_t k = 0; k < n; ++k) {
             refreshAim(c, k);
             turnAimJoint(c.parentOf[k], delta[k], turning, c.local[k].r);
