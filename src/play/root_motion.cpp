@@ -93,6 +93,9 @@ Transform RootMotion::delta(LoopMode mode, const PlaybackStep& step) const noexc
         }
     }
     total = mulAffine(total, walk(from, distance - laps * period));
+    // Laps beyond a float's range (a step of 1e39 clip lengths) have no motion a
+    // Transform can hold: such a step moves nothing, as one that is not finite.
+    if (!isFinite(total)) return Transform{};
     return decompose(total);
 }
 

@@ -133,9 +133,10 @@ struct AxisAngle {
 };
 
 AxisAngle turnBetween(Vec3 from, Vec3 to) noexcept {
-    const Vec3 axis = cross(from, to);
+    const Vec3 axis = detail::turnAxis(from, to);
     const float sine = length(axis), cosine = dot(from, to);
-    if (sine > kTiny) return {axis * (1.0f / sine), std::atan2(sine, cosine)};
+    if (sine > (cosine < 0.0f ? detail::kOppositeNoise : kTiny))
+        return {axis * (1.0f / sine), std::atan2(sine, cosine)};
     return {perpendicularTo(from), cosine < 0.0f ? 3.14159265358979f : 0.0f};
 }
 
@@ -173,6 +174,12 @@ bool near(Vec3 v) noexcept {
     return std::abs(v.x) <= kFarthest && std::abs(v.y) <= kFarthest && std::abs(v.z) <= kFarthest;
 }
 bool nonZero(Vec3 v) noexcept { return isFinite(v) && dot(v, v) > 0.0f; }
+
+// A non-zero finite `v` at unit length, scaled first so that no square overflows.
+Vec3 unitOf(Vec3 v) noexcept {
+    const float largest = std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)});
+    return directionOr(v * (1.0f / largest), Vec3{});
+}
 
 Status failure(StatusCode code, const char* what, std::size_t task) noexcept {
     return Status::failure(code, what).withIndex(static_cast<std::int64_t>(task));
@@ -350,10 +357,11 @@ struct AimLimit {
     // in (-pi, pi).
     Vec3 apply(Vec3 poseForward, Vec3 wanted) const noexcept {
         if (!active) return wanted;
-        const Vec3 axis = cross(poseForward, wanted);
+        const Vec3 axis = detail::turnAxis(poseForward, wanted);
         const float s = length(axis), c = dot(poseForward, wanted);
         if (!(cosine * s - sine * c > 0.0f)) return wanted;
-        const Vec3 unitAxis = s > kTiny ? axis * (1.0f / s) : perpendicularTo(poseForward);
+        const Vec3 unitAxis =
+            s > (c < 0.0f ? detail::kOppositeNoise : kTiny) ? axis * (1.0f / s) : perpendicularTo(poseForward);
         return rotate(Quat{unitAxis.x * halfSine, unitAxis.y * halfSine, unitAxis.z * halfSine, halfCosine},
                       poseForward);
     }
@@ -371,7 +379,10 @@ float aimPass(const AimIk& task, AimChain& chain, std::span<const float> shares,
     const Frame aimed = chain.frame(task.joints[n - 1]);
     const Vec3 forward = axisOf(aimed, task.forward);
     if (dot(forward, forward) == 0.0f) return 0.0f;
-    const Vec3 wanted = limit.apply(poseForward, directionOr(task.target - aimed.p, forward));
+    // A target within rounding of the aimed joint's origin has no direction: no turn.
+    const Vec3 toTarget = task.target - aimed.p;
+    const bool off = length(toTarget) > detail::pointNoise(aimed.p, task.target);
+    const Vec3 wanted = limit.apply(poseForward, off ? directionOr(toTarget, forward) : forward);
     const AxisAngle total = turnBetween(forward, wanted);
     // The turns are about one axis, so their parts compose to the whole. Turned root
     // first: each joint's turn is taken into its parent's frame as the ones above left it.
@@ -427,13 +438,16 @@ void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose&
         const Frame aimed = chain.frame(aimedJoint);
         const Vec3 forward = axisOf(aimed, task.forward);
         const Vec3 up = axisOf(aimed, task.up);
-        const Vec3 upNow = directionOr(up - forward * dot(up, forward), Vec3{});
-        const Vec3 upWanted = directionOr(*task.upVector - forward * dot(*task.upVector, forward), Vec3{});
-        if (dot(upNow, upNow) > 0.0f && dot(upWanted, upWanted) > 0.0f && dot(forward, forward) > 0.0f) {
-            // A roll about the forward axis (a half turn when the two are opposite).
-            const Quat roll = dot(upNow, upWanted) < -0.9999f ? fromAxisAngle(forward, 3.14159265358979f)
-                                                              : rotationBetween(upNow, upWanted);
-            chain.turn(aimedJoint, roll);
+        const Vec3 want = directionOr(*task.upVector, Vec3{});
+        // The up axis and the up vector across the forward axis; the roll about that
+        // axis exactly (its angle from their cross and dot products), so that it
+        // leaves the aimed axis where the passes put it.
+        const Vec3 upNow = up - forward * dot(up, forward);
+        const Vec3 upWanted = want - forward * dot(want, forward);
+        if (dot(forward, forward) > 0.0f && length(upNow) > detail::kRollSlack &&
+            length(upWanted) > detail::kRollSlack) {
+            const float angle = std::atan2(dot(forward, cross(upNow, upWanted)), dot(upNow, upWanted));
+            chain.turn(aimedJoint, turnAbout(forward, angle));
         }
     }
     if (task.weight < 1.0f) {
@@ -681,6 +695,8 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
                 return failure(StatusCode::OutOfRange, "aim IK forward or up axis zero or not finite", i);
             if (aim->upVector && !(nonZero(*aim->upVector) && near(*aim->upVector)))
                 return failure(StatusCode::OutOfRange, "aim IK up vector zero, not finite or farther than 1e18", i);
+            if (aim->upVector && length(cross(unitOf(aim->up), unitOf(aim->forward))) <= detail::kRollSlack)
+                return failure(StatusCode::OutOfRange, "aim IK up axis along the forward axis: no roll about it", i);
             if (!unitWeight(aim->weight)) return failure(StatusCode::OutOfRange, "IK weight outside [0, 1]", i);
             if (!(std::isfinite(aim->maxAngle) && aim->maxAngle >= 0.0f) ||
                 !(std::isfinite(aim->decay) && aim->decay >= 0.0f))

@@ -17,6 +17,10 @@ namespace kinema::detail {
 // a pass turns no more than kAimSettled radians.
 inline constexpr int kAimPasses = 16;
 inline constexpr float kAimSettled = 1e-5f;
+// An aim's up axis, or its up vector, whose part across the forward axis is shorter
+// than this (of unit length: within 1e-4 rad of the axis) has no direction about
+// it: no roll is taken from it.
+inline constexpr float kRollSlack = 1e-4f;
 
 // The rounding noise of a difference of two points with these coordinates: a vector
 // between them no longer than this has no direction. (Points 1000 units from the
@@ -27,6 +31,24 @@ inline float pointNoise(Vec3 a, Vec3 b) noexcept {
     const float m = most(most(most(std::abs(a.x), std::abs(a.y)), most(std::abs(a.z), std::abs(b.x))),
                          most(std::abs(b.y), std::abs(b.z)));
     return 16.0f * std::numeric_limits<float>::epsilon() * m;
+}
+
+// The axis of the shortest turn from unit `from` to unit `to`, not normalised: their
+// cross product, with its part along `from` taken out where they point apart. There
+// the product is a difference of nearly equal terms, and rounding leans it off `from`
+// by as much as its own length: a half turn about it would miss `to` by a wide angle
+// (a look-at target straight behind). Branch-free, so that lane loops calling it
+// stay vector code.
+//
+// Where they point apart and this axis is shorter than kOppositeNoise, it is
+// rounding alone: the two are taken as opposite, and the turn is a half turn about a
+// fixed perpendicular of `from`, so that both solvers pick the same one.
+inline constexpr float kOppositeNoise = 16.0f * std::numeric_limits<float>::epsilon();
+
+inline Vec3 turnAxis(Vec3 from, Vec3 to) noexcept {
+    const Vec3 axis = cross(from, to);
+    const float along = dot(from, to) < 0.0f ? dot(axis, from) : 0.0f;
+    return axis - from * along;
 }
 
 // `delta`, a turn in model space about a joint's origin, as the turn to apply to the

@@ -705,9 +705,6 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
 
 namespace {
 
-// kinema::rotationBetween's threshold below which an aim's roll is a half turn.
-constexpr float kOppositeUp = -0.9999f;
-
 // a = a o b: a placement composed with a run of joints already composed (b, from the
 // identity), as the reference composes the unnamed joints between two aimed ones.
 KINEMA_LANE_LOOPS void composePlacements(LanePlacement& __restrict a, const LanePlacement& __restrict b) noexcept {
@@ -848,23 +845,29 @@ KINEMA_LANE_LOOPS void aimTurn(const LanePlacement& __restrict aimed, const AimG
                                LaneFloat& __restrict moves) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
         const Vec3 forward = directionOr(through(aimed, l, g.forward[l]), Vec3{});
-        const Vec3 toward = directionOr(g.target[l] - aimed.p[l], forward);
+        // A target within rounding of the aimed joint's origin has no direction: no turn.
+        const Vec3 toTarget = g.target[l] - aimed.p[l];
+        const bool off = length(toTarget) > pointNoise(aimed.p[l], g.target[l]);
+        const Vec3 toward = select(off, directionOr(toTarget, forward), forward);
         // The limit: the turn from the pose's forward axis, past the limit where
         // sin(turn - limit) > 0, is held at the limit.
         const Vec3 f0 = poseForward[l];
-        const Vec3 swing = cross(f0, toward);
+        const Vec3 swing = turnAxis(f0, toward);
         const float s = length(swing), c = dot(f0, toward);
         const bool past = (g.limited[l] != 0.0f ? g.cosine[l] * s - g.sine[l] * c : 0.0f) > 0.0f;
-        const Vec3 swingAxis = s > kTiny ? swing * (1.0f / (s > kTiny ? s : 1.0f)) : perpendicularTo(f0);
+        const float swingNoise = c < 0.0f ? kOppositeNoise : kTiny;
+        const Vec3 swingAxis = s > swingNoise ? swing * (1.0f / (s > swingNoise ? s : 1.0f)) : perpendicularTo(f0);
         const float hs = g.halfSine[l];
         const Vec3 held = rotate(Quat{swingAxis.x * hs, swingAxis.y * hs, swingAxis.z * hs, g.halfCosine[l]}, f0);
         const Vec3 wanted = select(past, held, toward);
         // The turn from the forward axis onto it (ik.cpp's turnBetween).
-        const Vec3 cr = cross(forward, wanted);
-        const float sn = length(cr);
-        axis.set(l, sn > kTiny ? cr * (1.0f / (sn > kTiny ? sn : 1.0f)) : perpendicularTo(forward));
-        sine[l] = sn;
-        cosine[l] = dot(forward, wanted);
+        const Vec3 cr = turnAxis(forward, wanted);
+        const float sn = length(cr), cs = dot(forward, wanted);
+        const float noise = cs < 0.0f ? kOppositeNoise : kTiny;
+        const bool some = sn > noise;
+        axis.set(l, some ? cr * (1.0f / (some ? sn : 1.0f)) : perpendicularTo(forward));
+        sine[l] = some ? sn : 0.0f;  // passAngle reads 0 as no axis: 0 or a half turn
+        cosine[l] = cs;
         moves[l] = dot(forward, forward) != 0.0f ? 1.0f : 0.0f;
     }
 }
@@ -881,22 +884,26 @@ KINEMA_LANE_LOOPS void turnAimJoint(const LanePlacement& __restrict parent, cons
 }
 
 // The roll that keeps the aimed joint's up axis toward the up vector, about its
-// forward axis, as ik.cpp's solveAim: `rolling` is 0 where there is none.
-KINEMA_LANE_LOOPS void aimRoll(const LanePlacement& __restrict aimed, const AimGoals& __restrict g, float halfTurn,
-                               float halfTurnSine, LaneQuat& __restrict roll, LaneFloat& __restrict rolling) noexcept {
+// forward axis exactly, as ik.cpp's solveAim: `rolling` is 0 where there is none.
+KINEMA_LANE_LOOPS void aimRoll(const LanePlacement& __restrict aimed, const AimGoals& __restrict g,
+                               LaneQuat& __restrict roll, LaneFloat& __restrict rolling) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
         const Vec3 forward = directionOr(through(aimed, l, g.forward[l]), Vec3{});
         const Vec3 up = directionOr(through(aimed, l, g.up[l]), Vec3{});
-        const Vec3 want = g.upVector[l];
-        const Vec3 upNow = directionOr(up - forward * dot(up, forward), Vec3{});
-        const Vec3 upWanted = directionOr(want - forward * dot(want, forward), Vec3{});
-        // 1 where the task rolls and both up directions and the forward axis exist.
+        const Vec3 want = directionOr(g.upVector[l], Vec3{});
+        const Vec3 upNow = up - forward * dot(up, forward);
+        const Vec3 upWanted = want - forward * dot(want, forward);
+        // 1 where the task rolls and both up directions stand off the forward axis.
         float some = g.hasUp[l];
-        some = dot(upNow, upNow) > 0.0f ? some : 0.0f;
-        some = dot(upWanted, upWanted) > 0.0f ? some : 0.0f;
         some = dot(forward, forward) > 0.0f ? some : 0.0f;
-        const Quat half{forward.x * halfTurnSine, forward.y * halfTurnSine, forward.z * halfTurnSine, halfTurn};
-        roll.set(l, select(dot(upNow, upWanted) < kOppositeUp, half, rotationBetween(upNow, upWanted, halfTurn)));
+        some = length(upNow) > kRollSlack ? some : 0.0f;
+        some = length(upWanted) > kRollSlack ? some : 0.0f;
+        const float across = dot(forward, cross(upNow, upWanted));
+        const float half = 0.5f * angleOf(std::abs(across), dot(upNow, upWanted));
+        float sh = 0.0f, ch = 1.0f;
+        sinCosOf(half, sh, ch);
+        sh = across < 0.0f ? -sh : sh;
+        roll.set(l, Quat{forward.x * sh, forward.y * sh, forward.z * sh, ch});
         rolling[l] = some;
     }
 }
@@ -912,12 +919,6 @@ KINEMA_LANE_LOOPS void aimMiss(const LanePlacement& __restrict aimed, const AimG
         distance[l] = d;
         reached[l] = d <= 1e-4f * length(toTarget) ? 1.0f : 0.0f;
     }
-}
-
-// fromAxisAngle(axis, pi).x for axis (1, 0, 0): the sine part of an aim's half-turn roll.
-float halfTurnSine() noexcept {
-    static const float s = fromAxisAngle(Vec3{1.0f, 0.0f, 0.0f}, 3.14159265358979f).x;
-    return s;
 }
 
 }  // namespace
@@ -1030,7 +1031,7 @@ void solveAimLanes(std::span<const std::int32_t> parents, std::span<const AimLan
     if (anyUp) {
         LaneQuat roll;
         LaneFloat rolling;
-        aimRoll(c.aimed, g, halfTurnW(), halfTurnSine(), roll, rolling);
+        aimRoll(c.aimed, g, roll, rolling);
         refreshAim(c, n - 1);
         turnAimJoint(c.parentOf[n - 1], roll, rolling, c.local[n - 1].r);
         c.ready = std::min(c.ready, n - 1);

@@ -99,6 +99,22 @@ TEST(RootMotion, AStepThatIsNotFiniteMovesNothing) {
     }
 }
 
+// A straight walk of 1 unit along x a lap: 1e37 laps are 1e37 units, still a float;
+// 1e39 and more are past a float's range, and move nothing rather than an infinite or
+// NaN distance.
+TEST(RootMotion, StepsPastAFloatsRangeMoveNothing) {
+    const RootMotion m = motionOf(walk(0.0f));
+    const Transform held = m.delta(LoopMode::Loop, PlaybackStep{0.0, 0.0, 1e37});
+    EXPECT_NEAR(held.translation.x / 1e37f, 1.0f, 1e-3f);
+    for (const double travel : {1e39, -1e39, 1e100, 1e300}) {
+        for (const LoopMode mode : {LoopMode::Loop, LoopMode::PingPong}) {
+            const Transform d = m.delta(mode, PlaybackStep{0.0, 0.0, travel});
+            EXPECT_EQ(d.translation, Vec3{}) << travel;
+            EXPECT_EQ(d.rotation, Quat{}) << travel;
+        }
+    }
+}
+
 TEST(RootMotion, ARestTransformThatIsNotFiniteOrHasNoRotationIsRefused) {
     const Clip clip = walk(0.0f);
     Transform nan;

@@ -434,6 +434,25 @@ TEST(AimIk, TheUpAxisFollowsTheUpVector) {
     EXPECT_LT(distance(transformDirection(s.model[1], {0, 0, 1}), {0, 0, 1}), 1e-5f);
 }
 
+// An up axis along the forward axis leaves no roll to take: the task is refused.
+TEST(AimIk, AnUpAxisAlongTheForwardAxisIsRefused) {
+    const Chain c = makeChain(2, {0, 1, 0});
+    const std::uint32_t head[] = {1};
+    for (const Vec3 up : {Vec3{0, 0, 2}, Vec3{0, 0, -1}, Vec3{0, 1e-6f, 1}}) {
+        AimIk task;
+        task.joints = head;
+        task.target = {3, 1, 0};
+        task.up = up;
+        task.upVector = Vec3{0, 1, 0};
+        const Solved s = solve(c, {task});
+        EXPECT_EQ(s.status.code, StatusCode::OutOfRange) << up.y;
+        EXPECT_NE(std::string(s.status.what).find("up axis along the forward axis"), std::string::npos)
+            << s.status.what;
+        task.upVector.reset();  // without an up vector the up axis is not used
+        EXPECT_TRUE(solve(c, {task}).status.ok()) << up.y;
+    }
+}
+
 // --- FABRIK and CCD ---
 
 class ChainIkTest : public ::testing::TestWithParam<ChainSolver> {};

@@ -34,6 +34,18 @@ std::string writeTemp(const std::string& name, const std::string& content) {
 
 }  // namespace
 
+// Results that cannot be written are a failure, said on stderr: a device that takes
+// no bytes (/dev/full) loses every line the command prints.
+TEST(Cli, OutputThatCannotBeWrittenFailsTheCommand) {
+    if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "this system has no /dev/full";
+    for (const char* command : {"demo", "demo --json"}) {
+        const CliRun r = runKinema(std::string(command) + " >/dev/full");
+        EXPECT_EQ(r.exitCode, 1) << command;
+        EXPECT_TRUE(kinema::test::contains(r.err, "standard output could not be written")) << command << ": " << r.err;
+    }
+    EXPECT_EQ(runKinema("demo >/dev/null").exitCode, 0);
+}
+
 TEST(Cli, HelpListsEveryCommand) {
     const CliRun r = runKinema("--help");
     EXPECT_EQ(r.exitCode, 0);
@@ -88,6 +100,8 @@ TEST(Cli, ABadArgumentAfterTheCommandIsNamedWithTheCommand) {
     expectUsageError("info x.glb y.glb", "kinema info: unexpected argument 'y.glb'");
     expectUsageError("info x.glb --memory-budget 0", "kinema info: --memory-budget: ");
     expectUsageError("info", "kinema info: FILE is required");
+    // An option of one value given again.
+    expectUsageError("sample x.glb --times 0 --times 1", "kinema sample: --times: given 2 times; give it once");
 }
 
 TEST(Cli, VersionIsTheProjectVersion) {

@@ -346,6 +346,10 @@ TEST_F(RenderCli, RefusesBadImageArguments) {
     fs::create_directories(dir_);
     std::ofstream(dir_ / "plain") << "a file";
     expectRefusal(f, 2, {"plain/x.png: ", "plain is a file, not a folder"}, dir_ / "plain" / "x.png");
+    // A numbered frame's name taken by a folder: refused before the first frame is drawn.
+    fs::create_directories(dir_ / "frames-0002.png");
+    expectRefusal(f + "--frames 3", 2, {"--out", "frames-0002.png: is a folder"}, dir_ / "frames.png");
+    EXPECT_FALSE(fs::exists(dir_ / "frames-0000.png"));
 }
 
 TEST_F(RenderCli, RefusesBadCameras) {

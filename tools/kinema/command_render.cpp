@@ -132,6 +132,17 @@ int runRender(const RenderOptions& options) {
         frameCount = static_cast<std::size_t>(std::min(whole, static_cast<double>(kMaxFrames)));
     }
     const double step = 1.0 / options.fps;
+    if (!gif && frameCount > 1) {
+        // Numbered PNG frames: every name checked before the first is drawn.
+        for (std::size_t f = 0; f < frameCount; ++f) {
+            const std::string path = numberedPath(options.out, f);
+            auto writable = f == 0 ? checkOutputPath(path) : checkOutputName(path);
+            if (!writable) {
+                std::cerr << "kinema render: --out: " << writable.message() << '\n';
+                return 2;
+            }
+        }
+    }
     if (gif && frameCount * std::uint64_t{size->width} * size->height * 4 > kGifFrameBytesLimit) {
         std::cerr << "kinema render: " << counted(frameCount, "frame") << " of " << size->width << "x" << size->height
                   << " would hold more than 2 GiB before the GIF is written; ask for fewer --frames, a smaller --size, "

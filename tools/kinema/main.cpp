@@ -3,8 +3,10 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -37,6 +39,9 @@ int noCommand(const CLI::App& app, const CLI::ParseError& error, std::string_vie
     return error.get_exit_code() == 0 ? 0 : 2;
 }
 
+// What CLI11 says of an option that takes one value given more than once.
+constexpr const char* kGivenTwice = ": At Most 1 required but received ";
+
 // A parse error after the command: what was wrong, with the command's name, as the
 // commands' own checks say it. Every bad argument exits 2, whichever check found it.
 int badArgument(const CLI::App& command, const CLI::ParseError& error) {
@@ -46,6 +51,11 @@ int badArgument(const CLI::App& command, const CLI::ParseError& error) {
         // CLI11 lists the extra arguments last first; the first one is what to fix.
         const std::string first = command.remaining().front();
         std::cerr << (first.starts_with('-') ? "unknown option '" : "unexpected argument '") << first << "'";
+    } else if (const std::string said = error.what(); said.find(kGivenTwice) != std::string::npos) {
+        // CLI11's words for an option repeated: said as the other checks say things.
+        const std::size_t at = said.find(kGivenTwice);
+        std::cerr << said.substr(0, at) << ": given " << said.substr(at + std::string_view(kGivenTwice).size())
+                  << " times; give it once";
     } else {
         std::cerr << error.what();
     }
@@ -335,7 +345,7 @@ int main(int argc, char** argv) {
         return badArgument(*app.get_subcommands().front(), e);
     }
 
-    try {
+    const auto run = [&]() -> int {
         if (infoCmd->parsed()) return runInfo(info);
         if (validateCmd->parsed()) return runValidate(validate);
         if (sampleCmd->parsed()) {
@@ -364,9 +374,22 @@ int main(int argc, char** argv) {
             return runBench(bench);
         }
         if (cookCmd->parsed()) return runCook(cook);
+        return 2;
+    };
+    int code = 0;
+    try {
+        code = run();
     } catch (const std::exception& e) {
         std::cerr << "kinema: " << e.what() << '\n';
         return 3;
     }
-    return 2;
+    // Results that did not reach stdout (a full disk, a device that refuses them) are
+    // lost: that is a failure, not a success.
+    std::cout.flush();
+    const bool flushed = std::fflush(stdout) == 0;
+    if (!std::cout || !flushed || std::ferror(stdout) != 0) {
+        std::cerr << "kinema: standard output could not be written; the results are lost\n";
+        return code == 0 ? 1 : code;
+    }
+    return code;
 }

@@ -12,13 +12,20 @@
 
 namespace kinema::cli {
 
-Result<bool> checkOutputPath(const std::string& path) {
+Result<bool> checkOutputName(const std::string& path) {
     namespace fs = std::filesystem;
     std::error_code error;
     if (path.empty()) return Fault{"out", "the output path is empty"};
     if (fs::is_directory(path, error)) return Fault{path, "is a folder, not a file name"};
     if (fs::exists(path, error) && !fs::is_regular_file(path, error))
         return Fault{path, "is not a regular file (a FIFO or a device): the output goes to a file"};
+    return true;
+}
+
+Result<bool> checkOutputPath(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    if (auto name = checkOutputName(path); !name) return name;
     fs::path folder = fs::path(path).parent_path();
     if (folder.empty()) folder = ".";
     if (!fs::is_directory(folder, error)) {

@@ -11,4 +11,8 @@ namespace kinema::cli {
 
 Result<bool> checkOutputPath(const std::string& path);
 
+// The part of checkOutputPath about the name alone (not a folder, a FIFO or a
+// device), for more files in a folder checkOutputPath has already checked.
+Result<bool> checkOutputName(const std::string& path);
+
 }  // namespace kinema::cli
