@@ -59,8 +59,10 @@ struct AimIk {
     std::span<const std::uint32_t> joints{};
     Vec3 target{};
     Vec3 forward{0.0f, 0.0f, 1.0f};  // the aimed joint's forward axis, in its own frame; non-zero
-    // With `upVector`: the aimed joint's up axis (own frame), kept toward `upVector`
-    // (model space) about the forward axis after aiming. Without: no roll is applied.
+    // With `upVector`: the aimed joint's up axis (own frame; not along `forward`),
+    // kept toward `upVector` (model space) by a roll about the forward axis after
+    // aiming; an up vector within 1e-4 rad of the forward axis gives no roll.
+    // Without: no roll is applied.
     Vec3 up{0.0f, 1.0f, 0.0f};
     std::optional<Vec3> upVector{};
     float weight = 1.0f;    // [0, 1]
