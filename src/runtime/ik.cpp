@@ -624,7 +624,9 @@ IkOutcome outcomeOf(const IkTask& task, std::span<const std::int32_t> parents, c
         const Vec3 toTarget = aim->target - f.p;
         const float along = dot(toTarget, forward);
         out.distance = along >= 0.0f ? length(toTarget - forward * along) : length(toTarget);
-        out.reached = out.distance <= 1e-4f * length(toTarget);
+        // A target within rounding of the aimed joint's origin lies on every axis through it.
+        const float far = length(toTarget);
+        out.reached = far <= detail::pointNoise(f.p, aim->target) || out.distance <= 1e-4f * far;
     } else if (const auto* chain = std::get_if<ChainIk>(&task)) {
         out.distance = length(positionOf(parents, local, chain->joints.back()) - chain->target);
         out.reached = out.distance <= chain->tolerance;

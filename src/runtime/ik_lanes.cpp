@@ -917,7 +917,10 @@ KINEMA_LANE_LOOPS void aimMiss(const LanePlacement& __restrict aimed, const AimG
         const float along = dot(toTarget, forward);
         const float d = along >= 0.0f ? length(toTarget - forward * along) : length(toTarget);
         distance[l] = d;
-        reached[l] = d <= 1e-4f * length(toTarget) ? 1.0f : 0.0f;
+        // A target within rounding of the aimed joint's origin lies on every axis through it.
+        const float far = length(toTarget);
+        const float bound = most(pointNoise(aimed.p[l], g.target[l]) - far, 1e-4f * far - d);
+        reached[l] = bound >= 0.0f ? 1.0f : 0.0f;
     }
 }
 
