@@ -341,15 +341,9 @@ private:
     Frame above_{};
 };
 
-// An aim's angle limit, its sines and cosines taken once per task: a turn from the
-// pose's forward axis is limited without an angle of its own (no inverse trigonometry).
-struct AimLimit {
-    explicit AimLimit(float maxAngle) noexcept
-        : active(maxAngle > 0.0f && maxAngle < 3.14159265358979f),
-          sine(std::sin(maxAngle)),
-          cosine(std::cos(maxAngle)),
-          halfSine(std::sin(0.5f * maxAngle)),
-          halfCosine(std::cos(0.5f * maxAngle)) {}
+// An aim's angle limit, applied.
+struct AimLimit : detail::AimLimitAngles {
+    using AimLimitAngles::AimLimitAngles;
 
     // `wanted` turned back toward `poseForward` to the limit where it lies beyond it.
     // The turn between the two, of sine |f x w| and cosine f . w, lies past the limit
@@ -365,9 +359,6 @@ struct AimLimit {
         return rotate(Quat{unitAxis.x * halfSine, unitAxis.y * halfSine, unitAxis.z * halfSine, halfCosine},
                       poseForward);
     }
-
-    bool active;
-    float sine, cosine, halfSine, halfCosine;
 };
 
 // One aim pass: turns the joints so that the aimed joint's forward axis turns toward
@@ -395,26 +386,8 @@ void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose&
     const std::uint32_t aimedJoint = task.joints[n - 1];
     AimChain chain(parents, local, task.joints[0]);
     const Vec3 poseForward = directionOr(axisOf(chain.frame(aimedJoint), task.forward), Vec3{0.0f, 0.0f, 1.0f});
-    // Each joint's part of a pass's turn: the aimed joint 1, each joint above it
-    // `decay` times the one below, over their sum (floats: the array is not filled first).
-    // Counted from the largest share (the aimed joint's for a decay up to 1, the first
-    // joint's above it), so that no power of the decay overflows.
-    std::array<float, kMaxChain> shares;
-    float share = 1.0f, sum = 0.0f;
-    if (task.decay <= 1.0f) {
-        for (std::size_t k = n; k-- > 0;) {
-            shares[k] = share;
-            sum += share;
-            share *= task.decay;
-        }
-    } else {
-        for (std::size_t k = 0; k < n; ++k) {
-            shares[k] = share;
-            sum += share;
-            share /= task.decay;
-        }
-    }
-    for (std::size_t k = 0; k < n; ++k) shares[k] /= sum;
+    std::array<float, kMaxChain> shares;  // floats: the array is not filled first
+    detail::aimShares(task.decay, std::span<float>(shares.data(), n));
     const AimLimit limit(task.maxAngle);
     // Solved at full weight, then blended with the rotations the pose had.
     // The pose's rotations, for a weight below 1 (floats: the array is not filled first).

@@ -1,11 +1,13 @@
-// Internal: what both two-bone solvers (the reference in ik.cpp, the lanes in
-// ik_lanes.cpp) share so that they give the same results on the same input: the
-// threshold that tells a direction from rounding noise, and how a model-space turn
-// is taken into a parent's frame.
+// Internal: what the reference IK solvers (ik.cpp) and the side-by-side ones
+// (ik_lanes.cpp) share so that they give the same results on the same input: the
+// threshold that tells a direction from rounding noise, how a model-space turn is
+// taken into a parent's frame, and an aim's shares and limit.
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <limits>
+#include <span>
 
 #include "kinema/math/quat.hpp"
 #include "kinema/math/vec3.hpp"
@@ -17,6 +19,44 @@ namespace kinema::detail {
 // a pass turns no more than kAimSettled radians.
 inline constexpr int kAimPasses = 16;
 inline constexpr float kAimSettled = 1e-5f;
+// Each aim joint's part of a pass's turn, root first: the aimed joint 1, each joint
+// above it `decay` times the one below, over their sum. Counted from the largest
+// share (the aimed joint's for a decay up to 1, the first joint's above it), so that
+// no power of the decay overflows.
+inline void aimShares(float decay, std::span<float> shares) noexcept {
+    const std::size_t n = shares.size();
+    float share = 1.0f, sum = 0.0f;
+    if (decay <= 1.0f) {
+        for (std::size_t k = n; k-- > 0;) {
+            shares[k] = share;
+            sum += share;
+            share *= decay;
+        }
+    } else {
+        for (std::size_t k = 0; k < n; ++k) {
+            shares[k] = share;
+            sum += share;
+            share /= decay;
+        }
+    }
+    for (float& s : shares) s /= sum;
+}
+
+// An aim's angle limit, its sines and cosines taken once per task: a turn from the
+// pose's forward axis is limited without an angle of its own (no inverse
+// trigonometry). A limit of 0, or of a half turn or more, limits nothing.
+struct AimLimitAngles {
+    explicit AimLimitAngles(float maxAngle) noexcept
+        : active(maxAngle > 0.0f && maxAngle < 3.14159265358979f),
+          sine(std::sin(maxAngle)),
+          cosine(std::cos(maxAngle)),
+          halfSine(std::sin(0.5f * maxAngle)),
+          halfCosine(std::cos(0.5f * maxAngle)) {}
+
+    bool active;
+    float sine, cosine, halfSine, halfCosine;
+};
+
 // An aim's up axis, or its up vector, whose part across the forward axis is shorter
 // than this (of unit length: within 1e-4 rad of the axis) has no direction about
 // it: no roll is taken from it.

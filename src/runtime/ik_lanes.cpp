@@ -734,7 +734,7 @@ struct AimGoals {
     LaneVec3 upVector;
     LaneFloat hasUp;  // 1 where the task keeps its up axis toward upVector
     LaneFloat weight;
-    // The angle limit, as ik.cpp's AimLimit: its sines and cosines.
+    // The angle limit (AimLimitAngles), lane by lane.
     LaneFloat limited, sine, cosine, halfSine, halfCosine;
 };
 
@@ -959,8 +959,7 @@ void solveAimLanes(std::span<const std::int32_t> parents, std::span<const AimLan
         }
     }
 
-    // What each lane asks, its turn's shares (ik.cpp's solveAim: counted from the
-    // largest, so that no power of the decay overflows) and its limit.
+    // What each lane asks, its turn's shares and its limit.
     AimGoals g;
     std::array<LaneFloat, kMaxAimLanesJoints> shares;
     bool anyPartial = false, anyUp = false;
@@ -974,27 +973,15 @@ void solveAimLanes(std::span<const std::int32_t> parents, std::span<const AimLan
         g.weight[l] = t.weight;
         anyPartial = anyPartial || t.weight < 1.0f;
         anyUp = anyUp || t.upVector.has_value();
-        const bool limited = t.maxAngle > 0.0f && t.maxAngle < 3.14159265358979f;
-        g.limited[l] = limited ? 1.0f : 0.0f;
-        g.sine[l] = std::sin(t.maxAngle);
-        g.cosine[l] = std::cos(t.maxAngle);
-        g.halfSine[l] = std::sin(0.5f * t.maxAngle);
-        g.halfCosine[l] = std::cos(0.5f * t.maxAngle);
-        float share = 1.0f, sum = 0.0f;
-        if (t.decay <= 1.0f) {
-            for (std::size_t k = n; k-- > 0;) {
-                shares[k][l] = share;
-                sum += share;
-                share *= t.decay;
-            }
-        } else {
-            for (std::size_t k = 0; k < n; ++k) {
-                shares[k][l] = share;
-                sum += share;
-                share /= t.decay;
-            }
-        }
-        for (std::size_t k = 0; k < n; ++k) shares[k][l] /= sum;
+        const AimLimitAngles limit(t.maxAngle);
+        g.limited[l] = limit.active ? 1.0f : 0.0f;
+        g.sine[l] = limit.sine;
+        g.cosine[l] = limit.cosine;
+        g.halfSine[l] = limit.halfSine;
+        g.halfCosine[l] = limit.halfCosine;
+        std::array<float, kMaxAimLanesJoints> own;
+        aimShares(t.decay, std::span<float>(own.data(), n));
+        for (std::size_t k = 0; k < n; ++k) shares[k][l] = own[k];
     }
     std::array<LaneQuat, kMaxAimLanesJoints> before;
     if (anyPartial) {
