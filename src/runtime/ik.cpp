@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include "kinema/math/finite.hpp"
 #include "kinema/math/transform.hpp"
@@ -179,6 +180,21 @@ bool nonZero(Vec3 v) noexcept { return isFinite(v) && dot(v, v) > 0.0f; }
 Vec3 unitOf(Vec3 v) noexcept {
     const float largest = std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)});
     return directionOr(v * (1.0f / largest), Vec3{});
+}
+
+// Every float of a two-bone task within its bounds (the common case), in comparisons
+// without branches: each bound holds exactly where the checks of checkIkTasks that
+// name the failure pass (NaN and infinity fail the first).
+bool twoBoneValuesInBounds(const TwoBoneIk& t) noexcept {
+    const float coordinates[] = {t.target.x, t.target.y, t.target.z, t.pole.x, t.pole.y, t.pole.z};
+    bool ok = true;
+    for (const float v : coordinates) ok &= std::abs(v) <= kFarthest;
+    ok &= std::abs(t.twist) <= std::numeric_limits<float>::max();
+    ok &= t.weight >= 0.0f;
+    ok &= t.weight <= 1.0f;
+    ok &= t.soften >= 0.0f;
+    ok &= t.soften < 1.0f;
+    return ok;
 }
 
 Status failure(StatusCode code, const char* what, std::size_t task) noexcept {
@@ -652,6 +668,7 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
                 return failure(StatusCode::OutOfRange, "IK joint index past the skeleton", i);
             if (!isAncestor(parents, t->root, t->middle) || !isAncestor(parents, t->middle, t->end))
                 return failure(StatusCode::OutOfRange, "two-bone IK joints are not root, middle, end of one chain", i);
+            if (twoBoneValuesInBounds(*t)) continue;
             if (!isFinite(t->target) || !isFinite(t->pole) || !std::isfinite(t->twist))
                 return failure(StatusCode::NotFinite, "IK target, pole or twist not finite", i);
             if (!near(t->target) || !near(t->pole))

@@ -101,16 +101,27 @@ inline Vec3 turnAxis(Vec3 from, Vec3 to) noexcept {
 // axis) miss under a mirror. Under a scale that differs between axes no rotation is
 // exact; this one keeps the axis the map would show. `delta` need not be unit length.
 // Branch-free, so that lane loops calling it stay vector code.
-inline Quat turnInFrame(Vec3 x, Vec3 y, Vec3 z, Quat rotation, Quat delta) noexcept {
+inline Quat turnInFrame(Vec3 x, Vec3 y, Vec3 z, Quat rotation, Quat delta) noexcept;
+
+// turnInFrame's turn through the map alone; `usable` false where the map flattens the
+// axis (the fallback's case), the result then meaningless. For callers that take
+// such lanes elsewhere.
+inline Quat turnThroughMap(Vec3 x, Vec3 y, Vec3 z, Quat delta, bool& usable) noexcept {
     const Vec3 v{delta.x, delta.y, delta.z};
     const Vec3 w{dot(x, v), dot(y, v), dot(z, v)};
     const float w2 = dot(w, w), v2 = dot(v, v);
-    const bool usable = w2 > 0.0f && w2 <= std::numeric_limits<float>::max();
+    usable = w2 > 0.0f && w2 <= std::numeric_limits<float>::max();
     const float mirror = dot(x, cross(y, z)) < 0.0f ? -1.0f : 1.0f;
     const float k = mirror * std::sqrt(v2) / std::sqrt(usable ? w2 : 1.0f);
+    return {w.x * k, w.y * k, w.z * k, delta.w};
+}
+
+inline Quat turnInFrame(Vec3 x, Vec3 y, Vec3 z, Quat rotation, Quat delta) noexcept {
+    bool usable = false;
+    const Quat mapped = turnThroughMap(x, y, z, delta, usable);
     const Quat fallback = conjugate(rotation) * delta * rotation;
-    return {usable ? w.x * k : fallback.x, usable ? w.y * k : fallback.y, usable ? w.z * k : fallback.z,
-            usable ? delta.w : fallback.w};
+    return {usable ? mapped.x : fallback.x, usable ? mapped.y : fallback.y, usable ? mapped.z : fallback.z,
+            usable ? mapped.w : fallback.w};
 }
 
 }  // namespace kinema::detail

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 #include "kinema/math/quat.hpp"
@@ -26,40 +27,6 @@ constexpr float kOnLine = 1e-10f;  // as ik.cpp: a pole this close to the root-t
 // The chain from root to end read once and kept for the outcome; longer ones (a
 // two-bone task across many joints) run on the reference solver.
 constexpr std::size_t kMaxSpan = 16;
-
-struct LaneVec3 {
-    alignas(64) float x[L];
-    alignas(64) float y[L];
-    alignas(64) float z[L];
-    Vec3 operator[](std::size_t l) const noexcept { return {x[l], y[l], z[l]}; }
-    void set(std::size_t l, Vec3 v) noexcept {
-        x[l] = v.x;
-        y[l] = v.y;
-        z[l] = v.z;
-    }
-};
-
-struct LaneQuat {
-    alignas(64) float x[L];
-    alignas(64) float y[L];
-    alignas(64) float z[L];
-    alignas(64) float w[L];
-    Quat operator[](std::size_t l) const noexcept { return {x[l], y[l], z[l], w[l]}; }
-    void set(std::size_t l, Quat q) noexcept {
-        x[l] = q.x;
-        y[l] = q.y;
-        z[l] = q.z;
-        w[l] = q.w;
-    }
-};
-
-// A translation, rotation and per-axis scale per lane: a joint's local transform,
-// or a model-space placement composed as ik.cpp's Frame.
-struct LaneFrame {
-    LaneVec3 p;
-    LaneQuat r;
-    LaneVec3 s;
-};
 
 using LaneFloat = std::array<float, L>;
 
@@ -181,13 +148,13 @@ KINEMA_LANE_INLINE Linear mapAt(const float (&m)[9][L], std::size_t l) noexcept 
 // the turn wanted, so their outcome is measured on the chain composed again.
 template <bool Rotations>
 KINEMA_LANE_INLINE void compose(LanePlacement& __restrict f, const LaneFrame& __restrict t,
-                                LaneFloat& __restrict skewed) noexcept {
+                                const LaneQuat& __restrict r, LaneFloat& __restrict skewed) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
         const bool differ = t.s.x[l] != t.s.y[l] || t.s.y[l] != t.s.z[l];
         skewed[l] = differ ? 1.0f : skewed[l];
         const float a0 = f.m[0][l], a1 = f.m[1][l], a2 = f.m[2][l], a3 = f.m[3][l], a4 = f.m[4][l], a5 = f.m[5][l],
                     a6 = f.m[6][l], a7 = f.m[7][l], a8 = f.m[8][l];
-        const Linear b = linearMap(t.r[l], t.s[l]);
+        const Linear b = linearMap(r[l], t.s[l]);
         const float px = t.p.x[l], py = t.p.y[l], pz = t.p.z[l];
         f.p.x[l] += a0 * px + a3 * py + a6 * pz;
         f.p.y[l] += a1 * px + a4 * py + a7 * pz;
@@ -201,7 +168,7 @@ KINEMA_LANE_INLINE void compose(LanePlacement& __restrict f, const LaneFrame& __
         f.m[6][l] = a0 * b.m6 + a3 * b.m7 + a6 * b.m8;
         f.m[7][l] = a1 * b.m6 + a4 * b.m7 + a7 * b.m8;
         f.m[8][l] = a2 * b.m6 + a5 * b.m7 + a8 * b.m8;
-        if constexpr (Rotations) f.r.set(l, f.r[l] * t.r[l]);
+        if constexpr (Rotations) f.r.set(l, f.r[l] * r[l]);
     }
 }
 
@@ -227,7 +194,7 @@ KINEMA_LANE_LOOPS void placeAt(LanePlacement& __restrict f, const LaneFrame& t, 
 
 KINEMA_LANE_LOOPS void composeOnto(LanePlacement& __restrict f, const LaneFrame& __restrict t,
                                    LaneFloat& __restrict skewed) noexcept {
-    compose<true>(f, t, skewed);
+    compose<true>(f, t, t.r, skewed);
 }
 
 void setIdentity(LanePlacement& f) noexcept {
@@ -242,61 +209,11 @@ KINEMA_LANE_LOOPS void normalizeRotations(LaneQuat& q) noexcept {
     for (std::size_t l = 0; l < L; ++l) q.set(l, unit(q[l]));
 }
 
-// Where each lane's pose keeps its components: lanes past the poses given repeat
-// the first, so every lane computes on real values. Poses of one skeleton have
-// one stride.
-struct LanePoses {
-    std::array<float*, L> tx;  // the pose's first component array
-    std::size_t stride = 0;    // floats from one component array to the next
-    std::size_t count = 0;     // lanes with a pose of their own
-};
-
-template <class Lane>
-LanePoses lanePoses(std::span<const Lane> lanes) noexcept {
-    LanePoses out;
-    out.count = lanes.size();
-    out.stride = lanes[0].pose->laneCount();
-    for (std::size_t l = 0; l < L; ++l) out.tx[l] = lanes[l < lanes.size() ? l : 0].pose->component(SoaComponent::Tx);
-    return out;
-}
-
-// Joints `joints` of each lane's pose into `frames`, the last one's translation
-// only when `lastTranslationOnly`. Lane by lane, so each pose's address is read once.
-void gather(std::span<LaneFrame> frames, const LanePoses& poses, std::span<const std::uint32_t> joints,
-            bool lastTranslationOnly) noexcept {
-    const std::size_t n = poses.stride;
-    const std::size_t full = joints.size() - (lastTranslationOnly ? 1 : 0);
-    for (std::size_t l = 0; l < L; ++l) {
-        const float* pose = poses.tx[l];
-        for (std::size_t k = 0; k < full; ++k) {
-            const float* c = pose + joints[k];
-            LaneFrame& t = frames[k];
-            t.p.x[l] = c[0];
-            t.p.y[l] = c[n];
-            t.p.z[l] = c[2 * n];
-            t.r.x[l] = c[3 * n];
-            t.r.y[l] = c[4 * n];
-            t.r.z[l] = c[5 * n];
-            t.r.w[l] = c[6 * n];
-            t.s.x[l] = c[7 * n];
-            t.s.y[l] = c[8 * n];
-            t.s.z[l] = c[9 * n];
-        }
-        if (full < joints.size()) {
-            const float* c = pose + joints[full];
-            LaneVec3& t = frames[full].p;
-            t.x[l] = c[0];
-            t.y[l] = c[n];
-            t.z[l] = c[2 * n];
-        }
-    }
-}
-
 // The model placement of `joint`'s parent (the identity for a root), composed from
 // its top ancestor down; false for a hierarchy deeper than the walk keeps (the
 // caller takes the reference solver).
-bool placeParentOf(std::span<const std::int32_t> parents, const LanePoses& poses, std::uint32_t joint,
-                   LanePlacement& out, LaneFloat& skewed) noexcept {
+bool placeParentOf(std::span<const std::int32_t> parents, PoseLanes& poses, std::uint32_t joint, LanePlacement& out,
+                   LaneFloat& skewed) noexcept {
     std::array<std::uint32_t, 256> above;
     std::size_t depth = 0;
     for (std::int32_t j = parents[joint]; j >= 0; j = parents[static_cast<std::size_t>(j)]) {
@@ -304,9 +221,8 @@ bool placeParentOf(std::span<const std::int32_t> parents, const LanePoses& poses
         above[depth++] = static_cast<std::uint32_t>(j);
     }
     if (depth == 0) setIdentity(out);
-    LaneFrame local;
     for (std::size_t k = depth; k-- > 0;) {
-        gather({&local, 1}, poses, {&above[k], 1}, false);
+        const LaneFrame& local = poses.joint(above[k]);
         if (k + 1 == depth) {
             placeAt(out, local, skewed);
         } else {
@@ -317,14 +233,29 @@ bool placeParentOf(std::span<const std::int32_t> parents, const LanePoses& poses
     return true;
 }
 
-void scatterRotation(const LanePoses& poses, std::uint32_t j, const LaneQuat& q) noexcept {
-    for (std::size_t l = 0; l < poses.count; ++l) {
-        float* c = poses.tx[l] + j;
-        const std::size_t n = poses.stride;
-        c[3 * n] = q.x[l];
-        c[4 * n] = q.y[l];
-        c[5 * n] = q.z[l];
-        c[6 * n] = q.w[l];
+// The lanes that have a task, as a bit mask, and the task each lane computes with:
+// its own, or the first lane's with one (real values, results not kept).
+template <class Task>
+std::uint32_t laneTasks(std::span<const TaskLane<Task>, L> lanes, std::array<const Task*, L>& tasks) noexcept {
+    std::uint32_t members = 0;
+    const Task* first = nullptr;
+    for (std::size_t l = L; l-- > 0;) {
+        if (lanes[l].task != nullptr) {
+            members |= 1u << l;
+            first = lanes[l].task;
+        }
+    }
+    for (std::size_t l = 0; l < L; ++l) tasks[l] = lanes[l].task != nullptr ? lanes[l].task : first;
+    return members;
+}
+
+// Every lane's task on the reference solver, on the poses flushed.
+template <class Task>
+void solveByReference(std::span<const std::int32_t> parents, PoseLanes& poses,
+                      std::span<const TaskLane<Task>, L> lanes) noexcept {
+    poses.flush();
+    for (std::size_t l = 0; l < L; ++l) {
+        if (lanes[l].task != nullptr) *lanes[l].outcome = solveIkTask(parents, poses.pose(l), *lanes[l].task);
     }
 }
 
@@ -344,24 +275,30 @@ struct LaneChain {
     LaneFloat upper, lower, reach, valid;
 };
 
-// Where root, middle and end lie: the chain's locals composed onto `parent`.
-KINEMA_LANE_LOOPS void placeChain(const LanePlacement& parent, std::span<const LaneFrame> chain, std::size_t middleAt,
-                                  LaneChain& __restrict out, LaneFloat& __restrict skewed) noexcept {
+// The chain's joints, root to end: frames held by PoseLanes.
+using ChainFrames = std::span<const LaneFrame* const>;
+
+// Where root, middle and end lie: the chain's locals composed onto `parent`, the
+// root and the middle turned to `root` and `middle`.
+KINEMA_LANE_LOOPS void placeChain(const LanePlacement& parent, ChainFrames chain, std::size_t middleAt,
+                                  const LaneQuat& root, const LaneQuat& middle, LaneChain& __restrict out,
+                                  LaneFloat& __restrict skewed) noexcept {
     LanePlacement f = parent;
     const std::size_t last = chain.size() - 1;
     for (std::size_t k = 0; k < last; ++k) {
-        compose<false>(f, chain[k], skewed);
+        compose<false>(f, *chain[k], k == 0 ? root : k == middleAt ? middle : chain[k]->r, skewed);
         if (k == 0) out.root = f.p;
         if (k == middleAt) out.middle = f.p;
     }
     // The end: only where it lies (its rotation and scale turn nothing of the chain).
+    const LaneVec3& tp = chain[last]->p;
     for (std::size_t l = 0; l < L; ++l) {
-        const Vec3 tp = chain[last].p[l];
+        const Vec3 t = tp[l];
         out.end.set(l,
                     f.p[l] +
-                        Vec3{f.m[0][l] * tp.x + f.m[3][l] * tp.y + f.m[6][l] * tp.z,
-                             f.m[1][l] * tp.x + f.m[4][l] * tp.y + f.m[7][l] * tp.z,
-                             f.m[2][l] * tp.x + f.m[5][l] * tp.y + f.m[8][l] * tp.z});
+                        Vec3{f.m[0][l] * t.x + f.m[3][l] * t.y + f.m[6][l] * t.z,
+                             f.m[1][l] * t.x + f.m[4][l] * t.y + f.m[7][l] * t.z,
+                             f.m[2][l] * t.x + f.m[5][l] * t.y + f.m[8][l] * t.z});
     }
 }
 
@@ -451,15 +388,15 @@ struct LaneBetween {
     LaneQuat r;
 };
 
-void betweenJoints(std::span<const LaneFrame> chain, std::size_t middleAt, LaneBetween& out) noexcept {
+void betweenJoints(ChainFrames chain, std::size_t middleAt, LaneBetween& out) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
         out.r.set(l, Quat{});
         for (std::size_t k = 0; k < 9; ++k) out.m[k][l] = k % 4 == 0 ? 1.0f : 0.0f;
     }
     for (std::size_t k = 1; k < middleAt; ++k) {
         for (std::size_t l = 0; l < L; ++l) {
-            out.r.set(l, out.r[l] * chain[k].r[l]);
-            const Linear m = times(mapAt(out.m, l), linearMap(chain[k].r[l], chain[k].s[l]));
+            out.r.set(l, out.r[l] * chain[k]->r[l]);
+            const Linear m = times(mapAt(out.m, l), linearMap(chain[k]->r[l], chain[k]->s[l]));
             const float values[] = {m.m0, m.m1, m.m2, m.m3, m.m4, m.m5, m.m6, m.m7, m.m8};
             for (std::size_t i = 0; i < 9; ++i) out.m[i][l] = values[i];
         }
@@ -468,9 +405,12 @@ void betweenJoints(std::span<const LaneFrame> chain, std::size_t middleAt, LaneB
 
 // The middle's parent's frame once the root has turned to `root`: its linear map and
 // its rotations alone.
+template <bool Between = true>
 KINEMA_LANE_INLINE Linear middleParentMap(const LanePlacement& parent, Quat root, Vec3 rootScale,
                                           const LaneBetween& between, std::size_t l) noexcept {
-    return times(times(mapAt(parent.m, l), linearMap(root, rootScale)), mapAt(between.m, l));
+    const Linear m = times(mapAt(parent.m, l), linearMap(root, rootScale));
+    if constexpr (Between) return times(m, mapAt(between.m, l));
+    return m;
 }
 
 // The middle's new local rotation, in its parent's frame as the root's turn (at its
@@ -506,16 +446,26 @@ KINEMA_LANE_LOOPS void endAfterTurns(const LaneChain& c, const LaneQuat& rootTur
 // under a rotation), so it takes about a fifth of the roots and divisions.
 // general[l] is 1 for a lane not in general position (its results are not used), 0
 // otherwise; returns whether every lane is in general position.
-KINEMA_LANE_LOOPS bool solvePlain(const LaneChain& c, const LanePlacement& parent, const LaneQuat& rootBefore,
-                                  const LaneVec3& rootScale, const LaneBetween& between, const LaneQuat& middleBefore,
-                                  const LaneFloat& twistSin, const LaneFloat& twistCos, LaneQuat& __restrict rootSolved,
-                                  LaneQuat& __restrict middleSolved, LaneFloat& __restrict distance,
-                                  LaneFloat& __restrict general) noexcept {
+// `Between`: joints lie between root and middle (`between` holds them); without,
+// `between` is not read.
+// `Measured`: the chain is root, middle, end, each the parent of the next, and lanes
+// whose scale `skewed` marks are measured here on the chain composed again with the
+// new rotations (as placeChain and remeasure would): their distance, and the bone
+// lengths in `upperAfter` and `lowerAfter` (the others' lengths copied there). The
+// middle's and the end's locals are read only then.
+template <bool Between, bool Measured>
+KINEMA_LANE_INLINE bool solvePlain(const LaneChain& __restrict c, const LanePlacement& __restrict parent,
+                                   const LaneQuat& __restrict rootBefore, const LaneVec3& __restrict rootScale,
+                                   const LaneBetween& __restrict between, const LaneQuat& __restrict middleBefore,
+                                   const LaneFloat& __restrict twistSin, const LaneFloat& __restrict twistCos,
+                                   const LaneFrame& __restrict middleLocal, const LaneVec3& __restrict endTranslation,
+                                   const LaneFloat& __restrict skewed, LaneQuat& __restrict rootSolved,
+                                   LaneQuat& __restrict middleSolved, LaneFloat& __restrict distance,
+                                   LaneFloat& __restrict upperAfter, LaneFloat& __restrict lowerAfter,
+                                   LaneFloat& __restrict general) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
         const Vec3 a = c.root[l], b = c.middle[l], e = c.end[l], target = c.target[l];
         const float upper = c.upper[l], lower = c.lower[l];
-        const float invUpper = 1.0f / (upper > kTiny ? upper : 1.0f);
-        const float invLower = 1.0f / (lower > kTiny ? lower : 1.0f);
         const Vec3 toTarget = target - a;
         const float toTarget2 = dot(toTarget, toTarget);
         const float toTargetLength = std::sqrt(toTarget2);
@@ -525,13 +475,13 @@ KINEMA_LANE_LOOPS bool solvePlain(const LaneChain& c, const LanePlacement& paren
 
         const Vec3 toPole = c.pole[l] - a;
         const Vec3 poleOffset = toPole - u * dot(toPole, u);
-        const float offset2 = dot(poleOffset, poleOffset);
-        const float offset = std::sqrt(offset2);
-        const bool poleOff = offset2 > kOnLine * dot(toPole, toPole) && offset > pointNoise(a, c.pole[l]) &&
-            offset > kTiny && offset <= kHuge;
+        const float offset2 = dot(poleOffset, poleOffset), poleNoise = pointNoise(a, c.pole[l]);
+        // The offset's length compared squared (targets and poles lie within 1e18, so
+        // the squares stay finite).
+        const bool poleOff = (offset2 > kOnLine * dot(toPole, toPole)) & (offset2 > poleNoise * poleNoise) &
+            (offset2 > kTiny * kTiny) & (offset2 <= kHuge);
         // The part along the line taken out twice, as the reference does.
-        const Vec3 offsetDirection = poleOffset * (1.0f / (poleOff ? offset : 1.0f));
-        const Vec3 square = offsetDirection - u * dot(offsetDirection, u);
+        const Vec3 square = poleOffset - u * dot(poleOffset, u);
         Vec3 bend = square * (1.0f / std::sqrt(poleOff ? dot(square, square) : 1.0f));
         bend = rotate(Quat{u.x * twistSin[l], u.y * twistSin[l], u.z * twistSin[l], twistCos[l]}, bend);
 
@@ -542,41 +492,93 @@ KINEMA_LANE_LOOPS bool solvePlain(const LaneChain& c, const LanePlacement& paren
         const float sinRoot = least(1.0f, std::sqrt(most(0.0f, product)) * inv2ur);
         const Vec3 towardMiddle = u * cosRoot + bend * sinRoot;  // unit: the triangle's cosine and sine
 
-        // The root's turn: the upper bone onto its new direction.
-        const Vec3 from = (b - a) * invUpper;
-        const float rootCos = dot(from, towardMiddle);
+        // The root's turn: the upper bone onto its new direction. The shortest arc
+        // from v to unit w is (v x w, |v| + v . w) normalised: v need not be unit.
+        const Vec3 from = b - a;
+        const float rootDot = dot(from, towardMiddle);
         const Quat rootTurn = unit(Quat{from.y * towardMiddle.z - from.z * towardMiddle.y,
                                         from.z * towardMiddle.x - from.x * towardMiddle.z,
-                                        from.x * towardMiddle.y - from.y * towardMiddle.x, 1.0f + rootCos});
-        // The middle's turn: the lower bone, as the root's turn left it, onto the target.
-        const Vec3 lowerTurned = rotate(rootTurn, e - b);
-        const Vec3 lowerNow = lowerTurned * invLower;
-        const Vec3 lowerWanted = (u * reach - towardMiddle * upper) * invLower;
-        const float middleCos = dot(lowerNow, lowerWanted);
+                                        from.x * towardMiddle.y - from.y * towardMiddle.x, upper + rootDot});
+        // The middle's turn: the lower bone, as the root's turn left it, onto the target
+        // (both of length `lower`: the arc is lower^2 times the one between unit vectors).
+        const Vec3 lowerNow = rotate(rootTurn, e - b);
+        const Vec3 lowerWanted = u * reach - towardMiddle * upper;
+        const float middleDot = dot(lowerNow, lowerWanted), lower2 = lower * lower;
         // Unnormalised where only the direction matters: a rotation q sandwiched as
         // conj(q) * t * q, or a turn whose product is normalised after.
         const Quat middleArc{lowerNow.y * lowerWanted.z - lowerNow.z * lowerWanted.y,
                              lowerNow.z * lowerWanted.x - lowerNow.x * lowerWanted.z,
-                             lowerNow.x * lowerWanted.y - lowerNow.y * lowerWanted.x, 1.0f + middleCos};
+                             lowerNow.x * lowerWanted.y - lowerNow.y * lowerWanted.x, lower2 + middleDot};
         const Quat middleTurn = unit(middleArc);
 
-        const Quat p = parent.r[l];
-        const Quat root = unit(turnIn(mapAt(parent.m, l), p, rootTurn) * rootBefore[l]);
-        const Quat q = unit(p * root * between.r[l]);
-        const Linear middleParent = middleParentMap(parent, root, rootScale[l], between, l);
+        // Turns taken into the frames through their maps; a lane whose map flattens
+        // the axis is not plain (the general solve has the fallback).
+        bool rootMapped = false, middleMapped = false;
+        const Linear parentMap = mapAt(parent.m, l);
+        const Quat root = unit(turnThroughMap(Vec3{parentMap.m0, parentMap.m1, parentMap.m2},
+                                              Vec3{parentMap.m3, parentMap.m4, parentMap.m5},
+                                              Vec3{parentMap.m6, parentMap.m7, parentMap.m8}, rootTurn, rootMapped) *
+                               rootBefore[l]);
+        const Linear m = middleParentMap<Between>(parent, root, rootScale[l], between, l);
+        const Quat middle = unit(turnThroughMap(Vec3{m.m0, m.m1, m.m2}, Vec3{m.m3, m.m4, m.m5}, Vec3{m.m6, m.m7, m.m8},
+                                                middleArc, middleMapped) *
+                                 middleBefore[l]);
         rootSolved.set(l, root);
-        middleSolved.set(l, unit(turnIn(middleParent, q, middleArc) * middleBefore[l]));
-        const Vec3 endAfter = a + towardMiddle * upper + rotate(middleTurn, lowerTurned);
-        distance[l] = length(endAfter - target);
+        middleSolved.set(l, middle);
+        const Vec3 endAfter = a + towardMiddle * upper + rotate(middleTurn, lowerNow);
+        if constexpr (!Measured) distance[l] = length(endAfter - target);
+        if constexpr (Measured) {
+            // m is the root's new map: the middle's translation through it, then the end's
+            // through the middle's new map.
+            const Vec3 mp = middleLocal.p[l];
+            const Vec3 middleAt = a +
+                Vec3{m.m0 * mp.x + m.m3 * mp.y + m.m6 * mp.z, m.m1 * mp.x + m.m4 * mp.y + m.m7 * mp.z,
+                     m.m2 * mp.x + m.m5 * mp.y + m.m8 * mp.z};
+            const Linear mm = times(m, linearMap(middle, middleLocal.s[l]));
+            const Vec3 ep = endTranslation[l];
+            const Vec3 endAt = middleAt +
+                Vec3{mm.m0 * ep.x + mm.m3 * ep.y + mm.m6 * ep.z, mm.m1 * ep.x + mm.m4 * ep.y + mm.m7 * ep.z,
+                     mm.m2 * ep.x + mm.m5 * ep.y + mm.m8 * ep.z};
+            const bool take = skewed[l] != 0.0f;
+            distance[l] = length(select(take, endAt, endAfter) - target);
+            const float upperAt = length(middleAt - a), lowerAt = length(endAt - middleAt);
+            upperAfter[l] = take ? upperAt : upper;
+            lowerAfter[l] = take ? lowerAt : lower;
+        }
 
         const bool plain = upper > kTiny && lower > kTiny && targetOff && reach > 0.0f && poleOff &&
-            rootCos >= -0.99f && middleCos >= -0.99f;
+            rootDot >= -0.99f * upper && middleDot >= -0.99f * lower2 && rootMapped && middleMapped;
         general[l] = plain ? 0.0f : 1.0f;
     }
     float any = 0.0f;
     for (std::size_t l = 0; l < L; ++l) any = most(any, general[l]);
     return any == 0.0f;
 }
+
+// solvePlain's three shapes, each its own function: multiversioned functions cannot be
+// templates.
+#define KINEMA_PLAIN_PARAMETERS                                                                                   \
+    const LaneChain& __restrict c, const LanePlacement& __restrict parent, const LaneQuat& __restrict rootBefore, \
+        const LaneVec3& __restrict rootScale, const LaneBetween& __restrict between,                              \
+        const LaneQuat& __restrict middleBefore, const LaneFloat& __restrict twistSin,                            \
+        const LaneFloat& __restrict twistCos, const LaneFrame& __restrict middleLocal,                            \
+        const LaneVec3& __restrict endTranslation, const LaneFloat& __restrict skewed,                            \
+        LaneQuat& __restrict rootSolved, LaneQuat& __restrict middleSolved, LaneFloat& __restrict distance,       \
+        LaneFloat& __restrict upperAfter, LaneFloat& __restrict lowerAfter, LaneFloat& __restrict general
+#define KINEMA_PLAIN_ARGUMENTS                                                                                        \
+    c, parent, rootBefore, rootScale, between, middleBefore, twistSin, twistCos, middleLocal, endTranslation, skewed, \
+        rootSolved, middleSolved, distance, upperAfter, lowerAfter, general
+KINEMA_LANE_LOOPS bool solvePlainMeasured(KINEMA_PLAIN_PARAMETERS) noexcept {
+    return solvePlain<false, true>(KINEMA_PLAIN_ARGUMENTS);
+}
+KINEMA_LANE_LOOPS bool solvePlainDirect(KINEMA_PLAIN_PARAMETERS) noexcept {
+    return solvePlain<false, false>(KINEMA_PLAIN_ARGUMENTS);
+}
+KINEMA_LANE_LOOPS bool solvePlainBetween(KINEMA_PLAIN_PARAMETERS) noexcept {
+    return solvePlain<true, false>(KINEMA_PLAIN_ARGUMENTS);
+}
+#undef KINEMA_PLAIN_PARAMETERS
+#undef KINEMA_PLAIN_ARGUMENTS
 
 // For lanes below full weight or marked skewed: the outcome measured on `after`,
 // the chain composed again with its new rotations.
@@ -594,13 +596,78 @@ KINEMA_LANE_LOOPS void remeasure(const LaneChain& __restrict after, const LaneFl
     }
 }
 
+// A TwoBoneIk as floats: the joint indices, then target, pole, twist, weight, soften.
+constexpr std::size_t kTwoBoneFloats = 12;
+static_assert(sizeof(TwoBoneIk) == kTwoBoneFloats * sizeof(float) && offsetof(TwoBoneIk, target) == 3 * sizeof(float) &&
+              offsetof(TwoBoneIk, pole) == 6 * sizeof(float) && offsetof(TwoBoneIk, twist) == 9 * sizeof(float) &&
+              offsetof(TwoBoneIk, weight) == 10 * sizeof(float) && offsetof(TwoBoneIk, soften) == 11 * sizeof(float));
+
+KINEMA_LANE_LOOPS void goalFlags(const LaneFloat& __restrict twist, const LaneFloat& __restrict weight,
+                                 const LaneFloat& __restrict softness, float& anyTwist, float& leastWeight,
+                                 float& mostSoftness) noexcept {
+    float turned = 0.0f, least = 1.0f, soft = 0.0f;
+    for (std::size_t l = 0; l < L; ++l) {
+        turned = most(turned, std::abs(twist[l]));
+        least = least < weight[l] ? least : weight[l];
+        soft = most(soft, softness[l]);
+    }
+    anyTwist = turned;
+    leastWeight = least;
+    mostSoftness = soft;
+}
+
+// What each lane's task asks: target and pole into `c`, the twist as the sine and
+// cosine of its half angle, weight and softness, and whether any lane softens or
+// blends.
+void readGoals(const std::array<const TwoBoneIk*, L>& tasks, LaneChain& c, LaneFloat& twistSin, LaneFloat& twistCos,
+               LaneFloat& weight, LaneFloat& softness, bool& anySoft, bool& anyPartial) noexcept {
+    std::array<const void*, L> records;
+    for (std::size_t l = 0; l < L; ++l) records[l] = tasks[l];
+    std::array<LaneFloat, kTwoBoneFloats> fields;
+    LaneFloat twist;
+    if (recordsToLanes(records, kTwoBoneFloats, fields)) {
+        std::copy(fields[3].begin(), fields[3].end(), c.target.x);
+        std::copy(fields[4].begin(), fields[4].end(), c.target.y);
+        std::copy(fields[5].begin(), fields[5].end(), c.target.z);
+        std::copy(fields[6].begin(), fields[6].end(), c.pole.x);
+        std::copy(fields[7].begin(), fields[7].end(), c.pole.y);
+        std::copy(fields[8].begin(), fields[8].end(), c.pole.z);
+        twist = fields[9];
+        weight = fields[10];
+        softness = fields[11];
+    } else {
+        for (std::size_t l = 0; l < L; ++l) {
+            const TwoBoneIk& t = *tasks[l];
+            c.target.set(l, t.target);
+            c.pole.set(l, t.pole);
+            twist[l] = t.twist;
+            weight[l] = t.weight;
+            softness[l] = t.soften;
+        }
+    }
+    float anyTwist = 0.0f, leastWeight = 1.0f, mostSoftness = 0.0f;
+    goalFlags(twist, weight, softness, anyTwist, leastWeight, mostSoftness);
+    anySoft = mostSoftness > 0.0f;
+    anyPartial = leastWeight < 1.0f;
+    twistSin.fill(0.0f);
+    twistCos.fill(1.0f);
+    if (anyTwist == 0.0f) return;
+    for (std::size_t l = 0; l < L; ++l) {
+        if (twist[l] == 0.0f) continue;
+        const Quat q = fromAxisAngle(Vec3{1.0f, 0.0f, 0.0f}, twist[l]);
+        twistSin[l] = q.x;
+        twistCos[l] = q.w;
+    }
+}
+
 }  // namespace
 
-void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const TwoBoneLane> lanes) noexcept {
-    const TwoBoneIk& first = *lanes[0].task;
-    const auto byReference = [&] {
-        for (const TwoBoneLane& lane : lanes) *lane.outcome = solveIkTask(parents, *lane.pose, *lane.task);
-    };
+void solveTwoBoneLanes(std::span<const std::int32_t> parents, PoseLanes& poses,
+                       std::span<const TwoBoneLane, kIkLanes> lanes) noexcept {
+    std::array<const TwoBoneIk*, L> tasks;
+    const std::uint32_t members = laneTasks(lanes, tasks);
+    const TwoBoneIk& first = *tasks[0];
+    const auto byReference = [&] { solveByReference(parents, poses, lanes); };
     // Root to end, end first; the chain must fit the kept span.
     std::array<std::uint32_t, kMaxSpan> span;
     std::size_t spanLength = 0, middleAt = 0;
@@ -613,36 +680,32 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
     std::reverse(span.begin(), span.begin() + static_cast<std::ptrdiff_t>(spanLength));
     middleAt = spanLength - 1 - middleAt;
 
-    const LanePoses poses = lanePoses(lanes);
     // The root's parent's placement, composed from the top ancestor down.
     LanePlacement parent;
     LaneFloat skewed{};
     if (!placeParentOf(parents, poses, first.root, parent, skewed)) return byReference();
 
-    // The chain's locals, kept, and where root, middle and end lie.
-    std::array<LaneFrame, kMaxSpan> chain;
-    gather(chain, poses, {span.data(), spanLength}, true);
+    // The chain's locals, where PoseLanes holds them (read in one go: the chain's
+    // blocks must all stay held), and where root, middle and end lie.
+    std::array<std::uint32_t, kMaxSpan> blocks;
+    for (std::size_t k = 0; k < spanLength; ++k)
+        blocks[k] = span[k] / static_cast<std::uint32_t>(PoseLanes::kBlockJoints);
+    std::sort(blocks.begin(), blocks.begin() + static_cast<std::ptrdiff_t>(spanLength));
+    if (std::unique(blocks.begin(), blocks.begin() + static_cast<std::ptrdiff_t>(spanLength)) - blocks.begin() >
+        static_cast<std::ptrdiff_t>(PoseLanes::kBlocksHeld)) {
+        return byReference();
+    }
+    std::array<const LaneFrame*, kMaxSpan> frames;
+    for (std::size_t k = 0; k < spanLength; ++k) frames[k] = &poses.joint(span[k]);
+    const ChainFrames chain(frames.data(), spanLength);
+    const LaneQuat& rootBefore = chain[0]->r;
+    const LaneQuat& middleBefore = chain[middleAt]->r;
     LaneChain c;
-    placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, c, skewed);
+    placeChain(parent, chain, middleAt, rootBefore, middleBefore, c, skewed);
 
     LaneFloat softness, twistSin, twistCos, weight;
     bool anySoft = false, anyPartial = false;
-    for (std::size_t l = 0; l < L; ++l) {
-        const TwoBoneIk& t = *lanes[l < lanes.size() ? l : 0].task;
-        c.target.set(l, t.target);
-        c.pole.set(l, t.pole);
-        softness[l] = t.soften;
-        weight[l] = t.weight;
-        anySoft = anySoft || t.soften > 0.0f;
-        anyPartial = anyPartial || t.weight < 1.0f;
-        twistSin[l] = 0.0f;
-        twistCos[l] = 1.0f;
-        if (t.twist != 0.0f) {
-            const Quat q = fromAxisAngle(Vec3{1.0f, 0.0f, 0.0f}, t.twist);
-            twistSin[l] = q.x;
-            twistCos[l] = q.w;
-        }
-    }
+    readGoals(tasks, c, twistSin, twistCos, weight, softness, anySoft, anyPartial);
     // As the reference: past (1 - soften) of the chain the reach eases into full
     // extension exponentially.
     const auto soften = [&] {
@@ -654,16 +717,24 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
             if (c.reach[l] > soft) c.reach[l] = soft + ease * (1.0f - std::exp(-(c.reach[l] - soft) / ease));
         }
     };
+    // Joints between root and middle: their frames composed once.
+    const bool direct = middleAt == 1;
     LaneBetween between;
-    betweenJoints(std::span<const LaneFrame>(chain.data(), spanLength), middleAt, between);
+    if (!direct) betweenJoints(chain, middleAt, between);
     LaneQuat rootSolved, middleSolved;
     LaneFloat distance, general;
     measureLengths(c);
     soften();
     // Each lane takes the plain solve when it is in general position at full weight,
     // else the general one: a lane's result does not depend on the others'.
-    const bool allPlain = solvePlain(c, parent, chain[0].r, chain[0].s, between, chain[middleAt].r, twistSin, twistCos,
-                                     rootSolved, middleSolved, distance, general);
+    // Root, middle and end each the parent of the next (a leg, an arm): the plain
+    // solve measures the outcome itself.
+    const bool measured = direct && spanLength == 3;
+    LaneFloat upperAfter, lowerAfter;
+    const auto solve = measured ? solvePlainMeasured : direct ? solvePlainDirect : solvePlainBetween;
+    const bool allPlain =
+        solve(c, parent, rootBefore, chain[0]->s, between, middleBefore, twistSin, twistCos, *chain[1],
+              chain[spanLength - 1]->p, skewed, rootSolved, middleSolved, distance, upperAfter, lowerAfter, general);
     if (anyPartial || !allPlain) {
         const LaneQuat rootPlain = rootSolved, middlePlain = middleSolved;
         const LaneFloat distancePlain = distance;
@@ -671,10 +742,11 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
         soften();
         LaneQuat rootTurn, middleTurn;
         solveTurns(c, twistSin, twistCos, halfTurnW(), rootTurn, middleTurn);
-        turnRoot(parent, chain[0].r, rootTurn, c.valid, rootSolved);
-        if (anyPartial) blendByWeight(rootSolved, chain[0].r, weight);
-        turnMiddle(parent, rootSolved, chain[0].s, between, chain[middleAt].r, middleTurn, c.valid, middleSolved);
-        if (anyPartial) blendByWeight(middleSolved, chain[middleAt].r, weight);
+        if (direct) betweenJoints(chain, middleAt, between);  // the identity
+        turnRoot(parent, rootBefore, rootTurn, c.valid, rootSolved);
+        if (anyPartial) blendByWeight(rootSolved, rootBefore, weight);
+        turnMiddle(parent, rootSolved, chain[0]->s, between, middleBefore, middleTurn, c.valid, middleSolved);
+        if (anyPartial) blendByWeight(middleSolved, middleBefore, weight);
 
         endAfterTurns(c, rootTurn, middleTurn, distance);
         for (std::size_t l = 0; l < L; ++l) {
@@ -690,17 +762,20 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const Tw
     // its new rotations.
     bool recompose = anyPartial;
     for (std::size_t l = 0; l < L; ++l) recompose = recompose || skewed[l] != 0.0f;
-    if (recompose) {
-        chain[0].r = rootSolved;
-        chain[middleAt].r = middleSolved;
+    if (recompose && measured && allPlain && !anyPartial) {
+        std::copy(upperAfter.begin(), upperAfter.end(), c.upper.begin());
+        std::copy(lowerAfter.begin(), lowerAfter.end(), c.lower.begin());
+    } else if (recompose) {
         LaneChain after;
-        placeChain(parent, std::span<const LaneFrame>(chain.data(), spanLength), middleAt, after, skewed);
+        placeChain(parent, chain, middleAt, rootSolved, middleSolved, after, skewed);
         remeasure(after, weight, skewed, c, distance);
     }
-    scatterRotation(poses, span[0], rootSolved);
-    scatterRotation(poses, span[middleAt], middleSolved);
-    for (std::size_t k = 0; k < lanes.size(); ++k)
-        *lanes[k].outcome = {distance[k] <= 1e-4f * (c.upper[k] + c.lower[k]), distance[k]};
+    poses.setRotation(span[0], rootSolved, members);
+    poses.setRotation(span[middleAt], middleSolved, members);
+    for (std::size_t l = 0; l < L; ++l) {
+        if (lanes[l].task != nullptr)
+            *lanes[l].outcome = {distance[l] <= 1e-4f * (c.upper[l] + c.lower[l]), distance[l]};
+    }
 }
 
 namespace {
@@ -926,20 +1001,20 @@ KINEMA_LANE_LOOPS void aimMiss(const LanePlacement& __restrict aimed, const AimG
 
 }  // namespace
 
-void solveAimLanes(std::span<const std::int32_t> parents, std::span<const AimLane> lanes) noexcept {
-    const std::span<const std::uint32_t> joints = lanes[0].task->joints;
+void solveAimLanes(std::span<const std::int32_t> parents, PoseLanes& poses,
+                   std::span<const AimLane, kIkLanes> lanes) noexcept {
+    std::array<const AimIk*, L> tasks;
+    const std::uint32_t members = laneTasks(lanes, tasks);
+    const std::span<const std::uint32_t> joints = tasks[0]->joints;
     const std::size_t n = joints.size();
-    const LanePoses poses = lanePoses(lanes);
-    const auto byReference = [&] {
-        for (const AimLane& lane : lanes) *lane.outcome = solveIkTask(parents, *lane.pose, *lane.task);
-    };
+    const auto byReference = [&] { solveByReference(parents, poses, lanes); };
     AimLanesChain c;
     c.joints = joints;
     LaneFloat skewed{};
     if (n > kMaxAimLanesJoints || !placeParentOf(parents, poses, joints[0], c.parentOf[0], skewed)) {
         return byReference();
     }
-    gather(std::span<LaneFrame>(c.local.data(), n), poses, joints, false);
+    for (std::size_t k = 0; k < n; ++k) c.local[k] = poses.joint(joints[k]);
     // The unnamed joints between two named ones never turn: composed once.
     for (std::size_t k = 0; k + 1 < n; ++k) {
         const auto above = static_cast<std::uint32_t>(parents[joints[k + 1]]);
@@ -952,11 +1027,7 @@ void solveAimLanes(std::span<const std::int32_t> parents, std::span<const AimLan
             run[length++] = j;
         }
         setIdentity(c.between[k]);
-        LaneFrame local;
-        for (std::size_t i = length; i-- > 0;) {
-            gather({&local, 1}, poses, {&run[i], 1}, false);
-            composeOnto(c.between[k], local, skewed);
-        }
+        for (std::size_t i = length; i-- > 0;) composeOnto(c.between[k], poses.joint(run[i]), skewed);
     }
 
     // What each lane asks, its turn's shares and its limit.
@@ -964,7 +1035,7 @@ void solveAimLanes(std::span<const std::int32_t> parents, std::span<const AimLan
     std::array<LaneFloat, kMaxAimLanesJoints> shares;
     bool anyPartial = false, anyUp = false;
     for (std::size_t l = 0; l < L; ++l) {
-        const AimIk& t = *lanes[l < lanes.size() ? l : 0].task;
+        const AimIk& t = *tasks[l];
         g.target.set(l, t.target);
         g.forward.set(l, t.forward);
         g.up.set(l, t.up);
@@ -995,8 +1066,9 @@ void solveAimLanes(std::span<const std::int32_t> parents, std::span<const AimLan
 
     // The passes, as the reference's: one for one joint; for a chain, until a pass
     // turns no more than kAimSettled (each lane stops on its own).
+    // Lanes without a task of their own stop at once.
     LaneFloat active;
-    active.fill(1.0f);
+    for (std::size_t l = 0; l < L; ++l) active[l] = (members >> l & 1u) != 0 ? 1.0f : 0.0f;
     const int passes = n > 1 ? kAimPasses : 1;
     LaneVec3 axis;
     LaneFloat sine, cosine, moves, turning, angle;
@@ -1034,8 +1106,10 @@ void solveAimLanes(std::span<const std::int32_t> parents, std::span<const AimLan
     }
     LaneFloat distance, reached;
     aimMiss(c.aimed, g, distance, reached);
-    for (std::size_t k = 0; k < n; ++k) scatterRotation(poses, joints[k], c.local[k].r);
-    for (std::size_t l = 0; l < lanes.size(); ++l) *lanes[l].outcome = {reached[l] != 0.0f, distance[l]};
+    for (std::size_t k = 0; k < n; ++k) poses.setRotation(joints[k], c.local[k].r, members);
+    for (std::size_t l = 0; l < L; ++l) {
+        if (lanes[l].task != nullptr) *lanes[l].outcome = {reached[l] != 0.0f, distance[l]};
+    }
 }
 
 }  // namespace kinema::detail

@@ -9,43 +9,41 @@
 // compares them).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
 #include "kinema/runtime/ik.hpp"
 #include "kinema/runtime/soa_pose.hpp"
+#include "pose_lanes.hpp"
 
 namespace kinema::detail {
-
-inline constexpr std::size_t kIkLanes = 16;
 
 // One task that checkIkTasks accepted, on `local`; its outcome after it. A task of
 // weight 0 changes nothing and only reports.
 IkOutcome solveIkTask(std::span<const std::int32_t> parents, SoaPose& local, const IkTask& task) noexcept;
 
-// One lane of solveTwoBoneLanes: a task, the pose it runs on and where its outcome goes.
-struct TwoBoneLane {
-    SoaPose* pose;
-    const TwoBoneIk* task;
-    IkOutcome* outcome;
+// One lane of a side-by-side solve: the task its instance runs (null: the lane's
+// instance takes no part) and where the outcome goes.
+template <class Task>
+struct TaskLane {
+    const Task* task = nullptr;
+    IkOutcome* outcome = nullptr;
 };
+using TwoBoneLane = TaskLane<TwoBoneIk>;
+using AimLane = TaskLane<AimIk>;
 
-// lanes[k].task on *lanes[k].pose (1 to kIkLanes lanes), every task naming the same
-// root, middle and end joints and accepted by checkIkTasks, with a weight above 0.
-void solveTwoBoneLanes(std::span<const std::int32_t> parents, std::span<const TwoBoneLane> lanes) noexcept;
-
-// An aim task side by side: as TwoBoneLane.
-struct AimLane {
-    SoaPose* pose;
-    const AimIk* task;
-    IkOutcome* outcome;
-};
+// lanes[l].task on lane l of `poses`, for the lanes that have a task (at least
+// one), every task naming the same root, middle and end joints and accepted by
+// checkIkTasks, with a weight above 0.
+void solveTwoBoneLanes(std::span<const std::int32_t> parents, PoseLanes& poses,
+                       std::span<const TwoBoneLane, kIkLanes> lanes) noexcept;
 
 // Aims of up to this many joints run in lanes; longer ones on the reference solver.
 inline constexpr std::size_t kMaxAimLanesJoints = 4;
-// lanes[k].task on *lanes[k].pose (1 to kIkLanes lanes), every task naming the same
-// joints and accepted by checkIkTasks, with a weight above 0.
-void solveAimLanes(std::span<const std::int32_t> parents, std::span<const AimLane> lanes) noexcept;
+// As solveTwoBoneLanes, for aim tasks naming the same joints.
+void solveAimLanes(std::span<const std::int32_t> parents, PoseLanes& poses,
+                   std::span<const AimLane, kIkLanes> lanes) noexcept;
 
 }  // namespace kinema::detail

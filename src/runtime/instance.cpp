@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -18,6 +19,16 @@ namespace kinema {
 static_assert(kIkGroup == detail::kIkLanes, "a group's IK tasks fill the solver's lanes");
 
 namespace {
+
+// Asks the memory system for `tasks` (their bytes, not what their spans point to).
+void prefetch(std::span<const IkTask> tasks) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    const auto* bytes = reinterpret_cast<const char*>(tasks.data());
+    for (std::size_t at = 0; at < tasks.size_bytes(); at += 64) __builtin_prefetch(bytes + at);
+#else
+    (void)tasks;
+#endif
+}
 
 // RootAnchor: the flagged parts of one joint replaced in the blended pose.
 void anchorRoot(const RootAnchor& anchor, SoaPose& pose) noexcept {
@@ -190,6 +201,9 @@ Status InstanceEvaluator::evaluateGroup(std::span<const InstanceRequest> request
         return Status::failure(StatusCode::WrongCount,
                                "fewer model matrices or palette matrices than the instances need");
     }
+    // The IK tasks were last read when the whole batch was checked, long enough ago to
+    // have left the cache: fetched now, they arrive while the poses blend.
+    for (const InstanceRequest& r : requests) prefetch(r.ik);
     for (std::size_t k = 0; k < count; ++k) blendPose(requests[k], states[k], work[k]);
     solveIk(requests, states, work);
     if (!modelMatrices_) return Status::success();
@@ -216,12 +230,14 @@ void InstanceEvaluator::solveIk(std::span<const InstanceRequest> requests, std::
         states[k].ikCount_ = tasks;
         most = std::max(most, tasks);
     }
+    if (most == 0) return;
     // Task by task, so each instance runs its own in list order; the two-bone tasks
     // of one position naming the same joints are solved side by side, and so are the
     // aim tasks naming the same joints.
     const auto sideBySide = [](const IkTask& task) {
-        const float weight = std::visit([](const auto& t) { return t.weight; }, task);
-        return weight > 0.0f && !std::holds_alternative<ChainIk>(task);
+        if (const auto* t = std::get_if<TwoBoneIk>(&task)) return t->weight > 0.0f;
+        if (const auto* t = std::get_if<AimIk>(&task)) return t->weight > 0.0f;
+        return false;
     };
     const auto sameJoints = [](const IkTask& a, const IkTask& b) {
         if (a.index() != b.index()) return false;
@@ -234,45 +250,51 @@ void InstanceEvaluator::solveIk(std::span<const InstanceRequest> requests, std::
     };
     for (std::size_t from = 0; from < requests.size(); from += kIkGroup) {
         const std::size_t count = std::min(kIkGroup, requests.size() - from);
+        std::array<SoaPose*, kIkGroup> groupPoses;
+        std::array<std::span<const IkTask>, kIkGroup> lists;
+        for (std::size_t k = 0; k < count; ++k) {
+            groupPoses[k] = &work[from + k].pose;
+            lists[k] = requests[from + k].ik;
+        }
+        detail::PoseLanes poses({groupPoses.data(), count});
         for (std::size_t t = 0; t < most; ++t) {
             std::uint32_t pending = 0;
             for (std::size_t k = 0; k < count; ++k) {
-                if (t < requests[from + k].ik.size()) pending |= 1u << k;
+                if (t < lists[k].size()) pending |= 1u << k;
             }
             while (pending != 0) {
                 const auto first = static_cast<std::size_t>(std::countr_zero(pending));
-                const IkTask& lead = requests[from + first].ik[t];
+                const IkTask& lead = lists[first][t];
                 if (!sideBySide(lead)) {
+                    poses.flush();
                     states[from + first].ikOutcomes_[t] = detail::solveIkTask(parents_, work[from + first].pose, lead);
                     pending &= pending - 1;
                     continue;
                 }
-                std::array<std::size_t, kIkGroup> members;
-                std::size_t n = 0;
-                for (std::uint32_t rest = pending; rest != 0; rest &= rest - 1) {
-                    const auto k = static_cast<std::size_t>(std::countr_zero(rest));
-                    const IkTask& other = requests[from + k].ik[t];
-                    if (!sideBySide(other) || !sameJoints(lead, other)) continue;
-                    members[n++] = k;
-                    pending &= ~(1u << k);
-                }
-                if (std::holds_alternative<TwoBoneIk>(lead)) {
-                    std::array<detail::TwoBoneLane, kIkGroup> lanes;
-                    for (std::size_t i = 0; i < n; ++i) {
-                        const std::size_t k = from + members[i];
-                        lanes[i] = {&work[k].pose, &std::get<TwoBoneIk>(requests[k].ik[t]), &states[k].ikOutcomes_[t]};
+                const auto solve = [&]<class Task>(const Task&) {
+                    std::array<detail::TaskLane<Task>, kIkGroup> lanes;
+                    for (std::size_t k = 0; k < kIkGroup; ++k) {
+                        const bool member =
+                            (pending >> k & 1u) != 0 && sideBySide(lists[k][t]) && sameJoints(lead, lists[k][t]);
+                        lanes[k] = member
+                            ? detail::TaskLane<Task>{&std::get<Task>(lists[k][t]), &states[from + k].ikOutcomes_[t]}
+                            : detail::TaskLane<Task>{};
+                        if (member) pending &= ~(1u << k);
                     }
-                    detail::solveTwoBoneLanes(parents_, {lanes.data(), n});
+                    if constexpr (std::is_same_v<Task, TwoBoneIk>) {
+                        detail::solveTwoBoneLanes(parents_, poses, lanes);
+                    } else {
+                        detail::solveAimLanes(parents_, poses, lanes);
+                    }
+                };
+                if (const auto* twoBone = std::get_if<TwoBoneIk>(&lead)) {
+                    solve(*twoBone);
                 } else {
-                    std::array<detail::AimLane, kIkGroup> lanes;
-                    for (std::size_t i = 0; i < n; ++i) {
-                        const std::size_t k = from + members[i];
-                        lanes[i] = {&work[k].pose, &std::get<AimIk>(requests[k].ik[t]), &states[k].ikOutcomes_[t]};
-                    }
-                    detail::solveAimLanes(parents_, {lanes.data(), n});
+                    solve(std::get<AimIk>(lead));
                 }
             }
         }
+        poses.flush();
     }
 }
 

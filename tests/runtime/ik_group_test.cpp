@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <span>
 #include <vector>
@@ -578,6 +579,60 @@ TEST(IkGroup, OneInstanceAloneGivesWhatItGivesInAGroup) {
         for (std::size_t t = 0; t < 3; ++t)
             EXPECT_EQ(state.ikOutcomes()[t], states[i].ikOutcomes()[t]) << i << ", " << t;
     }
+}
+
+// A long skeleton: joint k hangs under k - 1, except 17, 34, 51, 68 and 85, each
+// under the one 17 before it (17 under 0): chains whose joints lie in blocks of 16
+// apart, the side-by-side solvers read them block by block.
+Skeleton longSkeleton() {
+    std::vector<JointDesc> j(90);
+    for (std::size_t i = 0; i < j.size(); ++i) {
+        char name[8];
+        std::snprintf(name, sizeof name, "j%zu", i);
+        j[i].name = name;
+        j[i].parent = i == 0 ? -1 : static_cast<std::int32_t>(i % 17 == 0 ? i - 17 : i - 1);
+        j[i].rest.translation = {0.02f * static_cast<float>(i % 3), 0.2f, 0.01f};
+    }
+    j[0].rest.scale = {1.2f, 0.9f, 1.1f};  // every frame below carries a scale that differs between axes
+    j[34].rest.scale = {0.8f, 0.8f, 0.8f};
+    return Skeleton::create(std::move(j)).value();
+}
+
+// Two-bone and aim tasks over joints of 2 to 5 blocks (5: past what the lanes hold
+// at once, solved on the reference), with chain IK between them in some requests
+// (the reference solver runs between two side-by-side solves) and requests that leave
+// a position out or hold other joints there.
+TEST(IkGroup, ChainsAcrossBlocksOfJointsMatchTheReference) {
+    const Skeleton skeleton = longSkeleton();
+    auto evaluator = InstanceEvaluator::create(skeleton, {});
+    ASSERT_TRUE(evaluator.ok()) << evaluator.message();
+    std::mt19937 rng(23);
+    std::uniform_real_distribution<float> spread(-0.3f, 0.3f);
+    constexpr std::size_t kInstances = kIkGroup + 5;
+    std::vector<SoaPose> poses;
+    for (std::size_t i = 0; i < kInstances; ++i) poses.push_back(randomPose(skeleton, rng));
+    static constexpr std::uint32_t kAimed[] = {51, 85};
+    static constexpr std::uint32_t kChain[] = {17, 18, 19, 20};
+    std::vector<std::vector<IkTask>> tasks(kInstances);
+    for (std::size_t i = 0; i < kInstances; ++i) {
+        const Vec3 near{spread(rng), 1.0f + spread(rng), spread(rng)};
+        const TwoBoneIk threeBlocks{17, 34, 51, near, {0.0f, 1.0f, 2.0f}};
+        const TwoBoneIk fourBlocks{34, 51, 85, near + Vec3{0.0f, 1.5f, 0.0f}, {0.5f, 2.0f, 2.0f}};
+        const TwoBoneIk fiveBlocks{17, 51, 85, near + Vec3{0.0f, 1.0f, 0.0f}, {0.0f, 1.0f, 2.0f}};
+        const TwoBoneIk twoBlocks{14, 15, 16, near + Vec3{0.0f, 1.5f, 0.0f}, {1.0f, 1.0f, 0.0f}};
+        AimIk aim;
+        aim.joints = kAimed;
+        aim.target = Vec3{2.0f, 3.0f, 1.0f} + near;
+        ChainIk chain;
+        chain.joints = kChain;
+        chain.target = near + Vec3{0.0f, 0.4f, 0.0f};
+        tasks[i] = {i % 4 == 3 ? IkTask{twoBlocks} : IkTask{threeBlocks}, fourBlocks, aim, fiveBlocks};
+        if (i % 3 == 1) tasks[i].insert(tasks[i].begin() + 1, chain);
+        if (i % 5 == 2) tasks[i].resize(1);
+    }
+    std::vector<InstanceRequest> requests = requestsOver(poses, tasks);
+    expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).first(kIkGroup), 5e-6f, 5e-5f);
+    expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).subspan(kIkGroup), 5e-6f, 5e-5f);
 }
 
 }  // namespace
