@@ -26,10 +26,11 @@ IkOutcome solveIkTask(std::span<const std::int32_t> parents, SoaPose& local, con
 
 // One lane of a side-by-side solve: the task its instance runs (null: the lane's
 // instance takes no part) and where the outcome goes.
+// (No member initialisers: a solver's array of them is filled lane by lane.)
 template <class Task>
 struct TaskLane {
-    const Task* task = nullptr;
-    IkOutcome* outcome = nullptr;
+    const Task* task;
+    IkOutcome* outcome;
 };
 using TwoBoneLane = TaskLane<TwoBoneIk>;
 using AimLane = TaskLane<AimIk>;

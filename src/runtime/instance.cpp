@@ -20,13 +20,14 @@ static_assert(kIkGroup == detail::kIkLanes, "a group's IK tasks fill the solver'
 
 namespace {
 
-// Asks the memory system for `tasks` (their bytes, not what their spans point to).
-void prefetch(std::span<const IkTask> tasks) noexcept {
+// Asks the memory system for `bytes` bytes from `at`.
+void prefetch(const void* at, std::size_t bytes) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
-    const auto* bytes = reinterpret_cast<const char*>(tasks.data());
-    for (std::size_t at = 0; at < tasks.size_bytes(); at += 64) __builtin_prefetch(bytes + at);
+    const auto* first = static_cast<const char*>(at);
+    for (std::size_t k = 0; k < bytes; k += 64) __builtin_prefetch(first + k);
 #else
-    (void)tasks;
+    (void)at;
+    (void)bytes;
 #endif
 }
 
@@ -202,8 +203,13 @@ Status InstanceEvaluator::evaluateGroup(std::span<const InstanceRequest> request
                                "fewer model matrices or palette matrices than the instances need");
     }
     // The IK tasks were last read when the whole batch was checked, long enough ago to
-    // have left the cache: fetched now, they arrive while the poses blend.
-    for (const InstanceRequest& r : requests) prefetch(r.ik);
+    // have left the cache: fetched now with the outcomes' place, they arrive while the
+    // poses blend.
+    for (std::size_t k = 0; k < count; ++k) {
+        if (requests[k].ik.empty()) continue;
+        prefetch(requests[k].ik.data(), requests[k].ik.size_bytes());
+        prefetch(&states[k], sizeof(InstanceState));
+    }
     for (std::size_t k = 0; k < count; ++k) blendPose(requests[k], states[k], work[k]);
     solveIk(requests, states, work);
     if (!modelMatrices_) return Status::success();
@@ -251,16 +257,18 @@ void InstanceEvaluator::solveIk(std::span<const InstanceRequest> requests, std::
     for (std::size_t from = 0; from < requests.size(); from += kIkGroup) {
         const std::size_t count = std::min(kIkGroup, requests.size() - from);
         std::array<SoaPose*, kIkGroup> groupPoses;
-        std::array<std::span<const IkTask>, kIkGroup> lists;
+        std::array<const IkTask*, kIkGroup> lists;  // each request's tasks
+        std::array<std::size_t, kIkGroup> holds;    // how many
         for (std::size_t k = 0; k < count; ++k) {
             groupPoses[k] = &work[from + k].pose;
-            lists[k] = requests[from + k].ik;
+            lists[k] = requests[from + k].ik.data();
+            holds[k] = requests[from + k].ik.size();
         }
         detail::PoseLanes poses({groupPoses.data(), count});
         for (std::size_t t = 0; t < most; ++t) {
             std::uint32_t pending = 0;
             for (std::size_t k = 0; k < count; ++k) {
-                if (t < lists[k].size()) pending |= 1u << k;
+                if (t < holds[k]) pending |= 1u << k;
             }
             while (pending != 0) {
                 const auto first = static_cast<std::size_t>(std::countr_zero(pending));

@@ -44,7 +44,8 @@ const float* componentOf(const LaneFrame& f, std::size_t c) noexcept {
 using Rows = std::array<float*, L>;
 
 // The joints of the block whose bits are set, one by one.
-void readJoints(const Rows& rows, std::size_t stride, std::uint32_t joints, std::array<LaneFrame, kBlockJoints>& out) noexcept {
+void readJoints(const Rows& rows, std::size_t stride, std::uint32_t joints,
+                std::array<LaneFrame, kBlockJoints>& out) noexcept {
     for (std::uint32_t rest = joints; rest != 0; rest &= rest - 1) {
         const auto k = static_cast<std::size_t>(std::countr_zero(rest));
         for (std::size_t c = 0; c < kSoaComponents; ++c) {

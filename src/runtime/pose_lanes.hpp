@@ -100,7 +100,7 @@ private:
 
     std::array<SoaPose*, kIkLanes> poses_{};
     std::size_t count_ = 0;
-    std::size_t stride_ = 0;  // floats from one component array to the next
+    std::size_t stride_ = 0;      // floats from one component array to the next
     std::uint32_t allLanes_ = 0;  // a bit for each lane with a pose of its own
     bool wide_ = false;           // blocks moved whole with 512-bit vectors
     std::uint64_t clock_ = 0;     // reads so far

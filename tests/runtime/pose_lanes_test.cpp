@@ -65,7 +65,8 @@ TEST(PoseLanes, ReadsEveryJointOfEveryLaneAsThePosesHoldIt) {
         EXPECT_EQ(lanes.count(), count);
         // Every joint, blocks revisited after others pushed them out.
         for (std::size_t round = 0; round < 2; ++round) {
-            for (std::size_t j = 0; j < kJoints; ++j) expectLanesHold(lanes.joint(static_cast<std::uint32_t>(j)), j, count);
+            for (std::size_t j = 0; j < kJoints; ++j)
+                expectLanesHold(lanes.joint(static_cast<std::uint32_t>(j)), j, count);
         }
         for (std::size_t j = kJoints; j-- > 0;) expectLanesHold(lanes.joint(static_cast<std::uint32_t>(j)), j, count);
     }
