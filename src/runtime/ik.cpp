@@ -94,9 +94,10 @@ constexpr float kOnLine = 1e-10f;
 // its area (Heron): exactly 0 at full extension and full fold, where 1 - cos^2
 // would be rounding noise amplified by the square root.
 float sineAtRoot(float upper, float lower, float reach) noexcept {
-    const float product =
-        (upper + lower + reach) * (lower + reach - upper) * (upper + reach - lower) * (upper + lower - reach);
-    return std::min(1.0f, std::sqrt(std::max(0.0f, product)) / (2.0f * upper * reach));
+    const float sum = upper + lower;
+    return std::min(
+        1.0f,
+        std::sqrt(std::max(0.0f, detail::heronOverFourth(upper, lower, reach))) * (sum * sum) / (2.0f * upper * reach));
 }
 
 // `v` scaled to unit length, or `fallback` when `v` is too short to have a direction.

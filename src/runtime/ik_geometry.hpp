@@ -91,6 +91,18 @@ inline Vec3 turnAxis(Vec3 from, Vec3 to) noexcept {
     return axis - from * along;
 }
 
+// Heron's product for the triangle of sides upper, lower and reach (16 area^2) over
+// (upper + lower)^4: each factor divided by upper + lower, so that the product neither
+// underflows for bones of 1e-11 (four such lengths multiply to below the smallest
+// normal float) nor overflows for long ones, and a factor that is exactly 0 (full
+// extension, full fold) stays 0. Branch-free.
+inline float heronOverFourth(float upper, float lower, float reach) noexcept {
+    const float sum = upper + lower;
+    const float s = 1.0f / (sum > 0.0f ? sum : 1.0f);
+    return ((upper + lower + reach) * s) * ((lower + reach - upper) * s) * ((upper + reach - lower) * s) *
+        ((upper + lower - reach) * s);
+}
+
 // `delta`, a turn in model space about a joint's origin, as the turn to apply to the
 // joint's local rotation under a parent whose model-space linear map has columns
 // x, y, z (each rotation times its per-axis scale, composed) and rotations alone

@@ -356,10 +356,10 @@ KINEMA_LANE_LOOPS void solveTurns(const LaneChain& c, const LaneFloat& twistSin,
                     1.0f)
             : 0.0f;
         // As the reference: the sine from the triangle's area; a reach of 0 folds the limb.
-        const float product =
-            (upper + lower + reach) * (lower + reach - upper) * (upper + reach - lower) * (upper + lower - reach);
-        const float sinRoot =
-            reach > 0.0f ? least(1.0f, std::sqrt(most(0.0f, product)) / (2.0f * safeUpper * safeReach)) : 1.0f;
+        const float product = heronOverFourth(upper, lower, reach), sum = upper + lower;
+        const float sinRoot = reach > 0.0f
+            ? least(1.0f, std::sqrt(most(0.0f, product)) * (sum * sum) / (2.0f * safeUpper * safeReach))
+            : 1.0f;
         const Vec3 middle = a + (u * cosRoot + bend * sinRoot) * upper;
         const Vec3 end = a + u * reach;
 
@@ -466,6 +466,10 @@ KINEMA_LANE_INLINE bool solvePlain(const LaneChain& __restrict c, const LanePlac
     for (std::size_t l = 0; l < L; ++l) {
         const Vec3 a = c.root[l], b = c.middle[l], e = c.end[l], target = c.target[l];
         const float upper = c.upper[l], lower = c.lower[l];
+        // Bones of any length the reference takes (1e-12 up): the turns' arcs are built
+        // from unit vectors, so that their squares stay normal floats.
+        const float invUpper = 1.0f / (upper > kTiny ? upper : 1.0f);
+        const float invLower = 1.0f / (lower > kTiny ? lower : 1.0f);
         const Vec3 toTarget = target - a;
         const float toTarget2 = dot(toTarget, toTarget);
         const float toTargetLength = std::sqrt(toTarget2);
@@ -487,28 +491,26 @@ KINEMA_LANE_INLINE bool solvePlain(const LaneChain& __restrict c, const LanePlac
 
         const float inv2ur = 1.0f / (2.0f * (upper > kTiny ? upper : 1.0f) * (reach > 0.0f ? reach : 1.0f));
         const float cosRoot = least(most(((upper - lower) * (upper + lower) + reach * reach) * inv2ur, -1.0f), 1.0f);
-        const float product =
-            (upper + lower + reach) * (lower + reach - upper) * (upper + reach - lower) * (upper + lower - reach);
-        const float sinRoot = least(1.0f, std::sqrt(most(0.0f, product)) * inv2ur);
+        const float product = heronOverFourth(upper, lower, reach), sum = upper + lower;
+        const float sinRoot = least(1.0f, std::sqrt(most(0.0f, product)) * (sum * sum) * inv2ur);
         const Vec3 towardMiddle = u * cosRoot + bend * sinRoot;  // unit: the triangle's cosine and sine
 
-        // The root's turn: the upper bone onto its new direction. The shortest arc
-        // from v to unit w is (v x w, |v| + v . w) normalised: v need not be unit.
-        const Vec3 from = b - a;
-        const float rootDot = dot(from, towardMiddle);
+        // The root's turn: the upper bone onto its new direction.
+        const Vec3 from = (b - a) * invUpper;
+        const float rootCos = dot(from, towardMiddle);
         const Quat rootTurn = unit(Quat{from.y * towardMiddle.z - from.z * towardMiddle.y,
                                         from.z * towardMiddle.x - from.x * towardMiddle.z,
-                                        from.x * towardMiddle.y - from.y * towardMiddle.x, upper + rootDot});
-        // The middle's turn: the lower bone, as the root's turn left it, onto the target
-        // (both of length `lower`: the arc is lower^2 times the one between unit vectors).
-        const Vec3 lowerNow = rotate(rootTurn, e - b);
-        const Vec3 lowerWanted = u * reach - towardMiddle * upper;
-        const float middleDot = dot(lowerNow, lowerWanted), lower2 = lower * lower;
+                                        from.x * towardMiddle.y - from.y * towardMiddle.x, 1.0f + rootCos});
+        // The middle's turn: the lower bone, as the root's turn left it, onto the target.
+        const Vec3 lowerTurned = rotate(rootTurn, e - b);
+        const Vec3 lowerNow = lowerTurned * invLower;
+        const Vec3 lowerWanted = (u * reach - towardMiddle * upper) * invLower;
+        const float middleCos = dot(lowerNow, lowerWanted);
         // Unnormalised where only the direction matters: a rotation q sandwiched as
         // conj(q) * t * q, or a turn whose product is normalised after.
         const Quat middleArc{lowerNow.y * lowerWanted.z - lowerNow.z * lowerWanted.y,
                              lowerNow.z * lowerWanted.x - lowerNow.x * lowerWanted.z,
-                             lowerNow.x * lowerWanted.y - lowerNow.y * lowerWanted.x, lower2 + middleDot};
+                             lowerNow.x * lowerWanted.y - lowerNow.y * lowerWanted.x, 1.0f + middleCos};
         const Quat middleTurn = unit(middleArc);
 
         // Turns taken into the frames through their maps; a lane whose map flattens
@@ -525,7 +527,7 @@ KINEMA_LANE_INLINE bool solvePlain(const LaneChain& __restrict c, const LanePlac
                                  middleBefore[l]);
         rootSolved.set(l, root);
         middleSolved.set(l, middle);
-        const Vec3 endAfter = a + towardMiddle * upper + rotate(middleTurn, lowerNow);
+        const Vec3 endAfter = a + towardMiddle * upper + rotate(middleTurn, lowerTurned);
         if constexpr (!Measured) distance[l] = length(endAfter - target);
         if constexpr (Measured) {
             // m is the root's new map: the middle's translation through it, then the end's
@@ -547,7 +549,7 @@ KINEMA_LANE_INLINE bool solvePlain(const LaneChain& __restrict c, const LanePlac
         }
 
         const bool plain = upper > kTiny && lower > kTiny && targetOff && reach > 0.0f && poleOff &&
-            rootDot >= -0.99f * upper && middleDot >= -0.99f * lower2 && rootMapped && middleMapped;
+            rootCos >= -0.99f && middleCos >= -0.99f && rootMapped && middleMapped;
         general[l] = plain ? 0.0f : 1.0f;
     }
     float any = 0.0f;

@@ -635,5 +635,58 @@ TEST(IkGroup, ChainsAcrossBlocksOfJointsMatchTheReference) {
     expectGroupMatchesReference(*evaluator, std::span<const InstanceRequest>(requests).subspan(kIkGroup), 5e-6f, 5e-5f);
 }
 
+// A leg whose bones are 3e-11 to 3e9 units long, each lane with its own target: the
+// rotations written are unit quaternions and agree with the reference's.
+TEST(IkGroup, BonesFarFromUnitLengthGiveUnitRotationsAsTheReference) {
+    for (const float unitLength : {3e-11f, 1e-10f, 3e9f}) {
+        std::vector<JointDesc> j(3);
+        j[0].name = "hip";
+        j[1].name = "knee";
+        j[1].parent = 0;
+        j[1].rest.translation = Vec3{0.0f, -0.45f, 0.02f} * unitLength;
+        j[2].name = "ankle";
+        j[2].parent = 1;
+        j[2].rest.translation = Vec3{0.0f, -0.45f, -0.02f} * unitLength;
+        const Skeleton skeleton = Skeleton::create(std::move(j)).value();
+        auto evaluator = InstanceEvaluator::create(skeleton, {});
+        ASSERT_TRUE(evaluator.ok());
+        const SoaPose pose(std::vector<Transform>(skeleton.restPose().begin(), skeleton.restPose().end()), {});
+        std::vector<IkTask> tasks;
+        for (std::size_t i = 0; i < kIkGroup; ++i) {
+            const float s = 0.02f * static_cast<float>(i);
+            tasks.push_back(
+                TwoBoneIk{0, 1, 2, Vec3{0.2f + s, -0.6f, 0.3f - s} * unitLength, Vec3{0.0f, 0.0f, 3.0f} * unitLength});
+        }
+        std::vector<InstanceRequest> requests(kIkGroup);
+        for (std::size_t i = 0; i < kIkGroup; ++i) {
+            requests[i].external = &pose;
+            requests[i].externalWeight = 1.0f;
+            requests[i].ik = {&tasks[i], 1};
+        }
+        std::vector<InstanceState> states(kIkGroup);
+        std::vector<WorkPoses> work(kIkGroup, evaluator->makeWorkPoses());
+        std::vector<Mat4> model(kIkGroup * 3);
+        ASSERT_TRUE(evaluator->evaluateGroup(requests, states, work, model, {}).ok());
+        for (std::size_t i = 0; i < kIkGroup; ++i) {
+            SoaPose reference = pose;
+            std::vector<Mat4> referenceModel(3);
+            IkOutcome outcome;
+            ASSERT_TRUE(applyIk(evaluator->kernels(), evaluator->parents(), reference, {&tasks[i], 1}, referenceModel,
+                                {&outcome, 1})
+                            .ok());
+            for (std::size_t k = 0; k < 2; ++k) {
+                const Quat got = work[i].pose.joint(k).rotation, want = reference.joint(k).rotation;
+                EXPECT_NEAR(dot(got, got), 1.0f, 1e-5f) << unitLength << " lane " << i << " joint " << k;
+                const Quat q = dot(got, want) < 0.0f ? -got : got;
+                EXPECT_LT(std::max({std::abs(q.x - want.x), std::abs(q.y - want.y), std::abs(q.z - want.z),
+                                    std::abs(q.w - want.w)}),
+                          1e-4f)
+                    << unitLength << " lane " << i << " joint " << k;
+            }
+            EXPECT_EQ(states[i].ikOutcomes()[0].reached, outcome.reached) << unitLength << " lane " << i;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace kinema
