@@ -688,15 +688,13 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, PoseLanes& poses,
     if (!placeParentOf(parents, poses, first.root, parent, skewed)) return byReference();
 
     // The chain's locals, where PoseLanes holds them (read in one go: the chain's
-    // blocks must all stay held), and where root, middle and end lie.
-    std::array<std::uint32_t, kMaxSpan> blocks;
-    for (std::size_t k = 0; k < spanLength; ++k)
-        blocks[k] = span[k] / static_cast<std::uint32_t>(PoseLanes::kBlockJoints);
-    std::sort(blocks.begin(), blocks.begin() + static_cast<std::ptrdiff_t>(spanLength));
-    if (std::unique(blocks.begin(), blocks.begin() + static_cast<std::ptrdiff_t>(spanLength)) - blocks.begin() >
-        static_cast<std::ptrdiff_t>(PoseLanes::kBlocksHeld)) {
-        return byReference();
+    // blocks must all stay held), and where root, middle and end lie. Parents come
+    // before children, so the span's joints, and their blocks, ascend.
+    std::size_t blocks = 1;
+    for (std::size_t k = 1; k < spanLength; ++k) {
+        if (span[k] / PoseLanes::kBlockJoints != span[k - 1] / PoseLanes::kBlockJoints) ++blocks;
     }
+    if (blocks > PoseLanes::kBlocksHeld) return byReference();
     std::array<const LaneFrame*, kMaxSpan> frames;
     for (std::size_t k = 0; k < spanLength; ++k) frames[k] = &poses.joint(span[k]);
     const ChainFrames chain(frames.data(), spanLength);

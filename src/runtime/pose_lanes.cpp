@@ -15,7 +15,7 @@ namespace {
 
 constexpr std::size_t L = kIkLanes;
 constexpr std::size_t kBlockJoints = PoseLanes::kBlockJoints;
-static_assert(kIkLanes % 16 == 0 && kIkLanes <= 32, "lanes move 16 at a time; a mask holds them");
+static_assert(kIkLanes == 16, "one 512-bit register of floats per lane row; a 32-bit mask holds the lanes");
 static_assert(kBlockJoints == 16, "a block is one 64-byte line of each component array");
 static_assert(kSoaComponents == 10);
 
@@ -108,38 +108,31 @@ KINEMA_WIDE inline void transpose(__m512 (&r)[16]) noexcept {
     }
 }
 
-// 16 lanes at a time: lanes h .. h + 15 of each joint's component.
 KINEMA_WIDE void readBlock(const Rows& rows, std::size_t stride, std::array<LaneFrame, kBlockJoints>& out) noexcept {
     for (std::size_t c = 0; c < kSoaComponents; ++c) {
-        for (std::size_t h = 0; h < L; h += 16) {
-            __m512 r[16];
-            for (std::size_t l = 0; l < 16; ++l) r[l] = _mm512_loadu_ps(rows[h + l] + c * stride);
-            transpose(r);
-            for (std::size_t k = 0; k < kBlockJoints; ++k) _mm512_store_ps(componentOf(out[k], c) + h, r[k]);
-        }
+        __m512 r[16];
+        for (std::size_t l = 0; l < L; ++l) r[l] = _mm512_loadu_ps(rows[l] + c * stride);
+        transpose(r);
+        for (std::size_t k = 0; k < kBlockJoints; ++k) _mm512_store_ps(componentOf(out[k], c), r[k]);
     }
 }
 
 KINEMA_WIDE void writeBlockRotations(const Rows& rows, std::size_t stride, std::size_t count,
                                      const std::array<LaneFrame, kBlockJoints>& in) noexcept {
     for (std::size_t c = kFirstRotation; c < kRotationEnd; ++c) {
-        for (std::size_t h = 0; h < count; h += 16) {
-            __m512 r[16];
-            for (std::size_t k = 0; k < kBlockJoints; ++k) r[k] = _mm512_load_ps(componentOf(in[k], c) + h);
-            transpose(r);
-            for (std::size_t l = 0; l < 16 && h + l < count; ++l) _mm512_storeu_ps(rows[h + l] + c * stride, r[l]);
-        }
+        __m512 r[16];
+        for (std::size_t k = 0; k < kBlockJoints; ++k) r[k] = _mm512_load_ps(componentOf(in[k], c));
+        transpose(r);
+        for (std::size_t l = 0; l < count; ++l) _mm512_storeu_ps(rows[l] + c * stride, r[l]);
     }
 }
 KINEMA_WIDE void wideRecordsToLanes(std::span<const void* const, kIkLanes> records, std::size_t floats,
                                     std::span<std::array<float, kIkLanes>> out) noexcept {
     const auto mask = static_cast<__mmask16>((1u << floats) - 1u);
-    for (std::size_t h = 0; h < L; h += 16) {
-        __m512 r[16];
-        for (std::size_t l = 0; l < 16; ++l) r[l] = _mm512_maskz_loadu_ps(mask, records[h + l]);
-        transpose(r);
-        for (std::size_t k = 0; k < floats; ++k) _mm512_storeu_ps(out[k].data() + h, r[k]);
-    }
+    __m512 r[16];
+    for (std::size_t l = 0; l < L; ++l) r[l] = _mm512_maskz_loadu_ps(mask, records[l]);
+    transpose(r);
+    for (std::size_t k = 0; k < floats; ++k) _mm512_storeu_ps(out[k].data(), r[k]);
 }
 #if !defined(__clang__)
 #pragma GCC diagnostic pop
@@ -172,10 +165,7 @@ bool recordsToLanes(std::span<const void* const, kIkLanes> records, std::size_t 
 }
 
 PoseLanes::PoseLanes(std::span<SoaPose* const> poses) noexcept
-    : count_(poses.size()),
-      stride_(poses[0]->laneCount()),
-      allLanes_(count_ >= 32 ? ~0u : (1u << count_) - 1u),
-      wide_(movesWholeBlocks()) {
+    : count_(poses.size()), stride_(poses[0]->laneCount()), allLanes_((1u << count_) - 1u), wide_(movesWholeBlocks()) {
     for (std::size_t l = 0; l < L; ++l) poses_[l] = poses[l < count_ ? l : 0];
 }
 
