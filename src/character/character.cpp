@@ -22,6 +22,7 @@ Result<Character> Character::create(const Model& model, CharacterOptions options
     EvaluatorOptions eo;
     eo.simd = options.simd;
     eo.skins = model.skins;
+    eo.curves = options.curves;
     Result<InstanceEvaluator> evaluator = InstanceEvaluator::create(model.skeleton, model.restWeights, eo);
     if (!evaluator) return std::vector<Fault>(evaluator.faults().begin(), evaluator.faults().end());
     Character c;
@@ -43,6 +44,24 @@ Result<Character> Character::create(const Model& model, CharacterOptions options
             c.packed_.push_back(std::move(packed).value());
         }
         markers = std::max(markers, clip.markers().size());
+    }
+    if (!options.rootMotionJoint.empty()) {
+        const auto joint = model.skeleton.findJoint(options.rootMotionJoint);
+        if (!joint) {
+            return Fault{"rootMotionJoint", "no joint named \"" + std::string(options.rootMotionJoint) + "\""};
+        }
+        c.rootJoint_ = *joint;
+        c.rootMotions_.reserve(model.clips.size());
+        for (std::size_t i = 0; i < model.clips.size(); ++i) {
+            auto motion =
+                RootMotion::create(model.clips[i], *joint, model.skeleton.restPose()[*joint], options.rootMotionMask);
+            if (!motion) {
+                std::vector<Fault> faults(motion.faults().begin(), motion.faults().end());
+                for (Fault& f : faults) f.where = "rootMotionJoint/clips/" + std::to_string(i) + "/" + f.where;
+                return faults;
+            }
+            c.rootMotions_.push_back(std::move(motion).value());
+        }
     }
     c.work_ = c.evaluator_.makeWorkPoses();
     c.modelMatrices_.resize(c.evaluator_.jointCount());
@@ -165,31 +184,36 @@ void Character::report(std::uint32_t layer, std::uint32_t clip, LoopMode loop, c
     }
 }
 
-void Character::fill(InstanceRequest& r) const noexcept {
+void Character::fill(const CrossFadeStep& baseStep, InstanceRequest& r,
+                     std::array<const RootMotion*, kMaxLayers>& motions) const noexcept {
     r = InstanceRequest{};
-    const auto layerOf = [&](const Player& p) {
-        LayerRequest l;
-        l.clip = &packed_[clipIndexOf(p.clip())];
+    r.ik = ik_;
+    motions = {};
+    const auto add = [&](const Player& p, float weight, const PlaybackStep& step) -> LayerRequest& {
+        const std::uint32_t clip = clipIndexOf(p.clip());
+        if (rootJoint_) motions[r.layerCount] = &rootMotions_[clip];
+        LayerRequest& l = r.layers[r.layerCount++];
+        l.clip = &packed_[clip];
         l.time = p.position();
         l.loop = p.mode();
+        l.weight = weight;
+        l.step = step;
         return l;
     };
     if (const Player* out = base_.outgoing(); out != nullptr && out->clip() != nullptr) {
-        r.layers[r.layerCount++] = layerOf(*out);
+        (void)add(*out, 1.0f, baseStep.outgoing.value_or(PlaybackStep{}));
     }
     if (base_.current().clip() != nullptr) {
-        LayerRequest l = layerOf(base_.current());
-        l.weight = r.layerCount == 0 ? 1.0f : base_.currentWeight();
-        r.layers[r.layerCount++] = l;
+        (void)add(base_.current(), r.layerCount == 0 ? 1.0f : base_.currentWeight(), baseStep.current);
     }
     if (r.layerCount == 0) return;  // nothing on the base layer: the rest pose
+    // The pose plays in place: the root held where the base layer's newest clip starts.
+    if (rootJoint_) r.rootAnchor = motions[r.layerCount - 1]->anchor(*rootJoint_);
     for (const Upper& u : upper_) {
         if (!u.active || u.weight <= 0.0) continue;
-        LayerRequest l = layerOf(u.player);
-        l.weight = static_cast<float>(u.weight);
+        LayerRequest& l = add(u.player, static_cast<float>(u.weight), u.step);
         l.mode = u.mode;
         l.mask = u.mask;
-        r.layers[r.layerCount++] = l;
     }
 }
 
@@ -215,7 +239,8 @@ Status Character::update(double elapsed) noexcept {
     std::swap(base, base_);
     std::swap(upper, upper_);
     InstanceRequest request;
-    fill(request);
+    std::array<const RootMotion*, kMaxLayers> motions;
+    fill(baseStep, request, motions);
     if (Status s = evaluator_.check(request); !s) {
         std::swap(base, base_);
         std::swap(upper, upper_);
@@ -237,8 +262,23 @@ Status Character::update(double elapsed) noexcept {
         if (u.active) report(static_cast<std::uint32_t>(k + 1), u.clip, u.player.mode(), u.step);
     }
     (void)evaluator_.evaluate(request, state_, work_, modelMatrices_, palettes_);  // sized at creation
+    rootMotion_ = rootJoint_ ? rootMotionDelta(request, motions, *rootJoint_) : Transform{};
     ++frame_;
     return Status::success();
+}
+
+Status Character::setIk(std::span<const IkTask> tasks) {
+    if (Status s = checkIkTasks(tasks, model_->skeleton.parents()); !s) return s;
+    ik_.assign(tasks.begin(), tasks.end());
+    return Status::success();
+}
+
+std::optional<float> Character::curve(std::string_view name) const noexcept {
+    const auto names = evaluator_.curveNames();
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (names[i] == name) return state_.curves()[i];
+    }
+    return std::nullopt;
 }
 
 std::span<const Mat4> Character::palette(std::size_t skin) const noexcept {

@@ -24,6 +24,18 @@
 // each with its own clip, loop mode, speed and a weight that can fade in or out over
 // time. update() reports markers crossed, clips that looped and one-shots that
 // finished. For crowds use PoseBatch: a Character is one instance.
+//
+// What touches the world: IK tasks solved on every update (setIk: feet on the
+// ground, a head turned toward a target), root motion (the clips' travel as a
+// delta per update while the pose plays in place), user curves blended with the
+// pose, and sockets placed from model() (runtime/socket.hpp):
+//
+//   auto man = kinema::Character::create(*model, {.rootMotionJoint = "hips", .curves = names});
+//   (void)man->setIk(tasks);                       // targets in the character's model space
+//   (void)man->update(dt);
+//   position = position + rotate(heading, man->rootMotion().translation);
+//   heading = normalize(heading * man->rootMotion().rotation);
+//   socket.place(man->modelData().skeleton, man->model(), placement);
 #pragma once
 
 #include <array>
@@ -31,6 +43,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -38,10 +51,13 @@
 #include "kinema/core/result.hpp"
 #include "kinema/core/status.hpp"
 #include "kinema/math/mat4.hpp"
+#include "kinema/math/transform.hpp"
 #include "kinema/math/vec3.hpp"
 #include "kinema/play/cross_fade.hpp"
 #include "kinema/play/player.hpp"
+#include "kinema/play/root_motion.hpp"
 #include "kinema/runtime/clip_compression.hpp"
+#include "kinema/runtime/ik.hpp"
 #include "kinema/runtime/instance.hpp"
 #include "kinema/runtime/packed_clip.hpp"
 
@@ -66,7 +82,16 @@ struct CharacterOptions {
     // which must outlive nothing: the character keeps its own packed copy). A clip whose
     // entry holds tracks plays from the compressed integers (PackedClip::fromCompressed)
     // in a fraction of the memory; the model's clip is then the one they rebuild.
-    std::span<const CompressedClip> compressedClips;
+    std::span<const CompressedClip> compressedClips{};
+    // Root motion: the joint whose travel moves the character (the hips, or the
+    // armature's root), by name; empty: none. The parts `rootMotionMask` names are
+    // held in the pose at their values at the start of the base layer's current clip
+    // (it plays in place) and come back per update as rootMotion().
+    std::string_view rootMotionJoint{};
+    RootMotionMask rootMotionMask{};
+    // The user curves to blend (CurveTrack::name; EvaluatorOptions::curves), read
+    // back with curve().
+    std::span<const std::string> curves{};
 };
 
 class Character {
@@ -125,6 +150,27 @@ public:
     std::span<const Vec3> skinnedPositions(std::size_t instance, std::size_t primitive = 0);
     std::span<const Vec3> skinnedNormals(std::size_t instance, std::size_t primitive = 0);
 
+    // IK tasks (runtime/ik.hpp) solved on every update from now on, in list order,
+    // after the clips blend and before the matrices compose; empty: none. Copied: the
+    // joint lists and limits a task points to must outlive their use. Targets and
+    // poles are in the character's model space (the pose's, before any transform of
+    // its own). Checked first (checkIkTasks: Status::index names the task); tasks that
+    // fail are not taken and the ones set before stay.
+    Status setIk(std::span<const IkTask> tasks);
+    // The last update's outcome of each task: whether it reached, and the distance left.
+    std::span<const IkOutcome> ikOutcomes() const noexcept { return state_.ikOutcomes(); }
+
+    // With a root motion joint: how far the last update moved the character, in its
+    // own frame at the update's start. It is the blend of what each playing clip's
+    // root did over its step (a crossfade's two clips and override layers by their
+    // weights, exact across loops and backwards). Apply it as position += rotate(heading,
+    // translation), heading = heading * rotation. The identity without a joint.
+    const Transform& rootMotion() const noexcept { return rootMotion_; }
+
+    // The last update's blended value of user curve `name` (one of
+    // CharacterOptions::curves); nullopt for a name not asked for.
+    std::optional<float> curve(std::string_view name) const noexcept;
+
     const Model& modelData() const noexcept { return *model_; }
 
 private:
@@ -146,7 +192,11 @@ private:
     Character() = default;
     std::uint32_t clipIndexOf(const Clip* clip) const noexcept;
     void report(std::uint32_t layer, std::uint32_t clip, LoopMode loop, const PlaybackStep& step) noexcept;
-    void fill(InstanceRequest& request) const noexcept;
+    // The request of this update: each layer's clip, time and weight, the steps the
+    // heads took (root motion), the IK tasks and the root anchor; `motions` gets each
+    // layer's root motion.
+    void fill(const CrossFadeStep& baseStep, InstanceRequest& request,
+              std::array<const RootMotion*, kMaxLayers>& motions) const noexcept;
     Skinned* skin(std::size_t instance, std::size_t primitive, bool normals);
 
     const Model* model_ = nullptr;
@@ -164,6 +214,10 @@ private:
     std::vector<std::uint32_t> crossed_;
     std::vector<std::vector<Skinned>> skinned_;  // per mesh instance, per primitive
     std::uint64_t frame_ = 1;                    // counts update(), so skinning is redone once per frame
+    std::vector<IkTask> ik_;
+    std::optional<std::uint32_t> rootJoint_;
+    std::vector<RootMotion> rootMotions_;  // per clip of the model, with a root motion joint
+    Transform rootMotion_;
 };
 
 }  // namespace kinema
