@@ -185,6 +185,10 @@ constexpr std::size_t kMaxShares = 16;
 
 }  // namespace
 
+Transform rootMotionDelta(const StateMachine& machine, std::span<const RootMotion* const> bySlot) noexcept {
+    return rootMotionDelta(machine.motion(), bySlot);
+}
+
 Transform rootMotionDelta(std::span<const MotionSample> samples, std::span<const RootMotion* const> bySlot) noexcept {
     std::array<RootMotionShare, kMaxShares> shares{};
     std::size_t n = 0;

@@ -307,10 +307,11 @@ StateMachine::StateMachine(const StateMachineDefinition& definition) : def_(&def
         blendPlayers_.emplace_back(space);
     }
     samples_.resize(2 * def_->maxSamplesPerState_);
+    motion_.resize(samples_.size());
     events_.resize(2 * def_->maxMarkers_);
     crossed_.resize(def_->maxMarkers_);
     enter(slots_[0], def_->defaultState_, 0.0, nullptr);
-    publish();
+    publish(samples_, sampleCount_);
 }
 
 Status StateMachine::checkParameter(std::uint32_t parameter, ParameterType type) const noexcept {
@@ -591,34 +592,34 @@ void StateMachine::collectEvents(const Slot& slot, float weight) noexcept {
     }
 }
 
-void StateMachine::publish() noexcept {
-    sampleCount_ = 0;
+void StateMachine::publish(std::vector<MotionSample>& out, std::size_t& count) const noexcept {
+    count = 0;
     const float target = blendFactor();
     const auto add = [&](const Slot& slot, float weight) {
         if (!(weight > 0.0f)) return;
         const auto& s = def_->states_[slot.state];
         if (s.blendSpace < 0) {
-            samples_[sampleCount_++] = {slot.player.clip(),
-                                        static_cast<std::uint32_t>(s.clipSlot),
-                                        slot.state,
-                                        slot.player.clipTime(),
-                                        weight,
-                                        slot.step,
-                                        s.mode};
+            out[count++] = {slot.player.clip(),
+                            static_cast<std::uint32_t>(s.clipSlot),
+                            slot.state,
+                            slot.player.clipTime(),
+                            weight,
+                            slot.step,
+                            s.mode};
             return;
         }
         const BlendSpacePlayer& bp = blendPlayers_[slot.blend];
         const std::uint32_t first = def_->blendSpaceFirstClip_[static_cast<std::size_t>(s.blendSpace)];
         for (const BlendSample& b : bp.samples()) {
             const float w = weight * b.weight;
-            if (!(w > 0.0f) || sampleCount_ == samples_.size()) continue;
-            samples_[sampleCount_++] = {bp.space()->clips()[b.clip].clip,
-                                        def_->blendSpaceClipSlots_[first + b.clip],
-                                        slot.state,
-                                        b.time,
-                                        w,
-                                        b.step,
-                                        LoopMode::Loop};
+            if (!(w > 0.0f) || count == out.size()) continue;
+            out[count++] = {bp.space()->clips()[b.clip].clip,
+                            def_->blendSpaceClipSlots_[first + b.clip],
+                            slot.state,
+                            b.time,
+                            w,
+                            b.step,
+                            LoopMode::Loop};
         }
     };
     add(slots_[0], fading_ ? 1.0f - target : 1.0f);
@@ -671,8 +672,11 @@ Status StateMachine::update(double elapsed) noexcept {
                 break;
         }
     }
+    // The motion this update played is the states' as they stand now, before a
+    // transition re-enters a slot: a cut's source moved the character until the cut.
+    publish(motion_, motionCount_);
     if (chosen >= 0) fire(static_cast<std::uint32_t>(chosen));
-    publish();
+    publish(samples_, sampleCount_);
     return {};
 }
 
@@ -682,7 +686,8 @@ bool StateMachine::forceState(std::uint32_t state) noexcept {
     fadeRemaining_ = 0.0;
     enter(slots_[0], state, 0.0, nullptr);
     eventCount_ = 0;
-    publish();
+    motionCount_ = 0;
+    publish(samples_, sampleCount_);
     return true;
 }
 

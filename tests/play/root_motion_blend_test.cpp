@@ -143,7 +143,7 @@ TEST(BlendedRootMotion, AStateMachineFadeMovesByBothStatesShares) {
     double travelled = 0.0;
     for (int i = 0; i < 64; ++i) {  // one second of walking: 1 m
         ASSERT_TRUE(sm.update(dt).ok());
-        travelled += rootMotionDelta(sm.samples(), bySlot).translation.z;
+        travelled += rootMotionDelta(sm, bySlot).translation.z;
     }
     EXPECT_NEAR(travelled, 1.0, 1e-5);
     ASSERT_TRUE(sm.setFloat("speed", 3.0f).ok());
@@ -154,7 +154,7 @@ TEST(BlendedRootMotion, AStateMachineFadeMovesByBothStatesShares) {
     for (int k = 1; k <= 24; ++k) {
         ASSERT_TRUE(sm.update(dt).ok());
         const double u = std::min(1.0, (k - 1) * dt / 0.25);
-        fade += rootMotionDelta(sm.samples(), bySlot).translation.z;
+        fade += rootMotionDelta(sm, bySlot).translation.z;
         expected += dt * ((1.0 - u) * 1.0 + u * 3.0);
     }
     EXPECT_NEAR(fade, expected, 1e-5);
@@ -162,9 +162,121 @@ TEST(BlendedRootMotion, AStateMachineFadeMovesByBothStatesShares) {
     double running = 0.0;
     for (int i = 0; i < 64; ++i) {
         ASSERT_TRUE(sm.update(dt).ok());
-        running += rootMotionDelta(sm.samples(), bySlot).translation.z;
+        running += rootMotionDelta(sm, bySlot).translation.z;
     }
     EXPECT_NEAR(running, 3.0, 1e-4);
+}
+
+// In the update a cut fires, the state it leaves has moved the character up to the
+// cut; samples() already shows the state entered, at its start.
+TEST(BlendedRootMotion, AStateMachineCutKeepsTheMotionOfTheUpdateItFiresIn) {
+    using test::clipState;
+    const Clip walk = travel("walk", 1.0f, {0.0f, 0.0f, 2.0f});
+    const Clip run = travel("run", 1.0f, {0.0f, 0.0f, 4.0f});
+    const Clip jump = travel("jump", 1.0f, {0.0f, 0.0f, 1.0f});
+    StateMachineDesc desc;
+    desc.parameters = {{"go", ParameterType::Bool, 0.0f}};
+    desc.states = {clipState("walk", "walk"), clipState("run", "run"), clipState("jump", "jump", LoopMode::Clamp)};
+    TransitionDesc toRun;  // a cut on a condition
+    toRun.from = "walk";
+    toRun.to = "run";
+    toRun.duration = 0.0f;
+    toRun.conditions = {{"go", ConditionOp::IsTrue, 0.0f}};
+    TransitionDesc toJump;  // a cut half-way through run
+    toJump.from = "run";
+    toJump.to = "jump";
+    toJump.duration = 0.0f;
+    toJump.exitTime = 0.5f;
+    TransitionDesc land;  // a cut where the one-shot ends
+    land.from = "jump";
+    land.to = "walk";
+    land.duration = 0.0f;
+    land.exitTime = 1.0f;
+    desc.transitions = {toRun, toJump, land};
+    auto def = StateMachineDefinition::create(desc, [&](std::string_view n) -> const Clip* {
+        return n == "walk" ? &walk : n == "run" ? &run : n == "jump" ? &jump : nullptr;
+    });
+    ASSERT_TRUE(def.ok()) << def.message();
+    const RootMotion walkMotion = motionOf(walk), runMotion = motionOf(run), jumpMotion = motionOf(jump);
+    std::vector<const RootMotion*> bySlot;
+    for (const Clip* c : def->clips()) {
+        bySlot.push_back(c == &walk ? &walkMotion : c == &run ? &runMotion : &jumpMotion);
+    }
+    StateMachine sm(*def);
+    const double dt = 0.125;  // exact in binary
+    ASSERT_TRUE(sm.update(dt).ok());
+    EXPECT_DOUBLE_EQ(rootMotionDelta(sm, bySlot).translation.z, 2.0 * dt);
+    ASSERT_TRUE(sm.setBool("go", true).ok());
+    // Walk plays this update, then the cut to run fires: 2 m/s for dt.
+    ASSERT_TRUE(sm.update(dt).ok());
+    EXPECT_EQ(sm.currentState(), 1u);
+    EXPECT_DOUBLE_EQ(rootMotionDelta(sm, bySlot).translation.z, 2.0 * dt);
+    EXPECT_EQ(sm.samples()[0].step.travel, 0.0);  // run entered at its start
+    // Four updates of run reach its exit time 0.5: the fourth moves 4 m/s, then the
+    // cut to the one-shot jump; jump plays 1 s (1 m) in eight updates and lands.
+    double running = 0.0;
+    for (int k = 0; k < 4; ++k) {
+        ASSERT_TRUE(sm.update(dt).ok());
+        running += rootMotionDelta(sm, bySlot).translation.z;
+    }
+    EXPECT_EQ(sm.currentState(), 2u);
+    EXPECT_NEAR(running, 4.0 * 0.5, 1e-6);
+    double jumping = 0.0;
+    for (int k = 0; k < 8; ++k) {
+        ASSERT_TRUE(sm.update(dt).ok());
+        jumping += rootMotionDelta(sm, bySlot).translation.z;
+    }
+    EXPECT_EQ(sm.currentState(), 0u);  // landed in the update the jump ended
+    EXPECT_NEAR(jumping, 1.0, 1e-6);
+    EXPECT_FALSE(sm.motion().empty());
+    ASSERT_TRUE(sm.forceState(1));
+    EXPECT_TRUE(sm.motion().empty());  // a jump moves nothing
+}
+
+// An interruption mid-fade drops the state fading out, after this update: its share
+// of the update still moved the character.
+TEST(BlendedRootMotion, AnInterruptedFadeKeepsTheDroppedStatesShareOfTheUpdate) {
+    using test::clipState;
+    const Clip walk = travel("walk", 1.0f, {0.0f, 0.0f, 1.0f});
+    const Clip run = travel("run", 1.0f, {0.0f, 0.0f, 3.0f});
+    const Clip stop = travel("stop", 1.0f, {0.0f, 0.0f, 0.0f});
+    StateMachineDesc desc;
+    desc.parameters = {{"go", ParameterType::Bool, 0.0f}, {"halt", ParameterType::Bool, 0.0f}};
+    desc.states = {clipState("walk", "walk"), clipState("run", "run"), clipState("stop", "stop")};
+    TransitionDesc toRun;
+    toRun.from = "walk";
+    toRun.to = "run";
+    toRun.duration = 0.5f;
+    toRun.conditions = {{"go", ConditionOp::IsTrue, 0.0f}};
+    toRun.interruption = Interruption::Destination;
+    TransitionDesc toStop;
+    toStop.from = "run";
+    toStop.to = "stop";
+    toStop.duration = 0.5f;
+    toStop.conditions = {{"halt", ConditionOp::IsTrue, 0.0f}};
+    desc.transitions = {toRun, toStop};
+    auto def = StateMachineDefinition::create(desc, [&](std::string_view n) -> const Clip* {
+        return n == "walk" ? &walk : n == "run" ? &run : n == "stop" ? &stop : nullptr;
+    });
+    ASSERT_TRUE(def.ok()) << def.message();
+    const RootMotion walkMotion = motionOf(walk), runMotion = motionOf(run), stopMotion = motionOf(stop);
+    std::vector<const RootMotion*> bySlot;
+    for (const Clip* c : def->clips()) {
+        bySlot.push_back(c == &walk ? &walkMotion : c == &run ? &runMotion : &stopMotion);
+    }
+    StateMachine sm(*def);
+    const double dt = 0.125;
+    ASSERT_TRUE(sm.setBool("go", true).ok());
+    ASSERT_TRUE(sm.update(dt).ok());  // walks, then the fade to run starts (run at weight 0)
+    ASSERT_TRUE(sm.transitioning());
+    ASSERT_TRUE(sm.update(dt).ok());  // run at 0.25
+    EXPECT_NEAR(rootMotionDelta(sm, bySlot).translation.z, dt * (0.75 * 1.0 + 0.25 * 3.0), 1e-6);
+    // Run at 0.5 this update; then run (the destination) is interrupted by the fade to
+    // stop, which drops walk.
+    ASSERT_TRUE(sm.setBool("halt", true).ok());
+    ASSERT_TRUE(sm.update(dt).ok());
+    ASSERT_EQ(sm.currentState(), 1u);
+    EXPECT_NEAR(rootMotionDelta(sm, bySlot).translation.z, dt * (0.5 * 1.0 + 0.5 * 3.0), 1e-6);
 }
 
 TEST(BlendedRootMotion, ACrossFadeAndABlendSpaceBlendTheirClipsDeltas) {

@@ -218,7 +218,7 @@ bool playScript(const DemoSetup& setup, long ticks, bool footIk, const DemoLog* 
 
         // Root motion: the blend of each playing clip's root delta over its own step
         // moves the character; the pose plays in place (the request's root anchor).
-        const Transform delta = rootMotionDelta(machine.samples(), setup.rootBySlot);
+        const Transform delta = rootMotionDelta(machine, setup.rootBySlot);
         const Vec3 moved = rotate(heading, delta.translation);
         place = place + moved;
         heading = normalize(heading * delta.rotation);

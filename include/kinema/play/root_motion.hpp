@@ -89,9 +89,11 @@ struct RootMotionShare {
 // weight that is NaN, negative or infinite counts as 0: that share moves nothing.
 Transform blendRootMotion(std::span<const RootMotionShare> shares) noexcept;
 
-// A state machine's update (StateMachine::samples()): `bySlot[s]` is the root
-// motion of StateMachineDefinition::clips()[s] (null or missing: none). During a
-// fade both states' clips move the character by their shares of the pose.
+// A state machine's last update (StateMachine::motion(), which the first form
+// reads): `bySlot[s]` is the root motion of StateMachineDefinition::clips()[s]
+// (null or missing: none). During a fade both states' clips move the character by
+// their shares of the pose; in the update a cut fires, the state it leaves moves it.
+Transform rootMotionDelta(const StateMachine& machine, std::span<const RootMotion* const> bySlot) noexcept;
 Transform rootMotionDelta(std::span<const MotionSample> samples, std::span<const RootMotion* const> bySlot) noexcept;
 
 // A blend space's update (BlendSpacePlayer::samples()): `byClip[c]` is the root

@@ -291,7 +291,7 @@ public:
 
     // Advances the playing state(s) by `elapsed` seconds (finite, >= 0; otherwise
     // a failed Status and nothing changes), runs the fade countdown on the same
-    // unscaled seconds, then tries the transitions. Fills samples() and events().
+    // unscaled seconds, then tries the transitions. Fills samples(), motion() and events().
     Status update(double elapsed) noexcept;
 
     // Switches to `state` at once (no fade, time 0), dropping any fade. Returns false
@@ -314,7 +314,16 @@ public:
     // The index of the transition fading now, if any.
     std::optional<std::uint32_t> activeTransition() const noexcept;
 
+    // The clips to pose after the last update, the transitions it fired taken: the
+    // state entered by a cut, at its start. Their steps are their motion in the update.
     std::span<const MotionSample> samples() const noexcept { return {samples_.data(), sampleCount_}; }
+    // The motion the last update played, for root motion: the clips as they stood
+    // before a transition fired in it, each with its step over the update and its
+    // share then. The same as samples() when no transition fired; a cut's source
+    // moved the character up to the cut, and a fade interrupted mid-way still shared
+    // the update with the state it dropped. Empty before the first update and after
+    // forceState().
+    std::span<const MotionSample> motion() const noexcept { return {motion_.data(), motionCount_}; }
     std::span<const MotionEvent> events() const noexcept { return {events_.data(), eventCount_}; }
 
     // A few lines for a debug overlay or log: states, times, fade, parameters.
@@ -341,7 +350,8 @@ private:
     std::int32_t choose(const Slot& source, double previousNormalized) const noexcept;
     void fire(std::uint32_t transition) noexcept;
     void collectEvents(const Slot& slot, float weight) noexcept;
-    void publish() noexcept;
+    // The playing clips, their weights and steps, into `out`.
+    void publish(std::vector<MotionSample>& out, std::size_t& count) const noexcept;
 
     const StateMachineDefinition* def_;
     std::vector<float> values_;  // per parameter: float value, or 0/1
@@ -353,6 +363,8 @@ private:
     double fadeRemaining_ = 0.0;
     std::vector<MotionSample> samples_;
     std::size_t sampleCount_ = 0;
+    std::vector<MotionSample> motion_;
+    std::size_t motionCount_ = 0;
     std::vector<MotionEvent> events_;
     std::size_t eventCount_ = 0;
     std::vector<std::uint32_t> crossed_;  // markersCrossed scratch
