@@ -1,6 +1,8 @@
 #include "kinema/runtime/socket.hpp"
 
 #include <cmath>
+#include <string>
+#include <utility>
 
 namespace kinema {
 namespace {
@@ -9,10 +11,19 @@ constexpr std::uint8_t kNoPose = 1;
 constexpr std::uint8_t kEmptySkeleton = 2;
 constexpr std::uint8_t kUnknownBone = 4;
 constexpr std::uint8_t kWrongSize = 8;
-constexpr std::uint8_t kBadOffset = 16;
-constexpr std::uint8_t kBadBone = 32;
+constexpr std::uint8_t kOffsetNotFinite = 16;
+constexpr std::uint8_t kOffsetZeroRotation = 32;
+constexpr std::uint8_t kBadBone = 64;
+constexpr std::uint8_t kOverflow = 128;
 
 }  // namespace
+
+void Socket::setBone(std::string bone) {
+    if (bone == bone_) return;
+    bone_ = std::move(bone);
+    resolvedValid_ = false;
+    latches_ = static_cast<std::uint8_t>(latches_ & ~kUnknownBone);
+}
 
 void Socket::setOffset(const Transform& offset) noexcept {
     offset_ = offset;
@@ -65,16 +76,22 @@ SocketReport Socket::place(const Skeleton& skeleton, std::span<const Mat4> model
         result = report(Status::failure(StatusCode::UnknownName, "socket: the skeleton has no bone of that name"),
                         kUnknownBone);
     } else if (!offsetStatus_) {
-        ongoing = kBadOffset;
-        result = report(offsetStatus_, kBadOffset);
+        ongoing = offsetStatus_.code == StatusCode::NotFinite ? kOffsetNotFinite : kOffsetZeroRotation;
+        result = report(offsetStatus_, ongoing);
     } else if (!isFinite(model[static_cast<std::size_t>(bone)])) {
         ongoing = kBadBone;
         result = report(
             Status::failure(StatusCode::NotFinite, "socket: the bone's model matrix is not finite").withIndex(bone),
             kBadBone);
+    } else if (const Mat4 held = mulAffine(model[static_cast<std::size_t>(bone)], offsetMatrix_); !isFinite(held)) {
+        ongoing = kOverflow;
+        result = report(Status::failure(StatusCode::NotFinite,
+                                        "socket: the bone's model matrix times the offset overflows a float")
+                            .withIndex(bone),
+                        kOverflow);
     } else {
-        out.matrix = mulAffine(model[static_cast<std::size_t>(bone)], offsetMatrix_);
-        out.trs = decompose(out.matrix);
+        out.matrix = held;
+        out.trs = decompose(held);
     }
     latches_ = static_cast<std::uint8_t>(latches_ & ongoing);
     return result;

@@ -140,6 +140,66 @@ TEST(Socket, EachFaultIsFreshOncePerOccurrenceOnItsOwnLatch) {
     EXPECT_EQ(socket.place(skeleton, std::span(pose).first(1), placed).status.code, StatusCode::WrongCount);
 }
 
+// The offset's two faults are two kinds: one after the other, each is news.
+TEST(Socket, AnOffsetNotFiniteAndAZeroRotationAreLatchedApart) {
+    const Skeleton skeleton = arm();
+    const std::vector<Mat4> pose = restModel(skeleton);
+    SocketPlacement placed;
+    Transform zero;
+    zero.rotation = {0.0f, 0.0f, 0.0f, 0.0f};
+    Transform nan;
+    nan.translation.y = NAN;
+    Socket socket("hand", zero);
+    SocketReport r = socket.place(skeleton, pose, placed);
+    EXPECT_EQ(r.status.code, StatusCode::OutOfRange);
+    EXPECT_TRUE(r.fresh);
+    socket.setOffset(nan);
+    r = socket.place(skeleton, pose, placed);
+    EXPECT_EQ(r.status.code, StatusCode::NotFinite);
+    EXPECT_TRUE(r.fresh);
+    socket.setOffset(zero);
+    r = socket.place(skeleton, pose, placed);
+    EXPECT_EQ(r.status.code, StatusCode::OutOfRange);
+    EXPECT_TRUE(r.fresh);
+    EXPECT_FALSE(socket.place(skeleton, pose, placed).fresh);
+}
+
+// Finite factors whose product is not: refused, the placement left as it was.
+TEST(Socket, AProductThatOverflowsIsRefused) {
+    const Skeleton skeleton = arm();
+    std::vector<Mat4> pose = restModel(skeleton);
+    pose[1].m[0] = 2.0f;  // the hand's x axis doubled
+    Transform far;
+    far.translation.x = 3e38f;  // doubled: past the largest float
+    Socket socket("hand", far);
+    SocketPlacement placed;
+    placed.matrix.m[12] = 7.0f;
+    const SocketReport r = socket.place(skeleton, pose, placed);
+    EXPECT_EQ(r.status.code, StatusCode::NotFinite);
+    EXPECT_EQ(r.status.index, 1);
+    EXPECT_TRUE(r.fresh);
+    EXPECT_EQ(placed.matrix.m[12], 7.0f);
+}
+
+// Naming the bone again costs no lookup; naming another that is missing too is a
+// new occurrence.
+TEST(Socket, AnotherMissingBoneIsNewsTheSameNameIsNothing) {
+    const Skeleton skeleton = arm();
+    const std::vector<Mat4> pose = restModel(skeleton);
+    Socket socket("foot");
+    SocketPlacement placed;
+    EXPECT_TRUE(socket.place(skeleton, pose, placed).fresh);
+    socket.setBone("foot");
+    SocketReport r = socket.place(skeleton, pose, placed);
+    EXPECT_FALSE(r.fresh);
+    EXPECT_EQ(socket.lookups(), 1u);
+    socket.setBone("knee");
+    r = socket.place(skeleton, pose, placed);
+    EXPECT_EQ(r.status.code, StatusCode::UnknownName);
+    EXPECT_TRUE(r.fresh);
+    EXPECT_EQ(socket.lookups(), 2u);
+}
+
 TEST(Socket, MirroredAndCollapsedBonesDecomposeWithoutNaN) {
     const Skeleton skeleton = arm();
     std::vector<Mat4> pose = restModel(skeleton);

@@ -44,10 +44,9 @@ public:
     explicit Socket(std::string bone, const Transform& offset = {}) : bone_(std::move(bone)) { setOffset(offset); }
 
     const std::string& bone() const noexcept { return bone_; }
-    void setBone(std::string bone) {
-        bone_ = std::move(bone);
-        resolvedValid_ = false;
-    }
+    // Another name is looked up on the next resolve(), and its fault, if any, is a new
+    // occurrence; the same name changes nothing.
+    void setBone(std::string bone);
     // The held thing in the bone's frame, as given (its rotation normalised) and as
     // the matrix placement uses. An offset holding a value that is not finite, or a
     // zero rotation, is kept but refused by place() until a good one is set.
@@ -65,7 +64,8 @@ public:
     // NotReady (an empty skeleton), UnknownName (the bone is not in the skeleton:
     // bone() names it), WrongCount (`model` and the skeleton differ in size),
     // NotFinite (the offset, or the bone's model matrix, holds a value that is not
-    // finite; index: the bone), OutOfRange (the offset's rotation is zero).
+    // finite, or their product overflows; index: the bone), OutOfRange (the offset's
+    // rotation is zero).
     SocketReport place(const Skeleton& skeleton, std::span<const Mat4> model, SocketPlacement& out);
 
     // How many times a lookup has run (a test of the memo, and a diagnostic).
