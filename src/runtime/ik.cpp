@@ -481,15 +481,33 @@ void solveChain(const ChainIk& task, std::span<const std::int32_t> parents, SoaP
             }
         }
     } else {
-        for (std::uint32_t it = 0; it < task.iterations && length(p[n - 1] - task.target) > task.tolerance; ++it) {
+        // CCD on the bones as vectors from the root, each put back to its length after
+        // every turn: positions turned again and again in place would drift (their
+        // rounding grows with the distance from the origin and with the iterations),
+        // and the stopping test would measure a chain the pose does not have.
+        std::array<Vec3, kMaxChain> bone{};
+        for (std::size_t k = 0; k + 1 < n; ++k) bone[k] = original[k + 1] - original[k];
+        const Vec3 goal = task.target - root;
+        const auto endFrom = [&](std::size_t k) {  // the end, seen from joint k
+            Vec3 e{};
+            for (std::size_t m = k; m + 1 < n; ++m) e = e + bone[m];
+            return e;
+        };
+        for (std::uint32_t it = 0; it < task.iterations && length(endFrom(0) - goal) > task.tolerance; ++it) {
             for (std::size_t k = n - 1; k-- > 0;) {
-                const Vec3 from = directionOr(p[n - 1] - p[k], Vec3{});
-                const Vec3 to = directionOr(task.target - p[k], Vec3{});
+                Vec3 at{};
+                for (std::size_t m = 0; m < k; ++m) at = at + bone[m];
+                const Vec3 from = directionOr(endFrom(k), Vec3{});
+                const Vec3 to = directionOr(goal - at, Vec3{});
                 if (dot(from, from) == 0.0f || dot(to, to) == 0.0f) continue;
                 const Quat turn = rotationBetween(from, to);
-                for (std::size_t m = k + 1; m < n; ++m) p[m] = p[k] + rotate(turn, p[m] - p[k]);
+                for (std::size_t m = k; m + 1 < n; ++m) {
+                    const Vec3 turned = rotate(turn, bone[m]);
+                    bone[m] = directionOr(turned, Vec3{}) * lengths[m];
+                }
             }
         }
+        for (std::size_t k = 0; k + 1 < n; ++k) p[k + 1] = p[k] + bone[k];
     }
     turnBonesOnto(parents, local, task.joints, std::span<const Vec3>(original.data(), n),
                   std::span<const Vec3>(p.data(), n), task.weight);

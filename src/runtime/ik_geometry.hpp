@@ -99,8 +99,13 @@ inline Vec3 turnAxis(Vec3 from, Vec3 to) noexcept {
 inline float heronOverFourth(float upper, float lower, float reach) noexcept {
     const float sum = upper + lower;
     const float s = 1.0f / (sum > 0.0f ? sum : 1.0f);
-    return ((upper + lower + reach) * s) * ((lower + reach - upper) * s) * ((upper + reach - lower) * s) *
+    const float area = ((upper + lower + reach) * s) * ((lower + reach - upper) * s) * ((upper + reach - lower) * s) *
         ((upper + lower - reach) * s);
+    // A reach at either end of the range the bones span (the callers clamp it there)
+    // is a flat triangle: 0, where a factor's rounding (upper - lower is not always
+    // exact) would leave the square root of a rounding error, a visible bend.
+    const bool flat = (reach <= std::abs(upper - lower)) | (reach >= sum);
+    return flat ? 0.0f : area;
 }
 
 // `delta`, a turn in model space about a joint's origin, as the turn to apply to the

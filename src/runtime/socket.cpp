@@ -85,10 +85,10 @@ SocketReport Socket::place(const Skeleton& skeleton, std::span<const Mat4> model
             kBadBone);
     } else if (const Mat4 held = mulAffine(model[static_cast<std::size_t>(bone)], offsetMatrix_); !isFinite(held)) {
         ongoing = kOverflow;
-        result = report(Status::failure(StatusCode::NotFinite,
-                                        "socket: the bone's model matrix times the offset overflows a float")
-                            .withIndex(bone),
-                        kOverflow);
+        result = report(
+            Status::failure(StatusCode::NotFinite, "socket: the bone's model matrix times the offset overflows a float")
+                .withIndex(bone),
+            kOverflow);
     } else {
         out.matrix = held;
         out.trs = decompose(held);

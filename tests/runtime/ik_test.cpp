@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <utility>
 #include <string>
@@ -265,6 +266,38 @@ TEST(TwoBoneIk, EqualBonesFoldOntoTargetsAtAndNearTheRoot) {
     }
 }
 
+// A target nearer the root than the bones' difference folds the limb flat: upper bone
+// toward the target, lower bone back along it, the end as near as it gets. Random
+// poses, bones 1 and 0.5 (upper - lower is not always exact in float there): the knee
+// on the root-target line to rounding, not a square root of rounding off it.
+TEST(TwoBoneIk, TargetsInsideTheBonesDifferenceFoldTheLimbFlatOnTheLine) {
+    Chain c;
+    c.parents = {-1, 0, 1};
+    c.rest.resize(3);
+    c.rest[1].translation = {1, 0, 0};
+    c.rest[2].translation = {0.5f, 0, 0};
+    std::uint32_t state = 12345;
+    const auto next = [&] {  // in [-1, 1)
+        state = state * 1664525u + 1013904223u;
+        return static_cast<float>(state >> 8) / 8388608.0f - 1.0f;
+    };
+    float worstKnee = 0.0f, worstEnd = 0.0f;
+    for (int i = 0; i < 300; ++i) {
+        c.rest[0].rotation = fromAxisAngle(normalize3({next(), next(), next() + 2.0f}), 3.0f * next());
+        c.rest[1].rotation = fromAxisAngle(normalize3({next() + 2.0f, next(), next()}), 2.0f * next());
+        const Vec3 u = normalize3({next(), next() + 2.0f, next()});
+        const float d = 0.05f + 0.2f * (next() + 1.0f);  // 0.05 to 0.45
+        const Vec3 pole = normalize3(cross(u, {1.0f, next(), next()})) * 2.0f;
+        const Solved s = solve(c, {TwoBoneIk{0, 1, 2, u * d, pole}});
+        ASSERT_TRUE(s.status.ok());
+        worstKnee = std::max(worstKnee, distance(at(s.model[1]), u));
+        worstEnd = std::max(worstEnd, distance(at(s.model[2]), u * 0.5f));
+        EXPECT_NEAR(s.outcomes[0].distance, 0.5f - d, 1e-5f);
+    }
+    EXPECT_LT(worstKnee, 1e-5f);
+    EXPECT_LT(worstEnd, 1e-5f);
+}
+
 // A target too far for float arithmetic (its squared length would overflow) is refused
 // like one at infinity, by every solver, rather than silently left alone.
 TEST(Ik, TargetsFartherThan1e18AreRefused) {
@@ -501,6 +534,45 @@ TEST_P(ChainIkTest, TargetAtTheRootAndZeroLengthBonesGiveNoNaN) {
     task.target = {1, 1, 1};
     const Solved z = solve(zero, {task});
     for (const Mat4& m : z.model) EXPECT_TRUE(isFinite(m));
+}
+
+// A chain placed 7 units from the origin, turned in every joint, with no tolerance:
+// more iterations never take the end farther from a reachable target, and where the
+// solver stops the pose's end is (its outcome measures the pose, not the solver's
+// own positions).
+TEST_P(ChainIkTest, MoreIterationsNeverDriftAwayFarFromTheOrigin) {
+    Chain c;
+    c.parents = {-1, 0, 1, 2, 3, 4, 5};
+    const auto joint = [](Vec3 t, Quat r) {
+        Transform x;
+        x.translation = t;
+        x.rotation = normalize(r);
+        return x;
+    };
+    c.rest = {joint({-5.28524446f, -2.98583341f, -4.56009865f}, {0.0943248f, -0.7614214f, 0.0163356f, 0.6411502f}),
+              joint({0, 0, 0}, {-0.1086827f, -0.2071146f, 0.1710215f, 0.9571015f}),
+              joint({0.1748323f, -0.4408387f, -0.0286737f}, {-0.1026906f, -0.1342210f, -0.0791873f, 0.9824300f}),
+              joint({0.0910486f, -0.0834967f, 0.2036542f}, {-0.0339416f, -0.0144223f, 0.0285557f, 0.9989117f}),
+              joint({0.0694739f, 0.0286336f, -0.1430818f}, {-0.0507914f, 0.0542214f, -0.2742905f, 0.9587727f}),
+              joint({-0.1398795f, 0.0381178f, 0.0098049f}, {-0.0138562f, -0.2513882f, -0.2053882f, 0.9457418f}),
+              joint({0.0826991f, -0.2082320f, 0.0779854f}, {-0.0186921f, 0.1887832f, 0.1895375f, 0.9633728f})};
+    const std::uint32_t joints[] = {1, 2, 3, 4, 5, 6};
+    ChainIk task;
+    task.joints = joints;
+    task.target = {-5.14004469f, -2.44102335f, -5.2273798f};  // 0.87 from joint 1; the chain is 1.26 long
+    task.solver = GetParam();
+    task.tolerance = 0.0f;
+    float previous = std::numeric_limits<float>::infinity();
+    for (const std::uint32_t iterations : {50u, 200u, 1000u}) {
+        task.iterations = iterations;
+        const Solved s = solve(c, {task});
+        ASSERT_TRUE(s.status.ok());
+        const float d = distance(at(s.model[6]), task.target);
+        EXPECT_LT(d, 1e-5f) << iterations;
+        EXPECT_LE(d, previous * 1.5f + 1e-6f) << iterations;
+        EXPECT_NEAR(s.outcomes[0].distance, d, 1e-6f) << iterations;
+        previous = d;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, ChainIkTest, ::testing::Values(ChainSolver::Fabrik, ChainSolver::Ccd),
