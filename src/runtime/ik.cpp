@@ -720,16 +720,21 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
             if (!near(chain->target))
                 return failure(StatusCode::OutOfRange, "IK target farther than 1e18 along an axis", i);
             if (!unitWeight(chain->weight)) return failure(StatusCode::OutOfRange, "IK weight outside [0, 1]", i);
-            if (chain->iterations == 0 || chain->iterations > kMaxChainIterations ||
-                !(std::isfinite(chain->tolerance) && chain->tolerance >= 0.0f))
-                return failure(StatusCode::OutOfRange, "chain IK needs 1 to 1000 iterations and a tolerance >= 0", i);
+            if (chain->iterations == 0 || chain->iterations > kMaxChainIterations)
+                return failure(StatusCode::OutOfRange, "chain IK needs 1 to 1000 iterations", i);
+            if (!std::isfinite(chain->tolerance))
+                return failure(StatusCode::NotFinite, "chain IK tolerance not finite", i);
+            if (!(chain->tolerance >= 0.0f))
+                return failure(StatusCode::OutOfRange, "chain IK tolerance negative", i);
             if (!chain->limits.empty() && chain->limits.size() != chain->joints.size())
                 return failure(StatusCode::WrongCount, "chain IK limits: none, or one per joint", i);
             for (const JointLimit& limit : chain->limits) {
                 const bool finite = std::isfinite(limit.minAngle) && std::isfinite(limit.maxAngle) &&
                     std::isfinite(limit.coneAngle) && std::isfinite(limit.minTwist) && std::isfinite(limit.maxTwist);
-                if (!nonZero(limit.axis) || !finite || limit.minAngle > limit.maxAngle ||
-                    limit.minTwist > limit.maxTwist || limit.coneAngle < 0.0f)
+                if (!finite || !isFinite(limit.axis))
+                    return failure(StatusCode::NotFinite, "joint limit angle or axis not finite", i);
+                if (!nonZero(limit.axis) || limit.minAngle > limit.maxAngle || limit.minTwist > limit.maxTwist ||
+                    limit.coneAngle < 0.0f)
                     return failure(StatusCode::OutOfRange,
                                    "joint limit with a zero axis, min above max or a negative cone", i);
             }

@@ -667,6 +667,22 @@ TEST(ChainIk, BadJointLimitsAreRefused) {
     const JointLimit three[] = {backwards, JointLimit{}, JointLimit{}};
     task.limits = three;
     EXPECT_EQ(solve(c, {task}).status.code, StatusCode::OutOfRange);
+    // A value that is not finite is named as such, not as an order or a sign.
+    JointLimit endless;
+    endless.kind = JointLimit::Kind::Hinge;
+    endless.minAngle = -std::numeric_limits<float>::infinity();
+    const JointLimit unbounded[] = {endless, JointLimit{}, JointLimit{}};
+    task.limits = unbounded;
+    Status s = solve(c, {task}).status;
+    EXPECT_EQ(s.code, StatusCode::NotFinite);
+    EXPECT_NE(std::string(s.what).find("not finite"), std::string::npos) << s.what;
+    task.limits = {};
+    task.tolerance = std::numeric_limits<float>::infinity();
+    s = solve(c, {task}).status;
+    EXPECT_EQ(s.code, StatusCode::NotFinite);
+    EXPECT_NE(std::string(s.what).find("tolerance not finite"), std::string::npos) << s.what;
+    task.tolerance = -1.0f;
+    EXPECT_EQ(solve(c, {task}).status.code, StatusCode::OutOfRange);
 }
 
 TEST(ChainIk, JointsThatAreNotParentAndChildAreRefused) {
