@@ -8,7 +8,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -36,13 +35,10 @@ void forEachClip(JsonReader& reader, dom::object root, Read&& read) {
         reader.fault("/clips", "must be an object of clip names");
         return;
     }
-    std::unordered_set<std::string_view> seen;
+    JsonReader::UniqueKeys clips;
     for (const auto field : byClip) {
         const std::string at = "/clips/" + JsonReader::escape(field.key);
-        if (!seen.insert(field.key).second) {
-            reader.fault(at, "duplicate key (keys must be unique)");
-            continue;
-        }
+        if (!clips.first(reader, field.key, at)) continue;
         read(field.key, field.value, at);
     }
 }

@@ -5,7 +5,6 @@
 #include <optional>
 #include <string_view>
 #include <system_error>
-#include <unordered_set>
 #include <utility>
 
 #include "clip_sidecar.hpp"
@@ -29,13 +28,10 @@ public:
                 return;
             }
             ClipCurves c{std::string(name), {}};
-            std::unordered_set<std::string_view> names;
+            UniqueKeys names;
             for (const auto curveField : byCurve) {
                 const std::string curveAt = std::string(at).append("/").append(escape(curveField.key));
-                if (!names.insert(curveField.key).second) {
-                    fault(curveAt, "duplicate key (keys must be unique)");
-                    continue;
-                }
+                if (!names.first(*this, curveField.key, curveAt)) continue;
                 dom::object o;
                 if (curveField.value.get_object().get(o)) {
                     fault(curveAt, "must be an object with times and values");

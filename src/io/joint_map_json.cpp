@@ -1,7 +1,6 @@
 #include "kinema/io/joint_map_json.hpp"
 
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 #include "json_reader.hpp"
@@ -40,14 +39,11 @@ private:
             fault("/joints", "names no joints (leave the map out to match joints by name)");
             return;
         }
-        std::unordered_set<std::string_view> sources;
+        UniqueKeys sources;
         std::unordered_map<std::string_view, std::string_view> targets;  // target -> its first source
         for (const auto field : byName) {
             const std::string at = "/joints/" + escape(field.key);
-            if (!sources.insert(field.key).second) {
-                fault(at, "duplicate key (keys must be unique)");
-                continue;
-            }
+            if (!sources.first(*this, field.key, at)) continue;
             if (field.key.empty()) fault(at, "the source joint name is empty");
             std::string_view target;
             if (field.value.get_string().get(target)) {

@@ -42,18 +42,32 @@ public:
     // different tools. Every object the reader reads passes here; any other object is
     // the value of a key or an element that is a fault already.
     void onlyKeys(dom::object object, const std::string& at, std::initializer_list<std::string_view> known) {
-        seen_.clear();
-        repeated_.clear();
+        UniqueKeys keys;
         for (const auto field : object) {
             bool ok = false;
             for (const std::string_view k : known) ok = ok || field.key == k;
             if (!ok) {
                 fault(at + "/" + escape(field.key), "unknown key");
-            } else if (!seen_.insert(field.key).second && repeated_.insert(field.key).second) {
-                fault(at + "/" + escape(field.key), "duplicate key (keys must be unique)");
+            } else {
+                (void)keys.first(*this, field.key, at + "/" + escape(field.key));
             }
         }
     }
+
+    // The keys of one object as a reader meets them: first() is true the first time a
+    // key comes; a key given again is a fault at `at`, named once however often it
+    // repeats.
+    class UniqueKeys {
+    public:
+        bool first(JsonReader& reader, std::string_view key, const std::string& at) {
+            if (seen_.insert(key).second) return true;
+            if (repeated_.insert(key).second) reader.fault(at, "duplicate key (keys must be unique)");
+            return false;
+        }
+
+    private:
+        std::unordered_set<std::string_view> seen_, repeated_;
+    };
 
     static bool equalIgnoringCase(std::string_view a, std::string_view b) {
         const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
@@ -183,9 +197,6 @@ public:
 
 private:
     std::size_t faultCount_ = 0;
-    // onlyKeys' scratch: the keys of the object at hand, and those already reported twice.
-    std::unordered_set<std::string_view> seen_;
-    std::unordered_set<std::string_view> repeated_;
 };
 
 // Parses `json` into `doc`; a fault located at the byte, line and column of a syntax

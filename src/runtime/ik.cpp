@@ -724,8 +724,7 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
                 return failure(StatusCode::OutOfRange, "chain IK needs 1 to 1000 iterations", i);
             if (!std::isfinite(chain->tolerance))
                 return failure(StatusCode::NotFinite, "chain IK tolerance not finite", i);
-            if (!(chain->tolerance >= 0.0f))
-                return failure(StatusCode::OutOfRange, "chain IK tolerance negative", i);
+            if (!(chain->tolerance >= 0.0f)) return failure(StatusCode::OutOfRange, "chain IK tolerance negative", i);
             if (!chain->limits.empty() && chain->limits.size() != chain->joints.size())
                 return failure(StatusCode::WrongCount, "chain IK limits: none, or one per joint", i);
             for (const JointLimit& limit : chain->limits) {

@@ -91,6 +91,11 @@ TEST(CurveJson, EveryFaultIsLocatedAndNothingIsApplied) {
         EXPECT_EQ(m.clips[0].curves()[0].name, "old");
     }
     EXPECT_FALSE(applyCurveFile("/nonexistent/curves.json", m).ok());
+    // A name given three times is one fault.
+    const auto thrice =
+        applyCurveJson(R"({"clips": {"Walk": {"a": {"times": [0], "values": [1]}, "a": {}, "a": {}}}})", m, "f");
+    ASSERT_FALSE(thrice.ok());
+    EXPECT_EQ(thrice.message(), "f#/clips/Walk/a: duplicate key (keys must be unique)");
 }
 
 }  // namespace

@@ -42,6 +42,7 @@ TEST(JointMapJson, EveryFaultIsAtItsJsonPointer) {
         {R"({"joints": {}})", "map.json#/joints: names no joints (leave the map out to match joints by name)"},
         {R"({"joints": {"mixamorig:Hips": "hips", "mixamorig:Hips": "pelvis"}})",
          "map.json#/joints/mixamorig:Hips: duplicate key (keys must be unique)"},
+        {R"({"joints": {"a": "b", "a": "c", "a": "d"}})", "map.json#/joints/a: duplicate key (keys must be unique)"},
         {R"({"joints": {"mixamorig:Hips": 3}})",
          "map.json#/joints/mixamorig:Hips: must be a string (the target joint name)"},
         {R"({"joints": {"mixamorig:Hips": ""}})", "map.json#/joints/mixamorig:Hips: the target joint name is empty"},
