@@ -631,10 +631,16 @@ Result<RetargetReport> checkRetarget(const Clip& clip, const Skeleton& source, c
     for (const Track& t : clip.tracks()) animated[t.target] = true;
     RetargetReport report;
     for (std::size_t s = 0; s < source.jointCount(); ++s) {
-        if (animated[s] && c->targetOf[s] == kNone) report.unmappedSource.emplace_back(source.name(s));
+        if (animated[s] && c->targetOf[s] == kNone) {
+            report.unmappedSource.emplace_back(source.name(s));
+            report.unmappedSourceJoints.push_back(static_cast<std::uint32_t>(s));
+        }
     }
     for (std::size_t j = 0; j < target.jointCount(); ++j) {
-        if (c->sourceOf[j] == kNone) report.unmappedTarget.emplace_back(target.name(j));
+        if (c->sourceOf[j] == kNone) {
+            report.unmappedTarget.emplace_back(target.name(j));
+            report.unmappedTargetJoints.push_back(static_cast<std::uint32_t>(j));
+        }
     }
     return report;
 }

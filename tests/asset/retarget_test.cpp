@@ -441,6 +441,8 @@ TEST(Retarget, AJointTheTargetLacksFoldsIntoItsChild) {
     ASSERT_TRUE(report.ok()) << report.message();
     EXPECT_EQ(report->unmappedSource, std::vector<std::string>{"spine"});
     EXPECT_EQ(report->unmappedTarget, std::vector<std::string>{"tail"});
+    EXPECT_EQ(report->unmappedSourceJoints, std::vector<std::uint32_t>{1});
+    EXPECT_EQ(report->unmappedTargetJoints, std::vector<std::uint32_t>{3});
 
     const auto out = retargetClip(clip, s, t);
     ASSERT_TRUE(out.ok()) << out.message();

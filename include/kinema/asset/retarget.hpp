@@ -82,6 +82,9 @@ struct RetargetOptions {
 struct RetargetReport {
     std::vector<std::string> unmappedSource;  // source joints the clip animates that drive no target joint
     std::vector<std::string> unmappedTarget;  // target joints no source joint drives
+    // The same joints by index, in the same order (a joint of no name shows as "").
+    std::vector<std::uint32_t> unmappedSourceJoints;
+    std::vector<std::uint32_t> unmappedTargetJoints;
 };
 
 // The unmapped joints of `map` for `clip` (made for `source`) and `target`, without
