@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kinema/batch/pose_batch.hpp"
+#include "fixtures.hpp"
 #include "kinema/character/character.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/runtime/pose.hpp"
@@ -18,14 +19,7 @@
 namespace kinema {
 namespace {
 
-// Joint `target` slides along x from 0 to `distance` over `seconds`.
-Track slide(std::uint32_t target, float distance, float seconds = 1.0f) {
-    Track t;
-    t.target = target;
-    t.times = {0.0f, seconds};
-    t.values = {0, 0, 0, distance, 0, 0};
-    return t;
-}
+using test::slide;
 
 // Two joints (root, arm); clips walk (root x 0 -> 1 in 1 s, a "step" marker at 0.5 s),
 // run (root x 0 -> 4 in 1 s), wave (arm x 0 -> 2 in 1 s).

@@ -7,19 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "fixtures.hpp"
 #include "kinema/character/character.hpp"
 
 namespace kinema {
 namespace {
 
-// Joint `target` slides along x from 0 to `distance` over `seconds`.
-Track slide(std::uint32_t target, float distance, float seconds = 1.0f) {
-    Track t;
-    t.target = target;
-    t.times = {0.0f, seconds};
-    t.values = {0, 0, 0, distance, 0, 0};
-    return t;
-}
+using test::slide;
 
 // A value from `from` to `to` over 1 s.
 CurveTrack ramp(std::string name, float from, float to) {
