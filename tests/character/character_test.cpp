@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "kinema/batch/pose_batch.hpp"
 #include "fixtures.hpp"
+#include "kinema/batch/pose_batch.hpp"
 #include "kinema/character/character.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/runtime/pose.hpp"
