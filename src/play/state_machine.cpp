@@ -451,6 +451,11 @@ void StateMachine::advance(Slot& slot, double elapsed) noexcept {
         const double d = slot.player.clip()->duration();
         if (d > 0.0) {
             slot.normalized += std::fabs(slot.step.travel) / d;
+            // A one-shot that ran forward to its end has played to 1 exactly (from the
+            // offset it was entered at), whatever its steps' quotients summed to: an
+            // exit time of 1 is met, not missed by a rounding error for ever.
+            if (s.mode == LoopMode::Clamp && slot.step.travel > 0.0 && !slot.player.playing())
+                slot.normalized = std::max(slot.normalized, 1.0);
         } else if (elapsed * speed != 0.0) {
             slot.normalized += 1.0;  // a clip of no length: a whole lap each update that spends time
         }

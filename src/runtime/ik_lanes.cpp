@@ -583,12 +583,12 @@ KINEMA_LANE_LOOPS bool solvePlainBetween(KINEMA_PLAIN_PARAMETERS) noexcept {
 #undef KINEMA_PLAIN_ARGUMENTS
 
 // For lanes below full weight or marked skewed: the outcome measured on `after`,
-// the chain composed again with its new rotations.
+// the chain composed again with its new rotations; lanes `measured` marks keep theirs.
 KINEMA_LANE_LOOPS void remeasure(const LaneChain& __restrict after, const LaneFloat& __restrict weight,
-                                 const LaneFloat& __restrict skewed, LaneChain& __restrict c,
-                                 LaneFloat& __restrict distance) noexcept {
+                                 const LaneFloat& __restrict skewed, const LaneFloat& __restrict measured,
+                                 LaneChain& __restrict c, LaneFloat& __restrict distance) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
-        const bool take = (weight[l] < 1.0f ? 1.0f : skewed[l]) != 0.0f;
+        const bool take = ((weight[l] < 1.0f ? 1.0f : skewed[l]) != 0.0f) & (measured[l] == 0.0f);
         const float d = length(after.end[l] - c.target[l]);
         const float upper = length(after.middle[l] - after.root[l]);
         const float lower = length(after.end[l] - after.middle[l]);
@@ -760,15 +760,27 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, PoseLanes& poses,
     // The outcome. At full weight, without a skewed scale, the end moved by the two
     // turns about the root and the middle; otherwise the chain is composed again with
     // its new rotations.
+    // A lane the plain solve measured (a root-middle-end chain, in general position,
+    // at full weight) keeps that outcome whatever the other lanes need, so that its
+    // result does not depend on the group it is solved in.
     bool recompose = anyPartial;
     for (std::size_t l = 0; l < L; ++l) recompose = recompose || skewed[l] != 0.0f;
     if (recompose && measured && allPlain && !anyPartial) {
         std::copy(upperAfter.begin(), upperAfter.end(), c.upper.begin());
         std::copy(lowerAfter.begin(), lowerAfter.end(), c.lower.begin());
     } else if (recompose) {
+        LaneFloat measuredHere;
+        for (std::size_t l = 0; l < L; ++l) {
+            const bool here = measured && general[l] == 0.0f && weight[l] >= 1.0f;
+            measuredHere[l] = here ? 1.0f : 0.0f;
+            if (here) {
+                c.upper[l] = upperAfter[l];
+                c.lower[l] = lowerAfter[l];
+            }
+        }
         LaneChain after;
         placeChain(parent, chain, middleAt, rootSolved, middleSolved, after, skewed);
-        remeasure(after, weight, skewed, c, distance);
+        remeasure(after, weight, skewed, measuredHere, c, distance);
     }
     poses.setRotation(span[0], rootSolved, members);
     poses.setRotation(span[middleAt], middleSolved, members);

@@ -354,6 +354,36 @@ TEST(StateMachine, AClipOfNoLengthReachesItsExitTimes) {
     EXPECT_EQ(sm.currentState(), *def.findState("idle"));
 }
 
+// A one-shot leaves at exit time 1 on the update its head reaches the end, whatever
+// lengths and ticks: the quotients of its steps summed can fall a rounding error short
+// of 1 (0.6 s at 1/60 s sums to 0.99999999999999967).
+TEST(StateMachine, AOneShotReachesExitTimeOneAtItsEndForAnyTick) {
+    for (const float seconds : {0.3f, 0.6f, 0.7f, 1.1f, 2.0f}) {
+        for (const double dt : {1.0 / 30, 1.0 / 60, 1.0 / 144, 0.07, 0.02}) {
+            Clips clips = locomotionClips();
+            clips.byName.emplace("hop", test::lineClip("hop", seconds));
+            StateMachineDesc d;
+            d.states = {clipState("idle", "idle"), clipState("hop", "hop", LoopMode::Clamp)};
+            TransitionDesc back = transition("hop", "idle", 0.2f);
+            back.exitTime = 1.0f;
+            d.transitions = {back};
+            d.defaultState = "hop";
+            const auto def = define(d, clips);
+            StateMachine sm(def);
+            // The head reaches the end (a float duration) on update k, the first whose
+            // k x dt is at least it.
+            const auto k = static_cast<int>(std::ceil(static_cast<double>(seconds) / dt - 1e-9));
+            for (int i = 1; i < k; ++i) {
+                ASSERT_TRUE(sm.update(dt).ok());
+                ASSERT_FALSE(sm.transitioning()) << seconds << " s, tick " << dt << ", update " << i;
+            }
+            for (int i = k; i <= k + 1 && !sm.transitioning(); ++i) ASSERT_TRUE(sm.update(dt).ok());
+            EXPECT_TRUE(sm.transitioning()) << seconds << " s at ticks of " << dt;
+            EXPECT_GE(sm.currentNormalizedTime(), 1.0);
+        }
+    }
+}
+
 TEST(StateMachine, NoInterruptionLetsTheFadeFinish) {
     const Clips clips = locomotionClips();
     const auto def = define(locomotionDesc(), clips);

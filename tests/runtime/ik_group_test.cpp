@@ -12,10 +12,12 @@
 #include <cstdio>
 #include <random>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "kinema/asset/skeleton.hpp"
 #include "kinema/math/transform.hpp"
+#include "kinema/runtime/bone_adjust.hpp"
 #include "kinema/runtime/ik.hpp"
 #include "kinema/runtime/instance.hpp"
 
@@ -579,6 +581,49 @@ TEST(IkGroup, OneInstanceAloneGivesWhatItGivesInAGroup) {
         for (std::size_t t = 0; t < 3; ++t)
             EXPECT_EQ(state.ikOutcomes()[t], states[i].ikOutcomes()[t]) << i << ", " << t;
     }
+}
+
+// A lane at full weight under a scale that differs between axes has its outcome
+// measured by the plain solve; beside a lane at partial weight (which makes the group
+// measure its chains again) it keeps that outcome: the same bits as alone.
+TEST(IkGroup, AnOutcomeUnderASkewedScaleDoesNotDependOnTheOtherLanes) {
+    std::vector<JointDesc> d(4);
+    for (std::size_t k = 0; k < d.size(); ++k) {
+        d[k].name = "j" + std::to_string(k);
+        d[k].parent = static_cast<std::int32_t>(k) - 1;
+        d[k].rest.translation = k == 0 ? Vec3{0, 1, 0} : Vec3{0.05f, -0.4f, 0.02f};
+    }
+    const Skeleton skeleton = Skeleton::create(d).value();
+    auto evaluator = InstanceEvaluator::create(skeleton, {});
+    ASSERT_TRUE(evaluator.ok());
+    BoneAdjustment stretch;
+    stretch.joint = 1;
+    stretch.scale = {1.3f, 0.8f, 1.0f};
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<float> offset(-0.6f, 0.6f);
+    int differing = 0;
+    for (int trial = 0; trial < 2000; ++trial) {
+        TwoBoneIk full{1, 2, 3, {offset(rng), 0.4f + offset(rng), offset(rng)}, {0, 0, 2}};
+        TwoBoneIk half = full;
+        half.weight = 0.5f;
+        const IkTask fullTask[] = {full}, halfTask[] = {half};
+        InstanceRequest a;
+        a.adjustments = {&stretch, 1};
+        a.ik = fullTask;
+        InstanceRequest b = a;
+        b.ik = halfTask;
+        InstanceState alone;
+        WorkPoses aloneWork = evaluator->makeWorkPoses();
+        std::vector<Mat4> aloneModel(4);
+        ASSERT_TRUE(evaluator->evaluate(a, alone, aloneWork, aloneModel, {}).ok());
+        const InstanceRequest both[] = {a, b};
+        std::vector<InstanceState> states(2);
+        std::vector<WorkPoses> work(2, evaluator->makeWorkPoses());
+        std::vector<Mat4> model(8);
+        ASSERT_TRUE(evaluator->evaluateGroup(both, states, work, model, {}).ok());
+        differing += alone.ikOutcomes()[0] == states[0].ikOutcomes()[0] ? 0 : 1;
+    }
+    EXPECT_EQ(differing, 0);
 }
 
 // A long skeleton: joint k hangs under k - 1, except 17, 34, 51, 68 and 85, each
