@@ -10,6 +10,8 @@ namespace {
 
 constexpr Status kUnknownClip = Status::failure(StatusCode::UnknownName, "no clip of this name");
 constexpr Status kBadLayer = Status::failure(StatusCode::OutOfRange, "no upper layer of this index (1..2)");
+constexpr Status kMovedFrom = Status::failure(StatusCode::NotReady, "the character was moved from");
+constexpr Status kIdleLayer = Status::failure(StatusCode::NotReady, "the layer plays no clip");
 
 }  // namespace
 
@@ -26,7 +28,7 @@ Result<Character> Character::create(const Model& model, CharacterOptions options
     Result<InstanceEvaluator> evaluator = InstanceEvaluator::create(model.skeleton, model.restWeights, eo);
     if (!evaluator) return std::vector<Fault>(evaluator.faults().begin(), evaluator.faults().end());
     Character c;
-    c.model_ = &model;
+    c.model_ = ModelLink(&model);
     c.evaluator_ = std::move(evaluator).value();
     c.packed_.reserve(model.clips.size());
     std::size_t markers = 0;
@@ -79,6 +81,7 @@ Result<Character> Character::create(const Model& model, CharacterOptions options
 }
 
 std::optional<std::uint32_t> Character::findClip(std::string_view name) const noexcept {
+    if (!model_) return std::nullopt;
     for (std::size_t i = 0; i < model_->clips.size(); ++i) {
         if (model_->clips[i].name() == name) return static_cast<std::uint32_t>(i);
     }
@@ -90,6 +93,7 @@ std::uint32_t Character::clipIndexOf(const Clip* clip) const noexcept {
 }
 
 Status Character::play(std::string_view clip, LoopMode loop) noexcept {
+    if (!model_) return kMovedFrom;
     const auto i = findClip(clip);
     if (!i) return kUnknownClip;
     base_.crossFadeTo(&model_->clips[*i], 0.0, loop);
@@ -98,6 +102,7 @@ Status Character::play(std::string_view clip, LoopMode loop) noexcept {
 }
 
 Status Character::crossFade(std::string_view clip, double seconds, LoopMode loop) noexcept {
+    if (!model_) return kMovedFrom;
     const auto i = findClip(clip);
     if (!i) return kUnknownClip;
     if (!std::isfinite(seconds)) return Status::failure(StatusCode::NotFinite, "fade time is not finite");
@@ -110,6 +115,7 @@ Status Character::setSpeed(double speed) noexcept { return base_.current().setSp
 Status Character::playLayer(std::size_t layer, std::string_view clip, LoopMode loop, LayerMode mode,
                             const JointMask* mask, float weight) noexcept {
     if (layer == 0 || layer > kUpperLayers) return kBadLayer;
+    if (!model_) return kMovedFrom;
     const auto i = findClip(clip);
     if (!i) return kUnknownClip;
     if (Status s = checkUnitWeight(weight, "layer weight outside [0, 1]"); !s) return s;
@@ -133,7 +139,7 @@ Status Character::fadeLayer(std::size_t layer, float target, double seconds) noe
     if (Status s = checkUnitWeight(target, "layer weight outside [0, 1]"); !s) return s;
     if (!std::isfinite(seconds)) return Status::failure(StatusCode::NotFinite, "fade time is not finite");
     Upper& u = upper_[layer - 1];
-    if (!u.active) return Status::failure(StatusCode::NotReady, "the layer plays no clip");
+    if (!u.active) return kIdleLayer;
     u.target = target;
     // A fade too short for its rate to be a finite number is a cut.
     const double rate = seconds > 0.0 ? std::fabs(u.target - u.weight) / seconds : 0.0;
@@ -148,6 +154,7 @@ Status Character::fadeLayer(std::size_t layer, float target, double seconds) noe
 
 Status Character::setLayerSpeed(std::size_t layer, double speed) noexcept {
     if (layer == 0 || layer > kUpperLayers) return kBadLayer;
+    if (!upper_[layer - 1].active) return kIdleLayer;
     return upper_[layer - 1].player.setSpeed(speed);
 }
 
@@ -218,6 +225,7 @@ void Character::fill(const CrossFadeStep& baseStep, InstanceRequest& r,
 }
 
 Status Character::update(double elapsed) noexcept {
+    if (!model_) return kMovedFrom;
     if (!std::isfinite(elapsed)) return Status::failure(StatusCode::NotFinite, "elapsed time is not finite");
     if (elapsed < 0.0) return Status::failure(StatusCode::OutOfRange, "elapsed time is negative");
     // The players advance on copies, kept only when every one could and the request
@@ -262,12 +270,23 @@ Status Character::update(double elapsed) noexcept {
         if (u.active) report(static_cast<std::uint32_t>(k + 1), u.clip, u.player.mode(), u.step);
     }
     (void)evaluator_.evaluate(request, state_, work_, modelMatrices_, palettes_);  // sized at creation
-    rootMotion_ = rootJoint_ ? rootMotionDelta(request, motions, *rootJoint_) : Transform{};
+    rootMotion_ = rootJoint_ ? inModelSpace(rootMotionDelta(request, motions, *rootJoint_)) : Transform{};
     ++frame_;
     return Status::success();
 }
 
+Transform Character::inModelSpace(const Transform& delta) const noexcept {
+    // The delta is in the root joint's parent's frame; the nodes above the root (a
+    // Z-up armature, a scale) turn it into the model's, as they stand this update.
+    const std::int32_t parent = model_->skeleton.parents()[*rootJoint_];
+    if (parent < 0) return delta;
+    const Mat4& above = modelMatrices_[static_cast<std::size_t>(parent)];
+    const Transform seen = decompose(mulAffine(mulAffine(above, toMatrix(delta)), inverseAffine(above)));
+    return isFinite(seen) ? seen : delta;
+}
+
 Status Character::setIk(std::span<const IkTask> tasks) {
+    if (!model_) return kMovedFrom;
     if (Status s = checkIkTasks(tasks, model_->skeleton.parents()); !s) return s;
     ik_.assign(tasks.begin(), tasks.end());
     return Status::success();
@@ -282,13 +301,14 @@ std::optional<float> Character::curve(std::string_view name) const noexcept {
 }
 
 std::span<const Mat4> Character::palette(std::size_t skin) const noexcept {
+    if (!model_) return {};
     if (skin >= evaluator_.skins().size()) return {};
     const std::size_t from = evaluator_.paletteOffset(skin);
     return std::span<const Mat4>(palettes_).subspan(from, evaluator_.paletteOffset(skin + 1) - from);
 }
 
 Character::Skinned* Character::skin(std::size_t instance, std::size_t primitive, bool normals) {
-    if (instance >= model_->meshInstances.size()) return nullptr;
+    if (!model_ || instance >= model_->meshInstances.size()) return nullptr;
     const MeshInstance& mi = model_->meshInstances[instance];
     if (mi.skin < 0 || mi.mesh >= model_->meshes.size()) return nullptr;
     const Mesh& mesh = model_->meshes[mi.mesh];

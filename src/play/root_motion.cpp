@@ -39,23 +39,47 @@ Result<RootMotion> RootMotion::create(const Clip& clip, std::uint32_t rootJoint,
     return r;
 }
 
-Mat4 RootMotion::at(double t) const noexcept {
+namespace {
+
+// Rigid motions (a rotation, then a translation; scale 1) composed with their
+// rotations kept at unit length, so that a motion raised to a power of millions stays
+// a rotation and a translation.
+Transform then(const Transform& a, const Transform& b) noexcept {
+    Transform c;
+    c.rotation = normalize(a.rotation * b.rotation);
+    c.translation = a.translation + rotate(a.rotation, b.translation);
+    return c;
+}
+
+Transform inverseOf(const Transform& a) noexcept {
+    Transform c;
+    c.rotation = conjugate(a.rotation);
+    c.translation = rotate(c.rotation, a.translation) * -1.0f;
+    return c;
+}
+
+}  // namespace
+
+Transform RootMotion::at(double t) const noexcept {
     Transform x = rest_;
     (void)reference::sample(tracks_, t, {&x, 1}, {});
     Transform part;  // identity
     part.translation = {mask_.x ? x.translation.x : 0.0f, mask_.y ? x.translation.y : 0.0f,
                         mask_.z ? x.translation.z : 0.0f};
-    if (mask_.rotation) part.rotation = x.rotation;
-    return toMatrix(part);
+    if (mask_.rotation) part.rotation = normalize(x.rotation);
+    return part;
 }
 
-Mat4 RootMotion::between(double x, double y) const noexcept { return mulAffine(inverseAffine(at(x)), at(y)); }
+Transform RootMotion::between(double x, double y) const noexcept { return then(inverseOf(at(x)), at(y)); }
 
 Transform RootMotion::delta(LoopMode mode, const PlaybackStep& step) const noexcept {
     const double d = duration_;
     if (step.travel == 0.0 || !(d > 0.0)) return Transform{};
     if (!std::isfinite(step.travel) || !std::isfinite(step.from) || !std::isfinite(step.to)) return Transform{};
-    if (mode == LoopMode::Clamp) return decompose(between(step.from, step.to));
+    // The root's motion in its own frame, seen from where the anchor holds it.
+    const Transform held = at(0.0);
+    const auto fromTheModel = [&](const Transform& motion) { return then(then(held, motion), inverseOf(held)); };
+    if (mode == LoopMode::Clamp) return fromTheModel(between(step.from, step.to));
     // Walk the head's coordinate in pieces over which clip time is monotonic: a
     // loop restarts at its end (the root snaps back, the motion carries on), a
     // ping-pong turns at both ends.
@@ -64,12 +88,12 @@ Transform RootMotion::delta(LoopMode mode, const PlaybackStep& step) const noexc
     const bool forward = step.travel > 0.0;
     const auto clipTimeOf = [&](double phase) { return pingPong ? d - std::fabs(d - phase) : phase; };
     const auto walk = [&](double p, double length) {
-        Mat4 m;  // identity
+        Transform m;  // identity
         while (length > 0.0) {
             const double next = forward ? (pingPong && p < d ? d : period) : (pingPong && p > d ? d : 0.0);
             const double take = std::min(std::fabs(next - p), length);
             const double q = forward ? p + take : p - take;
-            m = mulAffine(m, between(clipTimeOf(p), clipTimeOf(q)));
+            m = then(m, between(clipTimeOf(p), clipTimeOf(q)));
             length -= take;
             p = q;
             if (forward && p >= period) p = 0.0;
@@ -82,21 +106,21 @@ Transform RootMotion::delta(LoopMode mode, const PlaybackStep& step) const noexc
     const double from = wrapPosition(step.from, period);
     const double distance = std::fabs(step.travel);
     const double laps = std::floor(distance / period);
-    Mat4 total;
+    Transform total;
     if (laps > 0.0) {
         // Whole laps are one motion repeated (from `from` round to `from`): its
         // power by squaring, one product per bit of the lap count.
-        Mat4 power = walk(from, period);
+        Transform power = walk(from, period);
         for (double n = laps; n >= 1.0; n = std::floor(n / 2.0)) {
-            if (std::fmod(n, 2.0) == 1.0) total = mulAffine(total, power);
-            power = mulAffine(power, power);
+            if (std::fmod(n, 2.0) == 1.0) total = then(total, power);
+            power = then(power, power);
         }
     }
-    total = mulAffine(total, walk(from, distance - laps * period));
+    total = fromTheModel(then(total, walk(from, distance - laps * period)));
     // Laps beyond a float's range (a step of 1e39 clip lengths) have no motion a
     // Transform can hold: such a step moves nothing, as one that is not finite.
     if (!isFinite(total)) return Transform{};
-    return decompose(total);
+    return total;
 }
 
 Transform RootMotion::anchored(const Transform& sampled) const noexcept {

@@ -5,10 +5,12 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fixtures.hpp"
 #include "kinema/character/character.hpp"
+#include "kinema/math/quat.hpp"
 
 namespace kinema {
 namespace {
@@ -109,6 +111,61 @@ TEST(CharacterWorld, AnUnknownRootMotionJointIsRefusedByName) {
     ASSERT_FALSE(c.ok());
     EXPECT_EQ(c.faults()[0].where, "rootMotionJoint");
     EXPECT_NE(c.message().find("pelvis"), std::string::npos) << c.message();
+}
+
+// Under a Z-up armature (a quarter turn about -X: its +Z is the model's +Y) the ground
+// is the armature's x-y plane: a walk along its +Y is a walk along the model's -Z.
+TEST(CharacterWorld, RootMotionIsInTheModelsSpaceThroughTheNodesAboveTheRoot) {
+    Model m;
+    m.source = "z up";
+    JointDesc armature{"armature", kNoParent, {}};
+    armature.rest.rotation = fromAxisAngle({1.0f, 0.0f, 0.0f}, -1.57079633f);
+    JointDesc hips{"hips", 0, {}};
+    m.skeleton = Skeleton::create({armature, hips}).value();
+    Track walk;  // the hips along the armature's +Y, 1 m/s
+    walk.target = 1;
+    walk.times = {0.0f, 1.0f};
+    walk.values = {0, 0, 0, 0, 1, 0};
+    m.clips.push_back(Clip::create("walk", {walk}).value());
+    auto c = Character::create(m, {.rootMotionJoint = "hips", .rootMotionMask = {.x = true, .y = true, .z = false}});
+    ASSERT_TRUE(c.ok()) << c.message();
+    ASSERT_TRUE(c->play("walk").ok());
+    ASSERT_TRUE(c->update(0.5).ok());
+    EXPECT_NEAR(c->rootMotion().translation.x, 0.0f, 1e-6f);
+    EXPECT_NEAR(c->rootMotion().translation.y, 0.0f, 1e-6f);
+    EXPECT_NEAR(c->rootMotion().translation.z, -0.5f, 1e-6f);
+    EXPECT_NEAR(c->pose().joint(1).translation.y, 0.0f, 1e-7f);  // held where walk starts
+}
+
+// A character moved from refuses what it is asked and hands out nothing, without a crash.
+TEST(CharacterWorld, ACharacterMovedFromRefuses) {
+    const Model m = travellingModel();
+    auto c = Character::create(m, {.rootMotionJoint = "root"});
+    ASSERT_TRUE(c.ok()) << c.message();
+    ASSERT_TRUE(c->play("walk").ok());
+    ASSERT_TRUE(c->update(0.25).ok());
+    Character moved = std::move(*c);
+    EXPECT_EQ(c->update(0.25).code, StatusCode::NotReady);
+    EXPECT_EQ(c->play("walk").code, StatusCode::NotReady);
+    EXPECT_EQ(c->playLayer(1, "run").code, StatusCode::NotReady);
+    EXPECT_EQ(c->setIk({}).code, StatusCode::NotReady);
+    EXPECT_TRUE(c->events().empty());
+    EXPECT_TRUE(c->ikOutcomes().empty());
+    EXPECT_TRUE(c->palette().empty());
+    EXPECT_TRUE(c->skinnedPositions(0).empty());
+    EXPECT_FALSE(c->findClip("walk").has_value());
+    ASSERT_TRUE(moved.update(0.25).ok());  // the one moved to goes on
+    EXPECT_NEAR(moved.rootMotion().translation.x, 0.25f, 1e-6f);
+}
+
+TEST(CharacterWorld, ALayerThatPlaysNothingTakesNoSpeedOrFade) {
+    const Model m = travellingModel();
+    auto c = Character::create(m);
+    ASSERT_TRUE(c.ok()) << c.message();
+    EXPECT_EQ(c->setLayerSpeed(1, 2.0).code, StatusCode::NotReady);
+    EXPECT_EQ(c->fadeLayer(1, 1.0f, 0.5).code, StatusCode::NotReady);
+    ASSERT_TRUE(c->playLayer(1, "wave").ok());
+    EXPECT_TRUE(c->setLayerSpeed(1, 2.0).ok());
 }
 
 TEST(CharacterWorld, CurvesAreBlendedWithThePose) {

@@ -153,6 +153,64 @@ TEST(RootMotion, ATurningLoopCurvesLapAfterLap) {
     EXPECT_NEAR(four.translation.z, 0.0f, 1e-4f);
 }
 
+// The pose holds the root where it starts; the delta moves the character (the
+// model's origin) so that the held root travels as the clip's root does.
+TEST(RootMotion, ARootThatStartsTurnedOrOffTheOriginMovesAboutItself) {
+    const float quarter = static_cast<float>(std::numbers::pi / 2.0);
+    // Turned a quarter about +Y at rest, the clip sliding it along the model's +X.
+    Track slide;
+    slide.path = TrackPath::Translation;
+    slide.times = {0.0f, 1.0f};
+    slide.values = {0, 0, 0, 1, 0, 0};
+    Transform turnedRest;
+    turnedRest.rotation = fromAxisAngle({0.0f, 1.0f, 0.0f}, quarter);
+    const Clip sliding = Clip::create("slide", {slide}).value();
+    auto turned = RootMotion::create(sliding, 0, turnedRest);
+    ASSERT_TRUE(turned.ok()) << turned.message();
+    const Transform moved = turned->delta(LoopMode::Loop, {0.0, 0.5, 0.5});
+    EXPECT_NEAR(moved.translation.x, 0.5f, 1e-6f);
+    EXPECT_NEAR(moved.translation.z, 0.0f, 1e-6f);
+    EXPECT_NEAR(std::abs(moved.rotation.w), 1.0f, 1e-6f);
+
+    // Standing at (1, 0, 0), turning a quarter about +Y in place over the clip: the
+    // character turns about the root, T(1,0,0) R T(-1,0,0), which moves its origin
+    // by (1,0,0) - R (1,0,0) = (1, 0, 1); the held root, at delta x (1,0,0), stays.
+    Track stand;
+    stand.path = TrackPath::Translation;
+    stand.times = {0.0f, 1.0f};
+    stand.values = {1, 0, 0, 1, 0, 0};
+    Track spin;
+    spin.path = TrackPath::Rotation;
+    spin.width = 4;
+    for (int k = 0; k <= 8; ++k) {
+        const float u = static_cast<float>(k) / 8.0f;
+        const Quat q = fromAxisAngle({0.0f, 1.0f, 0.0f}, quarter * u);
+        spin.times.push_back(u);
+        spin.values.insert(spin.values.end(), {q.x, q.y, q.z, q.w});
+    }
+    const Clip spinning = Clip::create("spin", {stand, spin}).value();
+    const RootMotion m = motionOf(spinning);
+    const Transform d = m.delta(LoopMode::Clamp, {0.0, 1.0, 1.0});
+    EXPECT_NEAR(d.translation.x, 1.0f, 1e-5f);
+    EXPECT_NEAR(d.translation.z, 1.0f, 1e-5f);
+    const Vec3 root = d.translation + rotate(d.rotation, Vec3{1.0f, 0.0f, 0.0f});
+    EXPECT_NEAR(length(root - Vec3{1.0f, 0.0f, 0.0f}), 0.0f, 1e-5f);
+}
+
+// A lap that turns a quarter and walks 1 m, a million and one times in one step:
+// still a rotation and a translation (1e6 + 1 is 1 modulo 4: one quarter turn).
+TEST(RootMotion, MillionsOfTurningLapsStayARigidMotion) {
+    const float quarter = static_cast<float>(std::numbers::pi / 2.0);
+    const RootMotion m = motionOf(walk(quarter));
+    const Transform d = m.delta(LoopMode::Loop, {0.0, 0.0, 1e6 + 1.0});
+    EXPECT_EQ(d.scale, (Vec3{1.0f, 1.0f, 1.0f}));
+    EXPECT_NEAR(dot(d.rotation, d.rotation), 1.0f, 1e-6f);
+    const Vec3 forward = rotate(d.rotation, Vec3{1.0f, 0.0f, 0.0f});
+    EXPECT_NEAR(forward.z, -1.0f, 1e-4f) << "a quarter turn: +X to -Z";
+    EXPECT_NEAR(d.translation.x, 1.0f, 1e-5f) << "one lap's walk: the squares close";
+    EXPECT_NEAR(d.translation.z, 0.0f, 1e-5f);
+}
+
 TEST(RootMotion, MasksChooseTheAxesAndThePoseIsKeptInPlace) {
     const Clip clip = walk(0.5f);
     RootMotionMask onlyY;

@@ -606,7 +606,10 @@ TEST(Cli, NumericOptionsMustBeFiniteAndInRange) {
         EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;  // nothing ran
     }
     const CliRun nan = runKinema("demo --seconds nan");
-    EXPECT_NE(nan.err.find("--seconds: 'nan' is not a finite number in [0 - 3600]"), std::string::npos) << nan.err;
+    EXPECT_NE(nan.err.find("--seconds: 'nan' is not a finite number (wanted: [0 - 3600])"), std::string::npos)
+        << nan.err;
+    const CliRun tooLong = runKinema("demo --seconds 3601");
+    EXPECT_NE(tooLong.err.find("--seconds: '3601' is outside [0 - 3600]"), std::string::npos) << tooLong.err;
     for (const char* times : {"nan", "inf", "0,-inf", "1e999"}) {
         const CliRun r = runKinema("sample --times " + std::string(times) + " " + model);
         EXPECT_EQ(r.exitCode, 2) << times;
@@ -683,7 +686,7 @@ TEST(Cli, SampleTimesAreOneListWithoutEmptyItems) {
 // The text form of sample lines its transforms up: the name column is as wide as
 // the longest node name (here 30 characters, past the 20 it starts with).
 TEST(Cli, SampleTextColumnsWidenForLongNodeNames) {
-    const std::string path = writeTemp("cli_long_names.gltf", R"({"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],
+    const std::string path = writeTemp("cli_tooLongnames.gltf", R"({"asset":{"version":"2.0"},"scenes":[{"nodes":[0]}],
       "nodes":[{"name":"a_node_name_of_thirty_letters_","children":[1]},{"name":"b","translation":[0,1,0]}]})");
     const CliRun run = runKinema("sample --times 0 " + path);
     ASSERT_EQ(run.exitCode, 0) << run.err;

@@ -51,9 +51,8 @@ CLI::Validator finiteIn(double lo, double hi) {
         [lo, hi, bounds](std::string& input) -> std::string {
             const std::optional<double> value = parseNumber(input);
             if (!value) return "'" + input + "' is not a number";
-            if (!std::isfinite(*value) || *value < lo || *value > hi) {
-                return "'" + input + "' is not a finite number in " + bounds;
-            }
+            if (!std::isfinite(*value)) return "'" + input + "' is not a finite number (wanted: " + bounds + ")";
+            if (*value < lo || *value > hi) return "'" + input + "' is outside " + bounds;
             return {};
         },
         "FLOAT in " + bounds);

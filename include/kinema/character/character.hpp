@@ -45,6 +45,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kinema/asset/model.hpp"
@@ -84,9 +85,10 @@ struct CharacterOptions {
     // in a fraction of the memory; the model's clip is then the one they rebuild.
     std::span<const CompressedClip> compressedClips{};
     // Root motion: the joint whose travel moves the character (the hips, or the
-    // armature's root), by name; empty: none. The parts `rootMotionMask` names are
-    // held in the pose at their values at the start of the base layer's current clip
-    // (it plays in place) and come back per update as rootMotion().
+    // armature's root), by name; empty: none. The parts `rootMotionMask` names (axes of
+    // the joint's parent: under a Z-up armature the ground is x and y) are held in the
+    // pose at their values at the start of the base layer's current clip (it plays in
+    // place) and come back per update as rootMotion().
     std::string_view rootMotionJoint{};
     RootMotionMask rootMotionMask{};
     // The user curves to blend (CurveTrack::name; EvaluatorOptions::curves), read
@@ -120,7 +122,10 @@ public:
 
     // Upper layer `layer` (1..kUpperLayers) plays `clip` from its start, at weight 0
     // unless `weight` says otherwise; fadeLayer moves the weight to `target` over
-    // `seconds` (0: at once). A mask, when given, must outlive its use.
+    // `seconds` (0: at once). A mask, when given, must outlive its use. Upper layers
+    // play over the base layer: while it plays nothing the character shows its rest
+    // pose, and the upper layers' heads advance and report without posing it.
+    // setLayerSpeed and fadeLayer on a layer that plays nothing are NotReady.
     Status playLayer(std::size_t layer, std::string_view clip, LoopMode loop = LoopMode::Loop,
                      LayerMode mode = LayerMode::Override, const JointMask* mask = nullptr,
                      float weight = 0.0f) noexcept;
@@ -135,7 +140,10 @@ public:
     Status update(double elapsed) noexcept;
 
     // What the last update() crossed, base layer first, in the order the heads met it.
-    std::span<const CharacterEvent> events() const noexcept { return {events_.data(), eventCount_}; }
+    std::span<const CharacterEvent> events() const noexcept {
+        return model_ ? std::span<const CharacterEvent>(events_.data(), eventCount_)
+                      : std::span<const CharacterEvent>{};
+    }
 
     // The last update's local pose (with morph weights), model matrices and skin
     // `skin`'s palette (Model::skins order); before the first update, the rest pose's.
@@ -158,19 +166,24 @@ public:
     // fail are not taken and the ones set before stay.
     Status setIk(std::span<const IkTask> tasks);
     // The last update's outcome of each task: whether it reached, and the distance left.
-    std::span<const IkOutcome> ikOutcomes() const noexcept { return state_.ikOutcomes(); }
+    std::span<const IkOutcome> ikOutcomes() const noexcept {
+        return model_ ? state_.ikOutcomes() : std::span<const IkOutcome>{};
+    }
 
     // With a root motion joint: how far the last update moved the character, in its
-    // own frame at the update's start. It is the blend of what each playing clip's
+    // own model space at the update's start (through the nodes above the root joint,
+    // a Z-up armature say, as they stood). It is the blend of what each playing clip's
     // root did over its step (a crossfade's two clips and override layers by their
-    // weights, exact across loops and backwards). Apply it as position += rotate(heading,
-    // translation), heading = heading * rotation. The identity without a joint.
+    // weights, exact across loops and backwards), taken about where the pose holds the
+    // root. Apply it as position += rotate(heading, translation), heading = heading *
+    // rotation. The identity without a joint.
     const Transform& rootMotion() const noexcept { return rootMotion_; }
 
     // The last update's blended value of user curve `name` (one of
     // CharacterOptions::curves); nullopt for a name not asked for.
     std::optional<float> curve(std::string_view name) const noexcept;
 
+    // Not on a character moved from.
     const Model& modelData() const noexcept { return *model_; }
 
 private:
@@ -197,9 +210,32 @@ private:
     // layer's root motion.
     void fill(const CrossFadeStep& baseStep, InstanceRequest& request,
               std::array<const RootMotion*, kMaxLayers>& motions) const noexcept;
+    // A root motion delta in the root's parent's frame, seen from the model's origin.
+    Transform inModelSpace(const Transform& delta) const noexcept;
     Skinned* skin(std::size_t instance, std::size_t primitive, bool normals);
 
-    const Model* model_ = nullptr;
+    // The model; a character moved from holds none, and its calls refuse (NotReady)
+    // or return nothing.
+    class ModelLink {
+    public:
+        ModelLink() = default;
+        explicit ModelLink(const Model* model) noexcept : model_(model) {}
+        ModelLink(const ModelLink&) = default;
+        ModelLink& operator=(const ModelLink&) = default;
+        ModelLink(ModelLink&& other) noexcept : model_(std::exchange(other.model_, nullptr)) {}
+        ModelLink& operator=(ModelLink&& other) noexcept {
+            model_ = std::exchange(other.model_, nullptr);
+            return *this;
+        }
+        ~ModelLink() = default;
+        const Model* operator->() const noexcept { return model_; }
+        const Model& operator*() const noexcept { return *model_; }
+        explicit operator bool() const noexcept { return model_ != nullptr; }
+
+    private:
+        const Model* model_ = nullptr;
+    };
+    ModelLink model_;
     std::vector<PackedClip> packed_;
     InstanceEvaluator evaluator_;
     InstanceState state_;

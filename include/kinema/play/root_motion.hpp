@@ -38,11 +38,14 @@ public:
                                      RootMotionMask mask = {});
 
     // The motion over `step` (a step of a Player in `mode` on the same clip), as a
-    // transform in the root's frame at the step's start: the character's transform
-    // times this is where it is after the step. Identity for a zero step and for a
-    // step that is not finite. PingPong steps are composed leg by leg. The step's
-    // ends may lie past the first lap or before 0 (a caller's own clock): Loop and
-    // PingPong wrap them into the head's coordinate first.
+    // transform in the character's frame (the model's origin) at the step's start:
+    // the character's transform times this is where it is after the step, while the
+    // pose holds the root at its start (anchored(), anchor()). It is the root's motion
+    // in its own frame, M(from)^-1 M(to), seen from where the anchor holds the root,
+    // so a root that starts turned or off the origin moves, and turns, about itself.
+    // Identity for a zero step and for a step that is not finite. PingPong steps are
+    // composed leg by leg. The step's ends may lie past the first lap or before 0 (a
+    // caller's own clock): Loop and PingPong wrap them into the head's coordinate first.
     Transform delta(LoopMode mode, const PlaybackStep& step) const noexcept;
 
     // `sampled` (the root's local transform at any time) with the extracted parts
@@ -56,10 +59,10 @@ public:
     RootAnchor anchor(std::uint32_t rootJoint) const noexcept;
 
 private:
-    // The extracted part of the root at clip time t, as a matrix.
-    Mat4 at(double t) const noexcept;
+    // The extracted part of the root at clip time t: a rigid motion (scale 1).
+    Transform at(double t) const noexcept;
     // M(x)^-1 * M(y): the motion from clip time x to clip time y.
-    Mat4 between(double x, double y) const noexcept;
+    Transform between(double x, double y) const noexcept;
 
     Clip tracks_;  // the root's translation and rotation tracks, retargeted to joint 0
     Transform rest_;
