@@ -588,7 +588,8 @@ KINEMA_LANE_LOOPS void remeasure(const LaneChain& __restrict after, const LaneFl
                                  const LaneFloat& __restrict skewed, const LaneFloat& __restrict measured,
                                  LaneChain& __restrict c, LaneFloat& __restrict distance) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
-        const bool take = ((weight[l] < 1.0f ? 1.0f : skewed[l]) != 0.0f) & (measured[l] == 0.0f);
+        const float own = measured[l];
+        const bool take = ((weight[l] < 1.0f ? 1.0f : skewed[l]) != 0.0f) & (own == 0.0f);
         const float d = length(after.end[l] - c.target[l]);
         const float upper = length(after.middle[l] - after.root[l]);
         const float lower = length(after.end[l] - after.middle[l]);
