@@ -264,11 +264,18 @@ void solveTwoBone(const TwoBoneIk& task, std::span<const std::int32_t> parents, 
     const float chain = upper + lower;
 
     // A target within rounding of the root (detail::pointNoise) has no direction: the
-    // limb folds along the end's present direction, wherever the skeleton stands.
+    // limb folds flat toward the pole, the middle out along it (with bones of unequal
+    // length the end is as near as it gets, on the pole's side or the far one), or
+    // along the end's present direction when the pole is at the root too.
     const Vec3 toTarget = task.target - a;
     const bool targetOff = length(toTarget) > detail::pointNoise(a, task.target);
     const Vec3 holdDirection = directionOr(c - a, (b - a) * (1.0f / upper));
-    const Vec3 u = targetOff ? directionOr(toTarget, holdDirection) : holdDirection;
+    const bool poleOff = length(task.pole - a) > detail::pointNoise(a, task.pole);
+    const bool foldToPole = !targetOff && poleOff;
+    const float side = upper >= lower ? 1.0f : -1.0f;  // the end on the pole's side, or the far one
+    const Vec3 u = targetOff ? directionOr(toTarget, holdDirection)
+        : foldToPole         ? directionOr(task.pole - a, holdDirection) * side
+                             : holdDirection;
     float reach = targetOff ? length(toTarget) : 0.0f;
     if (task.soften > 0.0f) {
         // Past (1 - soften) of the chain, the reach approaches full extension
@@ -297,12 +304,13 @@ void solveTwoBone(const TwoBoneIk& task, std::span<const std::int32_t> parents, 
     if (task.twist != 0.0f) bend = rotate(fromAxisAngle(u, task.twist), bend);
 
     // The law of cosines with upper^2 - lower^2 as a product, exact for equal bones
-    // however short the reach. A reach of 0 (equal bones, the target at the root):
-    // the limb folds, the middle straight out along the bend.
-    const float cosRoot = reach > 0.0f
+    // however short the reach. A reach of 0 (equal bones, the target and the pole at
+    // the root): the limb folds, the middle straight out along the bend.
+    const float cosRoot = foldToPole ? side
+        : reach > 0.0f
         ? std::clamp(((upper - lower) * (upper + lower) + reach * reach) / (2.0f * upper * reach), -1.0f, 1.0f)
         : 0.0f;
-    const float sinRoot = reach > 0.0f ? sineAtRoot(upper, lower, reach) : 1.0f;
+    const float sinRoot = foldToPole ? 0.0f : reach > 0.0f ? sineAtRoot(upper, lower, reach) : 1.0f;
     const Vec3 middle = a + (u * cosRoot + bend * sinRoot) * upper;
     const Vec3 end = a + u * reach;
 

@@ -99,13 +99,12 @@ inline Vec3 turnAxis(Vec3 from, Vec3 to) noexcept {
 inline float heronOverFourth(float upper, float lower, float reach) noexcept {
     const float sum = upper + lower;
     const float s = 1.0f / (sum > 0.0f ? sum : 1.0f);
-    const float area = ((upper + lower + reach) * s) * ((lower + reach - upper) * s) * ((upper + reach - lower) * s) *
-        ((upper + lower - reach) * s);
-    // A reach at either end of the range the bones span (the callers clamp it there)
-    // is a flat triangle: 0, where a factor's rounding (upper - lower is not always
-    // exact) would leave the square root of a rounding error, a visible bend.
-    const bool flat = (reach <= std::abs(upper - lower)) | (reach >= sum);
-    return flat ? 0.0f : area;
+    // The two middle factors as (reach - |upper - lower|) (reach + |upper - lower|), with
+    // the difference taken as the callers clamp the reach to it, so that a reach at
+    // either end of its range (a flat triangle) gives exactly 0: upper - lower is not
+    // always exact, and the square root of a rounding error would be a visible bend.
+    const float difference = std::abs(upper - lower);
+    return ((sum + reach) * s) * ((reach - difference) * s) * ((reach + difference) * s) * ((sum - reach) * s);
 }
 
 // `delta`, a turn in model space about a joint's origin, as the turn to apply to the

@@ -322,7 +322,11 @@ KINEMA_LANE_LOOPS void measureReach(LaneChain& c) noexcept {
         const float toTargetLength = length(toTarget);
         const bool targetOff = toTargetLength > pointNoise(a, c.target[l]);  // as the reference
         const Vec3 hold = directionOr(e - a, (b - a) * (1.0f / safeUpper));
-        c.u.set(l, select(targetOff, directionOr(toTarget, hold), hold));
+        // As the reference: a target at the root folds the limb toward the pole.
+        const Vec3 toPole = c.pole[l] - a;
+        const bool poleOff = length(toPole) > pointNoise(a, c.pole[l]);
+        const Vec3 fold = select(poleOff, directionOr(toPole, hold) * (upper >= lower ? 1.0f : -1.0f), hold);
+        c.u.set(l, select(targetOff, directionOr(toTarget, hold), fold));
         c.upper[l] = upper;
         c.lower[l] = lower;
         c.reach[l] = targetOff ? toTargetLength : 0.0f;
@@ -351,15 +355,23 @@ KINEMA_LANE_LOOPS void solveTurns(const LaneChain& c, const LaneFloat& twistSin,
         bend = rotate(Quat{u.x * twistSin[l], u.y * twistSin[l], u.z * twistSin[l], twistCos[l]}, bend);
 
         const float safeReach = reach > 0.0f ? reach : 1.0f;
-        const float cosRoot = reach > 0.0f
+        // A target at the root (its reach 0 before the clamp) with the pole off it: the
+        // limb folds flat toward the pole, as the reference.
+        const float poleDistance = length(toPole);
+        const bool foldToPole = (c.reach[l] == 0.0f) & (poleDistance > poleNoise);
+        const float side = upper >= lower ? 1.0f : -1.0f;
+        const float cosLaw = reach > 0.0f
             ? least(most(((upper - lower) * (upper + lower) + reach * reach) / (2.0f * safeUpper * safeReach), -1.0f),
                     1.0f)
             : 0.0f;
         // As the reference: the sine from the triangle's area; a reach of 0 folds the limb.
         const float product = heronOverFourth(upper, lower, reach), sum = upper + lower;
-        const float sinRoot = reach > 0.0f
+        const float sinLaw = reach > 0.0f
             ? least(1.0f, std::sqrt(most(0.0f, product)) * (sum * sum) / (2.0f * safeUpper * safeReach))
             : 1.0f;
+        // Selected after both are computed, so that the loop stays vector code.
+        const float cosRoot = foldToPole ? side : cosLaw;
+        const float sinRoot = foldToPole ? 0.0f : sinLaw;
         const Vec3 middle = a + (u * cosRoot + bend * sinRoot) * upper;
         const Vec3 end = a + u * reach;
 
@@ -588,8 +600,8 @@ KINEMA_LANE_LOOPS void remeasure(const LaneChain& __restrict after, const LaneFl
                                  const LaneFloat& __restrict skewed, const LaneFloat& __restrict measured,
                                  LaneChain& __restrict c, LaneFloat& __restrict distance) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
-        const float own = measured[l];
-        const bool take = ((weight[l] < 1.0f ? 1.0f : skewed[l]) != 0.0f) & (own == 0.0f);
+        // measured[l] is 0 or 1: a product, so that the loop stays vector code.
+        const bool take = (weight[l] < 1.0f ? 1.0f : skewed[l]) * (1.0f - measured[l]) != 0.0f;
         const float d = length(after.end[l] - c.target[l]);
         const float upper = length(after.middle[l] - after.root[l]);
         const float lower = length(after.end[l] - after.middle[l]);

@@ -413,6 +413,26 @@ TEST(IkGroup, EqualBonesFoldingNearTheRootMatchTheReference) {
     std::vector<InstanceRequest> requests(tasks.size());
     for (std::size_t i = 0; i < tasks.size(); ++i) requests[i].ik = tasks[i];
     expectGroupMatchesReference(*evaluator, requests);
+
+    // Bones a float step apart, or 0.5 and 0.3, with the target at the root: folded
+    // toward the pole by both solvers (and a pole at the root too: along the end).
+    for (const float lower : {std::nextafter(0.5f, 1.0f), std::nextafter(0.5f, 0.0f), 0.3f, 0.7f}) {
+        std::vector<JointDesc> k(3);
+        k[0] = {"hip", -1, {}};
+        k[1] = {"knee", 0, {}};
+        k[1].rest.translation = {0.5f, 0.0f, 0.0f};
+        k[2] = {"ankle", 1, {}};
+        k[2].rest.translation = {0.0f, lower, 0.0f};
+        const Skeleton unequal = Skeleton::create(std::move(k)).value();
+        auto folding = InstanceEvaluator::create(unequal, {});
+        ASSERT_TRUE(folding.ok());
+        const std::vector<std::vector<IkTask>> atRoot{{TwoBoneIk{0, 1, 2, {}, {0.0f, 0.0f, 2.0f}}},
+                                                      {TwoBoneIk{0, 1, 2, {}, {1.0f, 1.0f, 1.0f}}},
+                                                      {TwoBoneIk{0, 1, 2, {}, {}}}};
+        std::vector<InstanceRequest> folds(atRoot.size());
+        for (std::size_t i = 0; i < atRoot.size(); ++i) folds[i].ik = atRoot[i];
+        expectGroupMatchesReference(*folding, folds);
+    }
 }
 
 // Aims side by side: one joint, a chain, a chain across an unnamed joint, four

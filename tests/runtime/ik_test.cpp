@@ -266,6 +266,34 @@ TEST(TwoBoneIk, EqualBonesFoldOntoTargetsAtAndNearTheRoot) {
     }
 }
 
+// A target at the root has no direction: the limb folds flat toward the pole, the
+// middle out along it, whether the bones are equal, a float step apart or unequal (the
+// end then as near as it gets: on the pole's side, or the far one when the lower bone
+// is longer), and wherever the skeleton stands.
+TEST(TwoBoneIk, ATargetAtTheRootFoldsTheLimbTowardThePole) {
+    const float one = 1.0f;
+    for (const float lower : {one, std::nextafter(one, 2.0f), std::nextafter(one, 0.0f), 0.5f, 1.5f}) {
+        for (int placed = 0; placed < 4; ++placed) {
+            Transform placement;
+            placement.translation = {0.3f * static_cast<float>(placed), -2.0f, 1.5f * static_cast<float>(placed)};
+            placement.rotation =
+                fromAxisAngle(normalize3({1.0f, 2.0f, static_cast<float>(placed)}), 0.7f * static_cast<float>(placed));
+            Chain c = makeChain(3, {1, 0, 0}, &placement);
+            c.rest[3].translation = {0, lower, 0};  // the end off the upper bone's line
+            const Mat4 frame = toMatrix(placement);
+            const auto place = [&](Vec3 p) { return at(mulAffine(frame, toMatrix(Transform{p, {}, {1, 1, 1}}))); };
+            const Vec3 root = place({0, 0, 0});
+            const Vec3 pole = place({0, 0, 5});
+            const Vec3 towardPole = normalize3(pole - root);
+            const Solved s = solve(c, {TwoBoneIk{1, 2, 3, root, pole}});
+            ASSERT_TRUE(s.status.ok());
+            EXPECT_LT(distance(at(s.model[2]), root + towardPole), 1e-5f) << "lower " << lower << ", placed " << placed;
+            EXPECT_LT(distance(at(s.model[3]), root + towardPole * (1.0f - lower)), 1e-5f)
+                << "lower " << lower << ", placed " << placed;
+        }
+    }
+}
+
 // A target nearer the root than the bones' difference folds the limb flat: upper bone
 // toward the target, lower bone back along it, the end as near as it gets. Random
 // poses, bones 1 and 0.5 (upper - lower is not always exact in float there): the knee
