@@ -29,6 +29,7 @@ void Socket::setOffset(const Transform& offset) noexcept {
     offset_ = offset;
     const Quat& q = offset.rotation;
     const float q2 = dot(q, q);
+    const StatusCode before = offsetStatus_.code;
     if (!isFinite(offset)) {
         offsetStatus_ = Status::failure(StatusCode::NotFinite, "socket: the offset holds a value that is not finite");
     } else if (!(q2 > 0.0f) || !std::isfinite(q2)) {
@@ -38,6 +39,10 @@ void Socket::setOffset(const Transform& offset) noexcept {
         offset_.rotation = normalize(q);
     }
     offsetMatrix_ = offsetStatus_ ? toMatrix(offset_) : Mat4{};
+    // An offset whose fault is another kind than the last one's is a new occurrence;
+    // the same bad offset set again is not.
+    if (offsetStatus_.code != before)
+        latches_ = static_cast<std::uint8_t>(latches_ & ~(kOffsetNotFinite | kOffsetZeroRotation));
 }
 
 std::int32_t Socket::resolve(const Skeleton& skeleton) {
@@ -57,44 +62,56 @@ SocketReport Socket::report(Status status, std::uint8_t latch) {
 }
 
 SocketReport Socket::place(const Skeleton& skeleton, std::span<const Mat4> model, SocketPlacement& out) {
-    // A latch opens again once its fault is gone, so the next occurrence is news.
-    std::uint8_t ongoing = 0;
-    SocketReport result{Status::success(), false};
+    // Each kind's latch opens again once its check runs and passes, so the next
+    // occurrence is news; a check that an earlier fault kept from running leaves its
+    // latch as it was (a bone still missing behind a missing pose is not news).
+    std::uint8_t checked = 0;
+    const auto passed = [&](std::uint8_t kinds) { checked = static_cast<std::uint8_t>(checked | kinds); };
+    const auto fault = [&](Status status, std::uint8_t kind) {
+        const SocketReport r = report(status, kind);
+        latches_ = static_cast<std::uint8_t>((latches_ & ~checked) | kind);
+        return r;
+    };
     // An empty skeleton first: its pose is empty too, and "no pose" would hide why.
-    if (skeleton.jointCount() == 0) {
-        ongoing = kEmptySkeleton;
-        result = report(Status::failure(StatusCode::NotReady, "socket: the skeleton has no joints"), kEmptySkeleton);
-    } else if (model.empty()) {
-        ongoing = kNoPose;
-        result = report(Status::failure(StatusCode::Missing, "socket: no pose to place it from"), kNoPose);
-    } else if (model.size() != skeleton.jointCount()) {
-        ongoing = kWrongSize;
-        result = report(Status::failure(StatusCode::WrongCount, "socket: pose and skeleton differ in joint count"),
-                        kWrongSize);
-    } else if (const std::int32_t bone = resolve(skeleton); bone < 0) {
-        ongoing = kUnknownBone;
-        result = report(Status::failure(StatusCode::UnknownName, "socket: the skeleton has no bone of that name"),
-                        kUnknownBone);
-    } else if (!offsetStatus_) {
-        ongoing = offsetStatus_.code == StatusCode::NotFinite ? kOffsetNotFinite : kOffsetZeroRotation;
-        result = report(offsetStatus_, ongoing);
-    } else if (!isFinite(model[static_cast<std::size_t>(bone)])) {
-        ongoing = kBadBone;
-        result = report(
+    if (skeleton.jointCount() == 0)
+        return fault(Status::failure(StatusCode::NotReady, "socket: the skeleton has no joints"), kEmptySkeleton);
+    passed(kEmptySkeleton);
+    if (model.empty()) return fault(Status::failure(StatusCode::Missing, "socket: no pose to place it from"), kNoPose);
+    passed(kNoPose);
+    if (model.size() != skeleton.jointCount()) {
+        return fault(Status::failure(StatusCode::WrongCount, "socket: pose and skeleton differ in joint count"),
+                     kWrongSize);
+    }
+    passed(kWrongSize);
+    const std::int32_t bone = resolve(skeleton);
+    if (bone < 0) {
+        return fault(Status::failure(StatusCode::UnknownName, "socket: the skeleton has no bone of that name"),
+                     kUnknownBone);
+    }
+    passed(kUnknownBone);
+    if (!offsetStatus_) {
+        return fault(offsetStatus_,
+                     offsetStatus_.code == StatusCode::NotFinite ? kOffsetNotFinite : kOffsetZeroRotation);
+    }
+    passed(kOffsetNotFinite | kOffsetZeroRotation);
+    const Mat4& hand = model[static_cast<std::size_t>(bone)];
+    if (!isFinite(hand)) {
+        return fault(
             Status::failure(StatusCode::NotFinite, "socket: the bone's model matrix is not finite").withIndex(bone),
             kBadBone);
-    } else if (const Mat4 held = mulAffine(model[static_cast<std::size_t>(bone)], offsetMatrix_); !isFinite(held)) {
-        ongoing = kOverflow;
-        result = report(
+    }
+    passed(kBadBone);
+    const Mat4 held = mulAffine(hand, offsetMatrix_);
+    if (!isFinite(held)) {
+        return fault(
             Status::failure(StatusCode::NotFinite, "socket: the bone's model matrix times the offset overflows a float")
                 .withIndex(bone),
             kOverflow);
-    } else {
-        out.matrix = held;
-        out.trs = decompose(held);
     }
-    latches_ = static_cast<std::uint8_t>(latches_ & ongoing);
-    return result;
+    out.matrix = held;
+    out.trs = decompose(held);
+    latches_ = 0;  // every check ran and passed
+    return {Status::success(), false};
 }
 
 }  // namespace kinema

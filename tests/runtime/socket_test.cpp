@@ -140,6 +140,35 @@ TEST(Socket, EachFaultIsFreshOncePerOccurrenceOnItsOwnLatch) {
     EXPECT_EQ(socket.place(skeleton, std::span(pose).first(1), placed).status.code, StatusCode::WrongCount);
 }
 
+// A bone still missing behind frames without a pose (its check did not run then) is
+// the same occurrence: news once. Each gap in the pose between frames with one is news.
+TEST(Socket, AFaultHiddenBehindAnotherIsNotNewsAgain) {
+    const Skeleton skeleton = arm();
+    const std::vector<Mat4> pose = restModel(skeleton);
+    Socket socket("sword_hand");
+    SocketPlacement placed;
+    int missingBone = 0, freshBone = 0, gaps = 0, freshGaps = 0;
+    for (int frame = 0; frame < 10; ++frame) {
+        const bool withPose = frame % 2 == 0;
+        const SocketReport r =
+            socket.place(skeleton, withPose ? std::span<const Mat4>(pose) : std::span<const Mat4>{}, placed);
+        if (withPose) {
+            EXPECT_EQ(r.status.code, StatusCode::UnknownName);
+            ++missingBone;
+            freshBone += r.fresh ? 1 : 0;
+        } else {
+            EXPECT_EQ(r.status.code, StatusCode::Missing);
+            ++gaps;
+            freshGaps += r.fresh ? 1 : 0;
+        }
+    }
+    EXPECT_EQ(missingBone, 5);
+    EXPECT_EQ(freshBone, 1);
+    EXPECT_EQ(gaps, 5);
+    EXPECT_EQ(freshGaps, 5);
+    EXPECT_EQ(socket.lookups(), 1u);
+}
+
 // The offset's two faults are two kinds: one after the other, each is news.
 TEST(Socket, AnOffsetNotFiniteAndAZeroRotationAreLatchedApart) {
     const Skeleton skeleton = arm();

@@ -10,7 +10,9 @@
 // returned every frame as a Status, and each kind also on a latch of its own:
 // `fresh` is true only on the frame a fault begins, so a caller that logs fresh
 // faults names each occurrence once, never once a frame, and one fault never
-// silences another.
+// silences another. A fault ends when its check runs and passes (a bone still
+// missing behind a missing pose is the same occurrence), or when the bone's name,
+// or the kind of the offset's fault, changes.
 #pragma once
 
 #include <cstdint>
