@@ -123,6 +123,8 @@ struct Row {
     Row(std::string w, std::string p, std::size_t j, std::size_t n, std::size_t t)
         : workload(std::move(w)), pass(std::move(p)), joints(j), instances(n), threads(t) {}
     double instancesPerSecond() const { return static_cast<double>(instances) * 1e9 / nsPerEvaluation; }
+    // One instance's share of an evaluation (a character's frame, for the ik rows).
+    double nsPerInstance() const { return nsPerEvaluation / static_cast<double>(instances); }
 };
 
 double median(std::vector<double> v) {
@@ -665,16 +667,17 @@ void printHeader(const Settings& s, std::size_t hardwareThreads, int passWidth) 
         "kinema bench: SIMD %s; W1 clip %s; threads: 1 (w1e, w1f: %zu; hardware: %zu); median of %s of >= %g s\n",
         s.kernels.c_str(), bench::toString(s.clip), s.threads, hardwareThreads,
         counted(static_cast<std::size_t>(s.repetitions), "repetition").c_str(), s.minTime);
-    std::printf("%-8s %-*s %6s %9s %7s %10s %10s %13s %9s %7s\n", "workload", passWidth, "pass", "joints", "instances",
-                "threads", "ns/joint", "ns/vertex", "instances/s", "bytes/key", "scaling");
+    std::printf("%-8s %-*s %6s %9s %7s %10s %10s %11s %13s %9s %7s\n", "workload", passWidth, "pass", "joints",
+                "instances", "threads", "ns/joint", "ns/vertex", "ns/instance", "instances/s", "bytes/key", "scaling");
 }
 
 void printRow(const Row& r, int passWidth) {
     char ips[32];
     std::snprintf(ips, sizeof ips, "%.4g", r.instancesPerSecond());
-    std::printf("%-8s %-*s %6zu %9zu %7zu %10s %10s %13s %9s %7s\n", r.workload.c_str(), passWidth, r.pass.c_str(),
-                r.joints, r.instances, r.threads, fixed(r.nsPerJoint, 2).c_str(), fixed(r.nsPerVertex, 2).c_str(), ips,
-                fixed(r.bytesPerKey, 2).c_str(), r.scaling ? (fixed(r.scaling, 2) + "x").c_str() : "-");
+    std::printf("%-8s %-*s %6zu %9zu %7zu %10s %10s %11s %13s %9s %7s\n", r.workload.c_str(), passWidth, r.pass.c_str(),
+                r.joints, r.instances, r.threads, fixed(r.nsPerJoint, 2).c_str(), fixed(r.nsPerVertex, 2).c_str(),
+                fixed(r.nsPerInstance(), 1).c_str(), ips, fixed(r.bytesPerKey, 2).c_str(),
+                r.scaling ? (fixed(r.scaling, 2) + "x").c_str() : "-");
     std::fflush(stdout);
 }
 
@@ -707,6 +710,7 @@ void printJson(const std::vector<Row>& rows, const Settings& s) {
             w.null();
         if (r.nsPerVertex) w.key("fastest_ns_per_vertex").value(*r.nsPerVertex * fastestOfMedian);
         w.key("instances_per_s").value(r.instancesPerSecond());
+        w.key("ns_per_instance").value(r.nsPerInstance());
         w.key("bytes_per_key").value(r.bytesPerKey);
         if (r.scaling) w.key("scaling").value(*r.scaling);
         w.key("ns_per_evaluation").value(r.nsPerEvaluation);
