@@ -48,8 +48,8 @@ public:
             for (const std::string_view k : known) ok = ok || field.key == k;
             if (!ok) {
                 fault(at + "/" + escape(field.key), "unknown key");
-            } else {
-                (void)keys.first(*this, field.key, at + "/" + escape(field.key));
+            } else if (keys.see(field.key) == UniqueKeys::Seen::NewRepeat) {
+                fault(at + "/" + escape(field.key), UniqueKeys::kRepeated);
             }
         }
     }
@@ -59,10 +59,16 @@ public:
     // repeats.
     class UniqueKeys {
     public:
+        static constexpr const char* kRepeated = "duplicate key (keys must be unique)";
+        enum class Seen { First, NewRepeat, Repeat };  // a repeat is news the first time
+        Seen see(std::string_view key) {
+            if (seen_.insert(key).second) return Seen::First;
+            return repeated_.insert(key).second ? Seen::NewRepeat : Seen::Repeat;
+        }
         bool first(JsonReader& reader, std::string_view key, const std::string& at) {
-            if (seen_.insert(key).second) return true;
-            if (repeated_.insert(key).second) reader.fault(at, "duplicate key (keys must be unique)");
-            return false;
+            const Seen seen = see(key);
+            if (seen == Seen::NewRepeat) reader.fault(at, kRepeated);
+            return seen == Seen::First;
         }
 
     private:

@@ -36,6 +36,7 @@ Result<RootMotion> RootMotion::create(const Clip& clip, std::uint32_t rootJoint,
     r.duration_ = clip.duration();
     r.start_ = rest;
     (void)reference::sample(r.tracks_, 0.0f, {&r.start_, 1}, {});
+    r.held_ = r.at(0.0);
     return r;
 }
 
@@ -77,8 +78,7 @@ Transform RootMotion::delta(LoopMode mode, const PlaybackStep& step) const noexc
     if (step.travel == 0.0 || !(d > 0.0)) return Transform{};
     if (!std::isfinite(step.travel) || !std::isfinite(step.from) || !std::isfinite(step.to)) return Transform{};
     // The root's motion in its own frame, seen from where the anchor holds it.
-    const Transform held = at(0.0);
-    const auto fromTheModel = [&](const Transform& motion) { return then(then(held, motion), inverseOf(held)); };
+    const auto fromTheModel = [&](const Transform& motion) { return then(then(held_, motion), inverseOf(held_)); };
     if (mode == LoopMode::Clamp) return fromTheModel(between(step.from, step.to));
     // Walk the head's coordinate in pieces over which clip time is monotonic: a
     // loop restarts at its end (the root snaps back, the motion carries on), a

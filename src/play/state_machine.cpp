@@ -679,8 +679,12 @@ Status StateMachine::update(double elapsed) noexcept {
     }
     // The motion this update played is the states' as they stand now, before a
     // transition re-enters a slot: a cut's source moved the character until the cut.
-    publish(motion_, motionCount_);
-    if (chosen >= 0) fire(static_cast<std::uint32_t>(chosen));
+    // Without a transition it is what is posed, published once.
+    motionApart_ = chosen >= 0;
+    if (motionApart_) {
+        publish(motion_, motionCount_);
+        fire(static_cast<std::uint32_t>(chosen));
+    }
     publish(samples_, sampleCount_);
     return {};
 }
@@ -691,6 +695,7 @@ bool StateMachine::forceState(std::uint32_t state) noexcept {
     fadeRemaining_ = 0.0;
     enter(slots_[0], state, 0.0, nullptr);
     eventCount_ = 0;
+    motionApart_ = true;
     motionCount_ = 0;
     publish(samples_, sampleCount_);
     return true;

@@ -67,6 +67,7 @@ private:
     Clip tracks_;  // the root's translation and rotation tracks, retargeted to joint 0
     Transform rest_;
     Transform start_;  // the root at time 0
+    Transform held_;   // its extracted part, at(0): where the anchor holds the root
     RootMotionMask mask_;
     double duration_ = 0.0;
 };

@@ -323,7 +323,9 @@ public:
     // moved the character up to the cut, and a fade interrupted mid-way still shared
     // the update with the state it dropped. Empty before the first update and after
     // forceState().
-    std::span<const MotionSample> motion() const noexcept { return {motion_.data(), motionCount_}; }
+    std::span<const MotionSample> motion() const noexcept {
+        return motionApart_ ? std::span<const MotionSample>(motion_.data(), motionCount_) : samples();
+    }
     std::span<const MotionEvent> events() const noexcept { return {events_.data(), eventCount_}; }
 
     // A few lines for a debug overlay or log: states, times, fade, parameters.
@@ -363,8 +365,9 @@ private:
     double fadeRemaining_ = 0.0;
     std::vector<MotionSample> samples_;
     std::size_t sampleCount_ = 0;
-    std::vector<MotionSample> motion_;
+    std::vector<MotionSample> motion_;  // motion() when a transition fired, else samples_ serve
     std::size_t motionCount_ = 0;
+    bool motionApart_ = true;  // before the first update motion() is empty
     std::vector<MotionEvent> events_;
     std::size_t eventCount_ = 0;
     std::vector<std::uint32_t> crossed_;  // markersCrossed scratch
