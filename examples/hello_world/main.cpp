@@ -45,7 +45,9 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "%s\n", imported.message().c_str());
             return 1;
         }
-        std::printf("%s: %zu nodes, %zu animations\n", argv[1], imported->nodeCount(), imported->clips.size());
+        const std::size_t nodes = imported->nodeCount(), clips = imported->clips.size();
+        std::printf("%s: %zu node%s, %zu animation%s\n", argv[1], nodes, nodes == 1 ? "" : "s", clips,
+                    clips == 1 ? "" : "s");
     }
     return 0;
 }

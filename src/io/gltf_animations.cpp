@@ -20,6 +20,11 @@ void Importer::readAnimations() {
         const bool hasSamplers = getArray(o, "samplers", at, samplers, true);
         const bool hasChannels = getArray(o, "channels", at, channels, true);
         if (!hasSamplers || !hasChannels) return;
+        // The schema asks for at least one of each: an animation that animates nothing
+        // is a writer's fault, reported rather than played as an empty clip.
+        if (samplers.size() == 0) fault(at / "samplers", "must not be empty");
+        if (channels.size() == 0) fault(at / "channels", "must not be empty");
+        if (samplers.size() == 0 || channels.size() == 0) return;
         struct SamplerInfo {
             std::int64_t input = -1, output = -1;
             Interpolation interpolation = Interpolation::Linear;

@@ -33,8 +33,10 @@ public:
                 }
                 onlyKeys(o, itemAt, {"name", "time"});
                 Marker m;
+                // A name that is not a string is one fault, not also an empty name.
+                const std::size_t before = faults.size();
                 string(o, "name", itemAt, m.name, true);
-                if (has(o, "name") && m.name.empty()) fault(itemAt + "/name", "must not be empty");
+                if (faults.size() == before && m.name.empty()) fault(itemAt + "/name", "must not be empty");
                 if (number(o, "time", itemAt, m.time, true) && m.time < 0.0f) fault(itemAt + "/time", "must be >= 0");
                 c.markers.push_back(std::move(m));
             }

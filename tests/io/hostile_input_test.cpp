@@ -218,6 +218,13 @@ std::vector<Damage> damages() {
         {"ChannelSamplerOutOfRange",
          [](Rig& r) { channel(r, 2)["sampler"] = 3; },
          {"/animations/0/channels/2/sampler"}},
+        {"AnimationWithoutChannels", [](Rig& r) { anim(r)["channels"] = Json::array(); }, {"/animations/0/channels"}},
+        {"AnimationWithoutSamplers",
+         [](Rig& r) {
+             anim(r)["samplers"] = Json::array();
+             anim(r)["channels"] = Json::array();
+         },
+         {"/animations/0/samplers", "/animations/0/channels"}},
         {"ChannelNodeOutOfRange",
          [](Rig& r) { channel(r, 0)["target"]["node"] = 4; },
          {"/animations/0/channels/0/target/node"}},

@@ -54,6 +54,7 @@ TEST(MarkerJson, EveryFaultIsLocatedAndNothingIsApplied) {
     const std::vector<std::pair<std::string, std::string>> cases{
         {R"({"clips": {"Walk": [{"name": "a"}]}})", "f#/clips/Walk/0/time: missing"},
         {R"({"clips": {"Walk": [{"name": "", "time": 1}]}})", "f#/clips/Walk/0/name: must not be empty"},
+        {R"({"clips": {"Walk": [{"name": 5, "time": 1}]}})", "f#/clips/Walk/0/name: must be a string"},
         {R"({"clips": {"Walk": [{"name": "a", "time": 1, "frame": 3}]}})", "f#/clips/Walk/0/frame: unknown key"},
         {R"({"clips": {"Walk": [], "Walk": []}})", "f#/clips/Walk: duplicate key (keys must be unique)"},
         {R"({"clips": {"Walk": {}}})", "f#/clips/Walk: must be an array of markers"},

@@ -196,13 +196,30 @@ TEST(Cli, MemoryBudgetTakesUnitsAndIsReportedWithNumbers) {
     EXPECT_EQ(runKinema("validate --memory-budget 1k " + path).exitCode, 0);
     EXPECT_NE(runKinema("validate --memory-budget lots " + path).exitCode, 0);
     EXPECT_NE(runKinema("validate --memory-budget -1 " + path).exitCode, 0);  // not "no limit"
-    for (const char* size : {"nan", "inf", "0", "1.5"}) {
+    // Units are powers of 1024, their case and a trailing B or iB ignored: 1 KiB holds the file.
+    for (const char* size : {"1K", "1kb", "1KiB", " 1k "}) {
+        EXPECT_EQ(runKinema(std::string("validate --memory-budget '") + size + "' " + path).exitCode, 0) << size;
+    }
+    for (const char* size : {"nan", "inf", "0", "1.5", "0x10", "0x10M", "1.5G", "16E", "1kk", "k", "1Q"}) {
         for (const char* option : {"--memory-budget", "--max-image-pixels"}) {
             const CliRun r = runKinema(std::string("validate ") + option + " " + size + " " + path);
             EXPECT_EQ(r.exitCode, 2) << option << " " << size;
             EXPECT_NE(r.err.find(option), std::string::npos) << option << " " << size << ": " << r.err;
             EXPECT_TRUE(r.out.empty()) << r.out;
         }
+    }
+}
+
+TEST(Cli, ImagePixelLimitOnlyWhereImagesAreDecoded) {
+    // info and sample do not decode images: a limit they would never apply is refused.
+    for (const char* command : {"info", "sample --times 0"}) {
+        const CliRun r = runKinema(std::string(command) + " x.glb --max-image-pixels 1");
+        EXPECT_EQ(r.exitCode, 2) << command;
+        EXPECT_NE(r.err.find("--max-image-pixels"), std::string::npos) << r.err;
+    }
+    for (const char* command : {"validate", "cook"}) {
+        const CliRun r = runKinema(std::string(command) + " --help");
+        EXPECT_NE(r.out.find("--max-image-pixels"), std::string::npos) << command;
     }
 }
 

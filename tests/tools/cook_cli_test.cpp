@@ -421,11 +421,13 @@ TEST_F(CookCli, MarkersAndStateMachinesGoIntoTheCookedFile) {
 
 TEST_F(CookCli, BadBoundsAreRefused) {
     KINEMA_REQUIRE_ASSET(box, "BoxAnimated/BoxAnimated.glb");
-    for (const char* bad :
-         {"--error-cm 0", "--error-cm -1", "--error-cm x", "--error-cm nan", "--error-cm inf", "--error-cm 0.1 --exact",
-          "--segment-keys 12", "--segment-keys 1", "--segment-keys 512", "--segment-keys -4", "--max-stride 0",
-          "--max-stride 3", "--max-stride 128", "--max-stride 2 --exact", "--segment-keys 8 --exact",
-          "--segment-keys 0x10", "--max-stride 0x4", "--segment-keys 16.0"}) {
+    for (const char* bad : {"--error-cm 0",        "--error-cm -1",          "--error-cm x",
+                            "--error-cm nan",      "--error-cm inf",         "--error-cm 0.1 --exact",
+                            "--segment-keys 12",   "--segment-keys 1",       "--segment-keys 512",
+                            "--segment-keys -4",   "--max-stride 0",         "--max-stride 3",
+                            "--max-stride 128",    "--max-stride 2 --exact", "--segment-keys 8 --exact",
+                            "--segment-keys 0x10", "--max-stride 0x4",       "--segment-keys 16.0",
+                            "--error-cm 0x1",      "--error-cm 1e-7",        "--error-cm 2e6"}) {
         const CliRun r = runKinema("cook " + quoted(box) + " --out " + quoted(dir_) + " " + bad);
         EXPECT_EQ(r.exitCode, 2) << bad;
         EXPECT_FALSE(r.err.empty()) << bad;

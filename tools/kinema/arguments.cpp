@@ -73,6 +73,42 @@ CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi) {
         "INT in " + bounds);
 }
 
+CLI::Validator sizeIn(std::uint64_t lo, std::uint64_t hi) {
+    const std::string bounds = std::to_string(lo) + ".." + std::to_string(hi);
+    return CLI::Validator(
+        [lo, hi, bounds](std::string& input) -> std::string {
+            const std::string_view text = trimmed(input);
+            std::uint64_t count = 0;
+            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
+            const auto refused = [&] {
+                return "'" + input + "' is not a whole number of bytes in " + bounds +
+                    " with an optional unit K, M, G, T, P or E (powers of 1024)";
+            };
+            if (text.empty() || error != std::errc{} || end == text.data()) return refused();
+            std::string unit(end, text.data() + text.size());
+            std::transform(unit.begin(), unit.end(), unit.begin(),
+                           [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+            if (unit.size() >= 2 && unit.substr(unit.size() - 2) == "ib") {
+                unit.resize(unit.size() - 2);
+            } else if (!unit.empty() && unit.back() == 'b') {
+                unit.pop_back();
+            }
+            static constexpr std::string_view kUnits = "kmgtpe";
+            unsigned shift = 0;
+            if (unit.size() == 1 && kUnits.find(unit[0]) != std::string_view::npos) {
+                shift = 10u * static_cast<unsigned>(kUnits.find(unit[0]) + 1);
+            } else if (!unit.empty()) {
+                return refused();
+            }
+            if (shift > 0 && count > (hi >> shift)) return refused();
+            const std::uint64_t value = count << shift;
+            if (value < lo || value > hi) return refused();
+            input = std::to_string(value);
+            return {};
+        },
+        "");
+}
+
 CLI::Validator notEmpty() {
     return CLI::Validator([](std::string& input) -> std::string { return input.empty() ? "must not be empty" : ""; },
                           "");

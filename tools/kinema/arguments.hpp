@@ -28,6 +28,12 @@ CLI::Validator finiteIn(double lo, double hi);
 // ("'1.5' is not a whole number in 1..1024", echoing what was typed), nothing else.
 CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi);
 
+// A size in bytes (or a count): decimal digits with an optional unit K, M, G, T, P or E
+// (powers of 1024, case and a trailing "B" or "iB" ignored, "512M", "2GiB"), naming a
+// whole number within [lo, hi]. Replaces the text with the number, for the option to
+// read; refuses anything else ("0x10", "1.5G", "nan") with a message echoing it.
+CLI::Validator sizeIn(std::uint64_t lo, std::uint64_t hi);
+
 // A check for a text option given a value: the value is not empty (an empty --gpu
 // or --assets would otherwise quietly mean the default).
 CLI::Validator notEmpty();

@@ -1,5 +1,7 @@
 #include "import_flags.hpp"
 
+#include "arguments.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <limits>
@@ -13,15 +15,12 @@ namespace {
 // than read as "no limit" (a negative number would otherwise wrap around to one).
 void addSizeOption(CLI::App& command, const std::string& name, std::uint64_t& value, const std::string& help) {
     constexpr std::uint64_t kLargest = std::uint64_t{1} << 62;
-    command.add_option(name, value, help)
-        ->transform(CLI::AsSizeValue(false).description(""))
-        ->check(CLI::Range(std::uint64_t{1}, kLargest).description(""))
-        ->type_name("SIZE");
+    command.add_option(name, value, help)->transform(sizeIn(1, kLargest))->type_name("SIZE");
 }
 
 }  // namespace
 
-void addImportFlags(CLI::App& command, ImportFlags& flags) {
+void addImportFlags(CLI::App& command, ImportFlags& flags, ImageLimit images) {
     command.add_flag("--lenient", flags.lenient,
                      "accept the recoverable specification errors (rotations, normals and skin weights that are "
                      "not normalised, missing or wrong accessor min/max), repairing each with a warning");
@@ -36,9 +35,11 @@ void addImportFlags(CLI::App& command, ImportFlags& flags) {
     addSizeOption(command, "--memory-budget", flags.memoryBudget,
                   "bytes one import may hold: the file, the parsed JSON, buffers, decoded data and images; a number "
                   "with an optional unit, e.g. 512M or 2G (powers of 1024; default 1G)");
-    addSizeOption(command, "--max-image-pixels", flags.maxImagePixels,
-                  "width x height allowed for one image, read from its header before decoding; a number with an "
-                  "optional unit, e.g. 16M (default 64M = 67108864)");
+    if (images == ImageLimit::Offered) {
+        addSizeOption(command, "--max-image-pixels", flags.maxImagePixels,
+                      "width x height allowed for one image, read from its header before decoding; a number with "
+                      "an optional unit, e.g. 16M (default 64M = 67108864)");
+    }
 }
 
 ImportOptions toImportOptions(const ImportFlags& flags) {

@@ -25,9 +25,13 @@ struct ImportFlags {
     std::uint64_t maxImagePixels = std::uint64_t{64} << 20;
 };
 
-// Adds --lenient, --allow-external-paths, --allow-folder, --memory-budget and
-// --max-image-pixels to a command.
-void addImportFlags(CLI::App& command, ImportFlags& flags);
+// Whether a command decodes images, and so takes --max-image-pixels (a command that
+// does not would accept the limit and never apply it).
+enum class ImageLimit { Offered, NotOffered };
+
+// Adds --lenient, --allow-external-paths, --allow-folder, --memory-budget and, where
+// offered, --max-image-pixels to a command.
+void addImportFlags(CLI::App& command, ImportFlags& flags, ImageLimit images);
 
 ImportOptions toImportOptions(const ImportFlags& flags);
 

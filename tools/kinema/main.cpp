@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
         "materials, images.");
     infoCmd->add_option("FILE", info.file, "a .gltf or .glb file, or a cooked file")->required()->check(notEmpty());
     infoCmd->add_flag("--json", info.json, "print JSON instead of text");
-    addImportFlags(*infoCmd, info.import);
+    addImportFlags(*infoCmd, info.import, ImageLimit::NotOffered);
 
     ValidateOptions validate;
     auto* validateCmd = app.add_subcommand(
@@ -93,7 +93,7 @@ int main(int argc, char** argv) {
     validateCmd->add_option("FILE", validate.file, "a .gltf or .glb file, or a cooked file")
         ->required()
         ->check(notEmpty());
-    addImportFlags(*validateCmd, validate.import);
+    addImportFlags(*validateCmd, validate.import, ImageLimit::Offered);
 
     SampleOptions sample;
     auto* sampleCmd = app.add_subcommand(
@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
     sampleCmd->add_flag("--skinned", sample.skinned, "also output morphed and skinned vertex positions");
     sampleCmd->add_flag("--json", sample.json,
                         "print JSON (the documented comparison format) instead of readable text");
-    addImportFlags(*sampleCmd, sample.import);
+    addImportFlags(*sampleCmd, sample.import, ImageLimit::NotOffered);
 
     DemoOptions demo;
     auto* demoCmd = app.add_subcommand(
@@ -180,7 +180,7 @@ int main(int argc, char** argv) {
         ->check(notEmpty());
     renderCmd->add_flag("--validation", render.validation,
                         "run with the Vulkan validation layers (synchronisation included); any message fails");
-    addImportFlags(*renderCmd, render.import);
+    addImportFlags(*renderCmd, render.import, ImageLimit::Offered);
 
     ViewOptions view;
     auto* viewCmd = app.add_subcommand(
@@ -198,7 +198,7 @@ int main(int argc, char** argv) {
                       "run with the Vulkan validation layers (synchronisation included); any message fails");
     viewCmd->add_option("--frames", view.frames, "close after this many frames (for scripts and tests)")
         ->check(wholeIn(1, 1'000'000'000));
-    addImportFlags(*viewCmd, view.import);
+    addImportFlags(*viewCmd, view.import, ImageLimit::Offered);
 
     BenchOptions bench;
     auto* benchCmd = app.add_subcommand(
@@ -279,14 +279,7 @@ int main(int argc, char** argv) {
         ->add_option("--error-cm", cook.errorCm,
                      "largest error a point 3 cm from a joint may show, in cm, for files in metres, 1e-6..1e6 "
                      "(default 0.01)")
-        ->check(CLI::Validator(
-            [](std::string& text) -> std::string {
-                double v = 0.0;
-                if (!CLI::detail::lexical_cast(text, v)) return "not a number: " + text;
-                if (!(std::isfinite(v) && v >= 1e-6 && v <= 1e6)) return "not a number in 1e-6..1e6: " + text;
-                return {};
-            },
-            "", ""));
+        ->check(finiteIn(1e-6, 1e6));
     const auto powerOfTwo = [](std::uint32_t low, std::uint32_t high, bool zero) {
         return CLI::Validator(
             [=](std::string& text) -> std::string {
@@ -331,7 +324,7 @@ int main(int argc, char** argv) {
     cookCmd->add_flag("--json", cook.json,
                       "print only a JSON array, an object per clip: file, clip, rawBytes, bytes, ratio, maxErrorCm, "
                       "p99ErrorCm");
-    addImportFlags(*cookCmd, cook.import);
+    addImportFlags(*cookCmd, cook.import, ImageLimit::Offered);
     // One folder per --allow-folder, so that the input files after it are not read as folders.
     cookCmd->get_option("--allow-folder")->allow_extra_args(false);
 
