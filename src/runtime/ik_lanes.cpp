@@ -142,16 +142,28 @@ KINEMA_LANE_INLINE Linear mapAt(const float (&m)[9][L], std::size_t l) noexcept 
     return {m[0][l], m[1][l], m[2][l], m[3][l], m[4][l], m[5][l], m[6][l], m[7][l], m[8][l]};
 }
 
+// A rotation whose squared length is this far from 1 composes as a rotation times a
+// scale (its matrix is built as any rotation's): see skewedFrame.
+constexpr float kUnitSlack = 1e-5f;
+
+// Whether a frame of scale s and rotation q keeps a turn taken into it from being the
+// turn wanted: its scale differs between axes (a mirrored axis included), or its
+// rotation is not of unit length (a pose may be given one). Such lanes' outcomes are
+// measured on the chain composed again.
+KINEMA_LANE_INLINE bool skewedFrame(Vec3 s, Quat q) noexcept {
+    const float stretch = std::abs(dot(q, q) - 1.0f);
+    const bool differ = (s.x != s.y) | (s.y != s.z);
+    return differ | (stretch > kUnitSlack);
+}
+
 // f = f o t; the rotation product only when `Rotations` (a chain below the root's
-// parent needs positions alone). Marks in `skewed` the lanes whose t scales its
-// axes differently (a mirrored axis included): a turn taken into such a frame is not
-// the turn wanted, so their outcome is measured on the chain composed again.
+// parent needs positions alone). Marks in `skewed` the lanes whose frame is skewed
+// (skewedFrame).
 template <bool Rotations>
 KINEMA_LANE_INLINE void compose(LanePlacement& __restrict f, const LaneFrame& __restrict t,
                                 const LaneQuat& __restrict r, LaneFloat& __restrict skewed) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
-        const bool differ = t.s.x[l] != t.s.y[l] || t.s.y[l] != t.s.z[l];
-        skewed[l] = differ ? 1.0f : skewed[l];
+        skewed[l] = skewedFrame(t.s[l], r[l]) ? 1.0f : skewed[l];
         const float a0 = f.m[0][l], a1 = f.m[1][l], a2 = f.m[2][l], a3 = f.m[3][l], a4 = f.m[4][l], a5 = f.m[5][l],
                     a6 = f.m[6][l], a7 = f.m[7][l], a8 = f.m[8][l];
         const Linear b = linearMap(r[l], t.s[l]);
@@ -175,8 +187,7 @@ KINEMA_LANE_INLINE void compose(LanePlacement& __restrict f, const LaneFrame& __
 // f = t: the top ancestor's frame as a placement.
 KINEMA_LANE_LOOPS void placeAt(LanePlacement& __restrict f, const LaneFrame& t, LaneFloat& __restrict skewed) noexcept {
     for (std::size_t l = 0; l < L; ++l) {
-        const bool differ = t.s.x[l] != t.s.y[l] || t.s.y[l] != t.s.z[l];
-        skewed[l] = differ ? 1.0f : skewed[l];
+        skewed[l] = skewedFrame(t.s[l], t.r[l]) ? 1.0f : skewed[l];
         const Linear b = linearMap(t.r[l], t.s[l]);
         f.p.set(l, t.p[l]);
         f.m[0][l] = b.m0;

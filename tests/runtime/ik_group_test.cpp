@@ -374,6 +374,41 @@ TEST(IkGroup, MirroredOrNonUniformScalesMatchTheReferenceAndReportTheTrueEnd) {
     }
 }
 
+// A rotation that is not of unit length composes as a rotation times a scale (every
+// path builds its matrix the same way): an external pose may hold one. The outcome is
+// that of the chain as composed, where the model matrices put its end.
+TEST(IkGroup, RotationsNotOfUnitLengthReportTheTrueEnd) {
+    const Skeleton skeleton = legs();
+    auto evaluator = InstanceEvaluator::create(skeleton, {});
+    ASSERT_TRUE(evaluator.ok());
+    std::mt19937 rng(41);
+    std::vector<SoaPose> poses;
+    std::vector<std::vector<IkTask>> tasks;
+    const Vec3 target{0.1f, 0.3f, 0.2f};
+    for (std::size_t i = 0; i < 6; ++i) {
+        SoaPose pose = randomPose(skeleton, rng);
+        // Above the chain, at its root, at its middle, at both ends of the range.
+        const std::size_t joint = i % 3 == 0 ? 0 : i % 3 == 1 ? 1 : 3;
+        Transform t = pose.joint(joint);
+        const float k = i < 3 ? 1.25f : 0.8f;
+        t.rotation = Quat{t.rotation.x * k, t.rotation.y * k, t.rotation.z * k, t.rotation.w * k};
+        pose.setJoint(joint, t);
+        poses.push_back(std::move(pose));
+        tasks.push_back({TwoBoneIk{1, 3, 4, target, {0.5f, 1.0f, 3.0f}}});
+    }
+    std::vector<InstanceRequest> requests = requestsOver(poses, tasks);
+    expectGroupMatchesReference(*evaluator, requests);
+    std::vector<InstanceState> states(requests.size());
+    std::vector<WorkPoses> work(requests.size(), evaluator->makeWorkPoses());
+    std::vector<Mat4> model(requests.size() * skeleton.jointCount());
+    ASSERT_TRUE(evaluator->evaluateGroup(requests, states, work, model, {}).ok());
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        const Mat4& ankle = model[i * skeleton.jointCount() + 4];
+        const float distance = length(Vec3{ankle.m[12], ankle.m[13], ankle.m[14]} - target);
+        EXPECT_NEAR(states[i].ikOutcomes()[0].distance, distance, 1e-5f) << "instance " << i;
+    }
+}
+
 TEST(IkGroup, ALaneWithAZeroLengthBoneIsLeftAsTheReferenceLeavesIt) {
     std::vector<JointDesc> j(4);
     j[0] = {"root", -1, {}};
