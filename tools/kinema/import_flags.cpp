@@ -27,11 +27,14 @@ void addImportFlags(CLI::App& command, ImportFlags& flags, ImageLimit images) {
     command.add_flag("--allow-external-paths", flags.allowExternalPaths,
                      "let buffer and image URIs reach files outside the file's folder (absolute paths, '..', "
                      "symbolic links); off by default, for files from untrusted sources");
+    // The check's own description would show as "DIR:DIR ...", a list it is not.
+    CLI::Validator existingFolder = CLI::ExistingDirectory;
+    existingFolder.description("");
     command
         .add_option("--allow-folder", flags.allowedFolders,
                     "a folder outside the file's own that its URIs may reach (repeatable)")
         ->type_name("DIR")
-        ->check(CLI::ExistingDirectory);
+        ->check(existingFolder);
     addSizeOption(command, "--memory-budget", flags.memoryBudget,
                   "bytes one import may hold: the file, the parsed JSON, buffers, decoded data and images; a number "
                   "with an optional unit, e.g. 512M or 2G (powers of 1024; default 1G)");
