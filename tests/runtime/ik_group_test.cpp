@@ -345,8 +345,25 @@ TEST(IkGroup, FarFromTheOriginRoundingIsNoDirection) {
 // A mirrored pelvis (scale -1 on one axis) and a non-uniform one: the lanes place
 // the chain exactly, as the reference does, turn it as the reference does, and
 // measure the outcome where the composed pose puts the end.
+// The group's first task's outcome in each instance is the distance from `target` to
+// joint `end` where the group's model matrices put it.
+void expectOutcomesAtTheComposedEnd(const InstanceEvaluator& evaluator, std::span<const InstanceRequest> requests,
+                                    std::size_t end, Vec3 target) {
+    const std::size_t joints = evaluator.jointCount();
+    std::vector<InstanceState> states(requests.size());
+    std::vector<WorkPoses> work(requests.size(), evaluator.makeWorkPoses());
+    std::vector<Mat4> model(requests.size() * joints);
+    ASSERT_TRUE(evaluator.evaluateGroup(requests, states, work, model, {}).ok());
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        const Mat4& m = model[i * joints + end];
+        const float distance = length(Vec3{m.m[12], m.m[13], m.m[14]} - target);
+        EXPECT_NEAR(states[i].ikOutcomes()[0].distance, distance, 1e-5f) << "instance " << i;
+    }
+}
+
 TEST(IkGroup, MirroredOrNonUniformScalesMatchTheReferenceAndReportTheTrueEnd) {
     for (const Vec3 scale : {Vec3{-1.3f, 1.3f, 1.3f}, Vec3{1.0f, 2.0f, 0.5f}}) {
+        SCOPED_TRACE(testing::Message() << "scale " << scale.x << " " << scale.y << " " << scale.z);
         std::vector<JointDesc> j(skeletonJoints());
         j[0].rest.scale = scale;
         const Skeleton skeleton = Skeleton::create(std::move(j)).value();
@@ -361,16 +378,7 @@ TEST(IkGroup, MirroredOrNonUniformScalesMatchTheReferenceAndReportTheTrueEnd) {
         }
         std::vector<InstanceRequest> requests = requestsOver(poses, tasks);
         expectGroupMatchesReference(*evaluator, requests);
-        std::vector<InstanceState> states(requests.size());
-        std::vector<WorkPoses> work(requests.size(), evaluator->makeWorkPoses());
-        std::vector<Mat4> model(requests.size() * skeleton.jointCount());
-        ASSERT_TRUE(evaluator->evaluateGroup(requests, states, work, model, {}).ok());
-        for (std::size_t i = 0; i < requests.size(); ++i) {
-            const Mat4& ankle = model[i * skeleton.jointCount() + 4];
-            const Vec3 end{ankle.m[12], ankle.m[13], ankle.m[14]};
-            EXPECT_NEAR(states[i].ikOutcomes()[0].distance, length(end - Vec3{0.1f, 0.3f, 0.2f}), 1e-5f)
-                << "scale " << scale.x << " " << scale.y << " " << scale.z << ", instance " << i;
-        }
+        expectOutcomesAtTheComposedEnd(*evaluator, requests, 4, {0.1f, 0.3f, 0.2f});
     }
 }
 
@@ -398,15 +406,7 @@ TEST(IkGroup, RotationsNotOfUnitLengthReportTheTrueEnd) {
     }
     std::vector<InstanceRequest> requests = requestsOver(poses, tasks);
     expectGroupMatchesReference(*evaluator, requests);
-    std::vector<InstanceState> states(requests.size());
-    std::vector<WorkPoses> work(requests.size(), evaluator->makeWorkPoses());
-    std::vector<Mat4> model(requests.size() * skeleton.jointCount());
-    ASSERT_TRUE(evaluator->evaluateGroup(requests, states, work, model, {}).ok());
-    for (std::size_t i = 0; i < requests.size(); ++i) {
-        const Mat4& ankle = model[i * skeleton.jointCount() + 4];
-        const float distance = length(Vec3{ankle.m[12], ankle.m[13], ankle.m[14]} - target);
-        EXPECT_NEAR(states[i].ikOutcomes()[0].distance, distance, 1e-5f) << "instance " << i;
-    }
+    expectOutcomesAtTheComposedEnd(*evaluator, requests, 4, target);
 }
 
 TEST(IkGroup, ALaneWithAZeroLengthBoneIsLeftAsTheReferenceLeavesIt) {
