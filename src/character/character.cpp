@@ -96,8 +96,10 @@ Status Character::play(std::string_view clip, LoopMode loop) noexcept {
     if (!model_) return kMovedFrom;
     const auto i = findClip(clip);
     if (!i) return kUnknownClip;
+    // A cut from the clip's start, also when it is the clip playing (a crossfade to the
+    // clip playing keeps it as it is): nothing plays first, so the fade's cut row applies.
+    base_.crossFadeTo(nullptr, 0.0);
     base_.crossFadeTo(&model_->clips[*i], 0.0, loop);
-    if (base_.current().clip() == &model_->clips[*i] && !base_.current().playing()) base_.current().play();
     return Status::success();
 }
 
@@ -110,7 +112,10 @@ Status Character::crossFade(std::string_view clip, double seconds, LoopMode loop
     return Status::success();
 }
 
-Status Character::setSpeed(double speed) noexcept { return base_.current().setSpeed(speed); }
+Status Character::setSpeed(double speed) noexcept {
+    if (!model_) return kMovedFrom;
+    return base_.current().setSpeed(speed);
+}
 
 Status Character::playLayer(std::size_t layer, std::string_view clip, LoopMode loop, LayerMode mode,
                             const JointMask* mask, float weight) noexcept {
@@ -136,6 +141,7 @@ Status Character::playLayer(std::size_t layer, std::string_view clip, LoopMode l
 
 Status Character::fadeLayer(std::size_t layer, float target, double seconds) noexcept {
     if (layer == 0 || layer > kUpperLayers) return kBadLayer;
+    if (!model_) return kMovedFrom;
     if (Status s = checkUnitWeight(target, "layer weight outside [0, 1]"); !s) return s;
     if (!std::isfinite(seconds)) return Status::failure(StatusCode::NotFinite, "fade time is not finite");
     Upper& u = upper_[layer - 1];
@@ -154,6 +160,7 @@ Status Character::fadeLayer(std::size_t layer, float target, double seconds) noe
 
 Status Character::setLayerSpeed(std::size_t layer, double speed) noexcept {
     if (layer == 0 || layer > kUpperLayers) return kBadLayer;
+    if (!model_) return kMovedFrom;
     if (!upper_[layer - 1].active) return kIdleLayer;
     return upper_[layer - 1].player.setSpeed(speed);
 }

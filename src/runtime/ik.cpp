@@ -647,6 +647,7 @@ IkOutcome outcomeOf(const IkTask& task, std::span<const std::int32_t> parents, c
         out.distance = length(positionOf(parents, local, chain->joints.back()) - chain->target);
         out.reached = out.distance <= chain->tolerance;
     }
+    out.distance = detail::reportedDistance(out.distance);
     return out;
 }
 

@@ -91,6 +91,13 @@ inline Vec3 turnAxis(Vec3 from, Vec3 to) noexcept {
     return axis - from * along;
 }
 
+// An outcome's distance as reported: a pose whose composition overflowed (scales
+// of 1e30 on nested joints) leaves the end at no finite place, and its distance,
+// a difference of infinities, NaN: it is reported as infinitely far, not reached.
+inline float reportedDistance(float distance) noexcept {
+    return distance == distance ? distance : std::numeric_limits<float>::infinity();
+}
+
 // Heron's product for the triangle of sides upper, lower and reach (16 area^2) over
 // (upper + lower)^4: each factor divided by upper + lower, so that the product neither
 // underflows for bones of 1e-11 (four such lengths multiply to below the smallest

@@ -810,7 +810,7 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, PoseLanes& poses,
     poses.setRotation(span[middleAt], middleSolved, members);
     for (std::size_t l = 0; l < L; ++l) {
         if (lanes[l].task != nullptr)
-            *lanes[l].outcome = {distance[l] <= 1e-4f * (c.upper[l] + c.lower[l]), distance[l]};
+            *lanes[l].outcome = {distance[l] <= 1e-4f * (c.upper[l] + c.lower[l]), reportedDistance(distance[l])};
     }
 }
 
@@ -1144,7 +1144,7 @@ void solveAimLanes(std::span<const std::int32_t> parents, PoseLanes& poses,
     aimMiss(c.aimed, g, distance, reached);
     for (std::size_t k = 0; k < n; ++k) poses.setRotation(joints[k], c.local[k].r, members);
     for (std::size_t l = 0; l < L; ++l) {
-        if (lanes[l].task != nullptr) *lanes[l].outcome = {reached[l] != 0.0f, distance[l]};
+        if (lanes[l].task != nullptr) *lanes[l].outcome = {reached[l] != 0.0f, reportedDistance(distance[l])};
     }
 }
 

@@ -149,6 +149,9 @@ TEST(CharacterWorld, ACharacterMovedFromRefuses) {
     EXPECT_EQ(c->play("walk").code, StatusCode::NotReady);
     EXPECT_EQ(c->playLayer(1, "run").code, StatusCode::NotReady);
     EXPECT_EQ(c->setIk({}).code, StatusCode::NotReady);
+    EXPECT_EQ(c->setSpeed(1.0).code, StatusCode::NotReady);
+    EXPECT_EQ(c->fadeLayer(1, 1.0f, 0.5).message(), "the character was moved from");
+    EXPECT_EQ(c->setLayerSpeed(1, 2.0).message(), "the character was moved from");
     EXPECT_TRUE(c->events().empty());
     EXPECT_TRUE(c->ikOutcomes().empty());
     EXPECT_TRUE(c->palette().empty());
@@ -156,6 +159,36 @@ TEST(CharacterWorld, ACharacterMovedFromRefuses) {
     EXPECT_FALSE(c->findClip("walk").has_value());
     ASSERT_TRUE(moved.update(0.25).ok());  // the one moved to goes on
     EXPECT_NEAR(moved.rootMotion().translation.x, 0.25f, 1e-6f);
+}
+
+// play() cuts to the clip from its start, with the loop mode it is given, also when
+// that clip is the one playing (or the one a crossfade is bringing in).
+TEST(CharacterWorld, PlayingTheClipThatPlaysRestartsItWithItsLoopMode) {
+    const Model m = travellingModel();
+    auto c = Character::create(m, {.rootMotionJoint = "root"});
+    ASSERT_TRUE(c.ok()) << c.message();
+    ASSERT_TRUE(c->play("walk").ok());
+    ASSERT_TRUE(c->update(0.5).ok());
+    ASSERT_TRUE(c->play("walk", LoopMode::Clamp).ok());
+    EXPECT_EQ(c->current().mode(), LoopMode::Clamp);
+    EXPECT_EQ(c->current().position(), 0.0);
+    // A one-shot of 1 m over 1 s from its start: 2 s of updates travel 1 m and end once.
+    float travelled = 0.0f;
+    int ends = 0;
+    for (int i = 0; i < 120; ++i) {
+        ASSERT_TRUE(c->update(1.0 / 60.0).ok());
+        travelled += c->rootMotion().translation.x;
+        for (const CharacterEvent& e : c->events()) ends += e.kind == CharacterEvent::Kind::Finished ? 1 : 0;
+    }
+    EXPECT_NEAR(travelled, 1.0f, 1e-5f);
+    EXPECT_EQ(ends, 1);
+    // Mid-crossfade into walk, play("walk") cuts: nothing of run is left.
+    ASSERT_TRUE(c->play("run").ok());
+    ASSERT_TRUE(c->crossFade("walk", 1.0).ok());
+    ASSERT_TRUE(c->update(0.25).ok());
+    ASSERT_TRUE(c->play("walk").ok());
+    ASSERT_TRUE(c->update(0.25).ok());
+    EXPECT_NEAR(c->rootMotion().translation.x, 0.25f, 1e-6f);  // walk alone, 1 m/s
 }
 
 TEST(CharacterWorld, ALayerThatPlaysNothingTakesNoSpeedOrFade) {

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <span>
 #include <string>
@@ -407,6 +408,42 @@ TEST(IkGroup, RotationsNotOfUnitLengthReportTheTrueEnd) {
     std::vector<InstanceRequest> requests = requestsOver(poses, tasks);
     expectGroupMatchesReference(*evaluator, requests);
     expectOutcomesAtTheComposedEnd(*evaluator, requests, 4, target);
+}
+
+// Scales of 1e30 on two nested joints are finite, their product is not: the end lies
+// nowhere finite, and both paths report it infinitely far and not reached, never NaN.
+TEST(IkGroup, AnOverflowingCompositionIsReportedInfinitelyFar) {
+    const Skeleton skeleton = legs();
+    auto evaluator = InstanceEvaluator::create(skeleton, {});
+    ASSERT_TRUE(evaluator.ok());
+    std::mt19937 rng(43);
+    SoaPose pose = randomPose(skeleton, rng);
+    for (const std::size_t joint : {std::size_t{0}, std::size_t{1}}) {
+        Transform t = pose.joint(joint);
+        t.scale = {1e30f, 1e30f, 1e30f};
+        pose.setJoint(joint, t);
+    }
+    const std::vector<IkTask> tasks{TwoBoneIk{1, 3, 4, {0.1f, 0.3f, 0.2f}, {0.5f, 1.0f, 3.0f}},
+                                    TwoBoneIk{6, 7, 8, {0.1f, 0.3f, 0.2f}, {0.5f, 1.0f, 3.0f}}};
+    InstanceRequest request;
+    request.external = &pose;
+    request.externalWeight = 1.0f;
+    request.ik = tasks;
+    ASSERT_TRUE(evaluator->check(request).ok());
+    InstanceState state;
+    WorkPoses work = evaluator->makeWorkPoses();
+    std::vector<Mat4> model(skeleton.jointCount());
+    ASSERT_TRUE(evaluator->evaluate(request, state, work, model, {}).ok());
+    SoaPose reference = pose;
+    std::vector<IkOutcome> outcomes(tasks.size());
+    ASSERT_TRUE(applyIk(evaluator->kernels(), evaluator->parents(), reference, tasks, model, outcomes).ok());
+    // The left leg hangs under both scaled joints, the right one under the pelvis alone.
+    EXPECT_EQ(state.ikOutcomes()[0].distance, std::numeric_limits<float>::infinity());
+    EXPECT_FALSE(state.ikOutcomes()[0].reached);
+    EXPECT_EQ(outcomes[0].distance, std::numeric_limits<float>::infinity());
+    EXPECT_FALSE(outcomes[0].reached);
+    EXPECT_FALSE(std::isnan(state.ikOutcomes()[1].distance));
+    EXPECT_FALSE(std::isnan(outcomes[1].distance));
 }
 
 TEST(IkGroup, ALaneWithAZeroLengthBoneIsLeftAsTheReferenceLeavesIt) {

@@ -111,9 +111,10 @@ public:
     // Index of the first clip of that name in Model::clips.
     std::optional<std::uint32_t> findClip(std::string_view name) const noexcept;
 
-    // Base layer. play() cuts to the clip, crossFade() fades to it over `seconds`
-    // (the cases of CrossFade: the clip already playing is left alone). Unknown
-    // clip names fail (UnknownName) and change nothing.
+    // Base layer. play() cuts to the clip from its start with the loop mode given, at
+    // speed 1, also when it is the clip playing (a one-shot plays again); crossFade()
+    // fades to it over `seconds` (the cases of CrossFade: the clip already playing is
+    // left alone). Unknown clip names fail (UnknownName) and change nothing.
     Status play(std::string_view clip, LoopMode loop = LoopMode::Loop) noexcept;
     Status crossFade(std::string_view clip, double seconds, LoopMode loop = LoopMode::Loop) noexcept;
     // Speed of the base layer's current clip (negative plays backwards).

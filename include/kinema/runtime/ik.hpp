@@ -107,8 +107,10 @@ struct ChainIk {
 using IkTask = std::variant<TwoBoneIk, AimIk, ChainIk>;
 
 struct IkOutcome {
-    bool reached = false;   // the end lies within the task's tolerance of the target
-    float distance = 0.0f;  // from the end (the aimed axis's line, for AimIk) to the target, after the task
+    bool reached = false;  // the end lies within the task's tolerance of the target
+    // From the end (the aimed axis's line, for AimIk) to the target, after the task;
+    // infinity where the pose's composition overflows (scales of 1e30 on nested joints).
+    float distance = 0.0f;
     friend constexpr bool operator==(const IkOutcome&, const IkOutcome&) = default;
 };
 
