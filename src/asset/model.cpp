@@ -97,6 +97,11 @@ std::vector<Fault> findModelFaults(const Model& model) {
         for (std::size_t i = 0; i < skin.joints.size(); ++i) {
             if (skin.joints[i] >= joints) fault(at + "/joints/" + std::to_string(i), "not a skeleton joint");
         }
+        for (std::size_t i = 0; i < skin.inverseBindMatrices.size(); ++i) {
+            if (!isFiniteAffine(skin.inverseBindMatrices[i], kInverseBindSlack)) {
+                fault(at + "/inverseBindMatrices/" + std::to_string(i), "not finite or its last row is not 0, 0, 0, 1");
+            }
+        }
     }
     for (std::size_t i = 0; i < model.meshInstances.size(); ++i) {
         const MeshInstance& mi = model.meshInstances[i];

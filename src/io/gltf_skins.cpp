@@ -91,8 +91,7 @@ void Importer::readSkins() {
                         false, "an inverseBindMatrices");
             for (std::size_t i = 0; i < skin.joints.size(); ++i) {
                 const Mat4& m = all[i];
-                if (!isFinite(m) || std::fabs(m(3, 0)) > 1e-6f || std::fabs(m(3, 1)) > 1e-6f ||
-                    std::fabs(m(3, 2)) > 1e-6f || std::fabs(m(3, 3) - 1.0f) > 1e-6f) {
+                if (!isFiniteAffine(m, kInverseBindSlack)) {
                     fault(Pointer{} / "accessors" / static_cast<std::size_t>(ibm),
                           "inverse bind matrix " + std::to_string(i) +
                               " is not finite or its last row is not 0, 0, 0, 1");

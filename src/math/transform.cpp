@@ -141,6 +141,11 @@ bool isFinite(const Mat4& a) noexcept {
     return std::all_of(a.m.begin(), a.m.end(), [](float v) { return std::isfinite(v); });
 }
 
+bool isFiniteAffine(const Mat4& a, float slack) noexcept {
+    return isFinite(a) && std::fabs(a(3, 0)) <= slack && std::fabs(a(3, 1)) <= slack && std::fabs(a(3, 2)) <= slack &&
+        std::fabs(a(3, 3) - 1.0f) <= slack;
+}
+
 Mat4 inverseAffine(const Mat4& a) noexcept {
     const double m00 = a(0, 0), m01 = a(0, 1), m02 = a(0, 2);
     const double m10 = a(1, 0), m11 = a(1, 1), m12 = a(1, 2);

@@ -104,6 +104,11 @@ Result<ModelScene> buildModelScene(const Model& model, const ModelSceneOptions& 
                          counted(model.scenes.size(), "scene")};
     }
     if (sceneIndex < 0) sceneIndex = model.defaultScene;
+    if (options.animationIndex < -1) {
+        return Fault{model.source + "#/animations",
+                     "animation " + std::to_string(options.animationIndex) + " is out of range: the file has " +
+                         counted(model.clips.size(), "animation")};
+    }
     std::int32_t clipIndex = -1;
     if (options.bindAnimation && !model.clips.empty()) {
         clipIndex = 0;

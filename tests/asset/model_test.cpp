@@ -2,6 +2,8 @@
 // deliberate inconsistency per case, each named after what it breaks.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <string>
 #include <vector>
 
@@ -135,6 +137,18 @@ TEST(ModelFaults, SkinWithMissingInverseBindMatrix) {
     Model m = validModel();
     m.skins[0].inverseBindMatrices.pop_back();
     EXPECT_EQ(wheres(m), Wheres{"skins/0/inverseBindMatrices"});
+}
+
+// A matrix that is not affine, or not finite, cannot be a bind pose; the glTF import
+// refuses it, and a model built or read any other way is held to the same.
+TEST(ModelFaults, InverseBindMatricesMustBeFiniteAndAffine) {
+    Model m = validModel();
+    m.skins[0].inverseBindMatrices[0](3, 1) = -1.7e38f;
+    m.skins[0].inverseBindMatrices[1].m[12] = std::numeric_limits<float>::infinity();
+    EXPECT_EQ(wheres(m), (Wheres{"skins/0/inverseBindMatrices/0", "skins/0/inverseBindMatrices/1"}));
+    m = validModel();
+    m.skins[0].inverseBindMatrices[0](3, 3) = 1.0f + 5e-7f;  // a writer's rounding
+    EXPECT_EQ(wheres(m), Wheres{});
 }
 
 TEST(ModelFaults, SkinNamingAMissingJoint) {

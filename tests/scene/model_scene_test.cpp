@@ -150,6 +150,12 @@ TEST(ModelScene, AnUnknownAnimationNameListsTheNames) {
     EXPECT_EQ(chosen->boundAnimation, AnimationId{2});
     options.scene = 9;
     EXPECT_FALSE(buildModelScene(m, options).ok());
+    // An index below -1 (the "by name" value) is no animation either.
+    options.scene = -1;
+    options.animationIndex = -7;
+    auto negative = buildModelScene(m, options);
+    ASSERT_FALSE(negative.ok());
+    EXPECT_NE(negative.message().find("animation -7 is out of range"), std::string::npos) << negative.message();
 }
 
 // Three meshes skinned by one glTF skin: one scene skin, one palette written once,

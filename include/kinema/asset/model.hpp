@@ -62,10 +62,14 @@ struct Mesh {
     std::vector<std::string> targetNames;
 };
 
+// How far an inverse bind matrix's last row may be from 0, 0, 0, 1 (a writer's
+// rounding); a model whose matrices go further, or are not finite, is refused.
+inline constexpr float kInverseBindSlack = 1e-6f;
+
 struct Skin {
     std::string name;
     std::vector<std::uint32_t> joints;      // skeleton joint indices, in the file's joint order
-    std::vector<Mat4> inverseBindMatrices;  // one per joint (identity when the file gives none)
+    std::vector<Mat4> inverseBindMatrices;  // one per joint (identity when the file gives none), affine
     std::int32_t root = -1;                 // skeleton joint under which all joints hang, or -1
     // Skeleton::fingerprint() of the skeleton `joints` index (0: unknown, checked by
     // range only). Evaluating the skin on another skeleton is refused.

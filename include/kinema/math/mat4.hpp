@@ -50,6 +50,9 @@ constexpr Vec3 transformDirection(const Mat4& a, Vec3 d) noexcept {
 
 bool isFinite(const Mat4& a) noexcept;
 
+// Whether `a` is finite and affine: its last row 0, 0, 0, 1, each within `slack`.
+bool isFiniteAffine(const Mat4& a, float slack) noexcept;
+
 // Inverse of an affine matrix (last row 0,0,0,1). A singular upper 3x3 yields
 // a matrix of zeros in that block rather than infinities.
 Mat4 inverseAffine(const Mat4& a) noexcept;

@@ -31,7 +31,7 @@ struct ModelSceneOptions {
     std::int32_t scene = -1;
     // The clip whose channels are bound, by name; empty: the model's first clip.
     std::string animation;
-    // The clip to bind by index into Model::clips; -1: by `animation`.
+    // The clip to bind by index into Model::clips; -1: by `animation` (below -1: refused).
     std::int32_t animationIndex = -1;
     bool bindAnimation = true;
     bool loop = true;
