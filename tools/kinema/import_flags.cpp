@@ -36,12 +36,12 @@ void addImportFlags(CLI::App& command, ImportFlags& flags, ImageLimit images) {
         ->type_name("DIR")
         ->check(existingFolder);
     addSizeOption(command, "--memory-budget", flags.memoryBudget,
-                  "bytes one import may hold: the file, the parsed JSON, buffers, decoded data and images; a number "
-                  "with an optional unit, e.g. 512M or 2G (powers of 1024; default 1G)");
+                  "bytes one import may hold: the file, the parsed JSON, buffers, decoded data and images; a whole "
+                  "number with an optional unit, e.g. 512M or 2G (powers of 1024; default 1G)");
     if (images == ImageLimit::Offered) {
         addSizeOption(command, "--max-image-pixels", flags.maxImagePixels,
-                      "width x height allowed for one image, read from its header before decoding; a number with "
-                      "an optional unit, e.g. 16M (default 64M = 67108864)");
+                      "width x height allowed for one image, read from its header before decoding; a whole number "
+                      "with an optional unit, e.g. 16M (default 64M = 67108864)");
     }
 }
 
