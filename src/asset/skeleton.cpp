@@ -4,6 +4,9 @@
 #include <cmath>
 #include <numeric>
 
+#include "kinema/math/mat4.hpp"
+#include "kinema/math/transform.hpp"
+
 namespace kinema {
 
 namespace {
@@ -51,6 +54,26 @@ Result<Skeleton> Skeleton::create(std::vector<JointDesc> joints) {
         s.names_.push_back(std::move(j.name));
         s.parents_.push_back(j.parent);
         s.rest_.push_back(j.rest);
+    }
+    if (!faults.empty()) return faults;
+    // Finite transforms can still compose to infinity (scales of 1e30 on nested joints):
+    // every pose would then place the joint nowhere. Only the topmost such joint is
+    // named; those below it follow from it.
+    std::vector<Mat4> model(s.rest_.size());
+    for (std::size_t i = 0; i < s.rest_.size(); ++i) {
+        const std::int32_t p = s.parents_[i];
+        const Mat4 local = toMatrix(s.rest_[i]);
+        if (p == kNoParent) {
+            model[i] = local;
+            continue;
+        }
+        const Mat4& parent = model[static_cast<std::size_t>(p)];
+        model[i] = mulAffine(parent, local);
+        if (isFinite(parent) && !isFinite(model[i])) {
+            faults.push_back({"joints/" + std::to_string(i) + "/rest",
+                              "composed with the joints above it, the rest transform is not finite (a float "
+                              "overflows)"});
+        }
     }
     if (!faults.empty()) return faults;
     s.byName_.resize(s.names_.size());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -46,6 +47,15 @@ KINEMA_LANE_INLINE Quat unit(Quat q) noexcept {
 // By value, so that a lane loop holds no address of a temporary (std::min returns a reference).
 KINEMA_LANE_INLINE float least(float a, float b) noexcept { return b < a ? b : a; }
 KINEMA_LANE_INLINE float most(float a, float b) noexcept { return a < b ? b : a; }
+
+// The lanes where `holds` is true, as a bit mask: an integer OR, which the compiler
+// turns into one vector comparison where a float reduction would stay lane by lane.
+template <class Holds>
+KINEMA_LANE_INLINE std::uint32_t lanesWhere(Holds holds) noexcept {
+    std::uint32_t mask = 0;
+    for (std::size_t l = 0; l < kIkLanes; ++l) mask |= (holds(l) ? 1u : 0u) << l;
+    return mask;
+}
 
 KINEMA_LANE_INLINE Vec3 select(bool c, Vec3 a, Vec3 b) noexcept {
     return {c ? a.x : b.x, c ? a.y : b.y, c ? a.z : b.z};
@@ -575,9 +585,7 @@ KINEMA_LANE_INLINE bool solvePlain(const LaneChain& __restrict c, const LanePlac
             rootCos >= -0.99f && middleCos >= -0.99f && rootMapped && middleMapped;
         general[l] = plain ? 0.0f : 1.0f;
     }
-    float any = 0.0f;
-    for (std::size_t l = 0; l < L; ++l) any = most(any, general[l]);
-    return any == 0.0f;
+    return lanesWhere([&](std::size_t l) { return general[l] != 0.0f; }) == 0;
 }
 
 // solvePlain's three shapes, each its own function: multiversioned functions cannot be
@@ -622,25 +630,18 @@ KINEMA_LANE_LOOPS void remeasure(const LaneChain& __restrict after, const LaneFl
     }
 }
 
+// The outcomes' distances as reported, and the lanes that reached (a bit each).
+KINEMA_LANE_LOOPS std::uint32_t reportOutcomes(const LaneChain& __restrict c, const LaneFloat& __restrict distance,
+                                               LaneFloat& __restrict reported) noexcept {
+    for (std::size_t l = 0; l < L; ++l) reported[l] = reportedDistance(distance[l]);
+    return lanesWhere([&](std::size_t l) { return distance[l] <= 1e-4f * (c.upper[l] + c.lower[l]); });
+}
+
 // A TwoBoneIk as floats: the joint indices, then target, pole, twist, weight, soften.
 constexpr std::size_t kTwoBoneFloats = 12;
 static_assert(sizeof(TwoBoneIk) == kTwoBoneFloats * sizeof(float) && offsetof(TwoBoneIk, target) == 3 * sizeof(float) &&
               offsetof(TwoBoneIk, pole) == 6 * sizeof(float) && offsetof(TwoBoneIk, twist) == 9 * sizeof(float) &&
               offsetof(TwoBoneIk, weight) == 10 * sizeof(float) && offsetof(TwoBoneIk, soften) == 11 * sizeof(float));
-
-KINEMA_LANE_LOOPS void goalFlags(const LaneFloat& __restrict twist, const LaneFloat& __restrict weight,
-                                 const LaneFloat& __restrict softness, float& anyTwist, float& leastWeight,
-                                 float& mostSoftness) noexcept {
-    float turned = 0.0f, least = 1.0f, soft = 0.0f;
-    for (std::size_t l = 0; l < L; ++l) {
-        turned = most(turned, std::abs(twist[l]));
-        least = least < weight[l] ? least : weight[l];
-        soft = most(soft, softness[l]);
-    }
-    anyTwist = turned;
-    leastWeight = least;
-    mostSoftness = soft;
-}
 
 // What each lane's task asks: target and pole into `c`, the twist as the sine and
 // cosine of its half angle, weight and softness, and whether any lane softens or
@@ -671,13 +672,11 @@ void readGoals(const std::array<const TwoBoneIk*, L>& tasks, LaneChain& c, LaneF
             softness[l] = t.soften;
         }
     }
-    float anyTwist = 0.0f, leastWeight = 1.0f, mostSoftness = 0.0f;
-    goalFlags(twist, weight, softness, anyTwist, leastWeight, mostSoftness);
-    anySoft = mostSoftness > 0.0f;
-    anyPartial = leastWeight < 1.0f;
+    anySoft = lanesWhere([&](std::size_t l) { return softness[l] > 0.0f; }) != 0;
+    anyPartial = lanesWhere([&](std::size_t l) { return weight[l] < 1.0f; }) != 0;
     twistSin.fill(0.0f);
     twistCos.fill(1.0f);
-    if (anyTwist == 0.0f) return;
+    if (lanesWhere([&](std::size_t l) { return twist[l] != 0.0f; }) == 0) return;
     for (std::size_t l = 0; l < L; ++l) {
         if (twist[l] == 0.0f) continue;
         const Quat q = fromAxisAngle(Vec3{1.0f, 0.0f, 0.0f}, twist[l]);
@@ -787,8 +786,7 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, PoseLanes& poses,
     // A lane the plain solve measured (a root-middle-end chain, in general position,
     // at full weight) keeps that outcome whatever the other lanes need, so that its
     // result does not depend on the group it is solved in.
-    bool recompose = anyPartial;
-    for (std::size_t l = 0; l < L; ++l) recompose = recompose || skewed[l] != 0.0f;
+    const bool recompose = anyPartial || lanesWhere([&](std::size_t l) { return skewed[l] != 0.0f; }) != 0;
     if (recompose && measured && allPlain && !anyPartial) {
         std::copy(upperAfter.begin(), upperAfter.end(), c.upper.begin());
         std::copy(lowerAfter.begin(), lowerAfter.end(), c.lower.begin());
@@ -808,9 +806,11 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, PoseLanes& poses,
     }
     poses.setRotation(span[0], rootSolved, members);
     poses.setRotation(span[middleAt], middleSolved, members);
-    for (std::size_t l = 0; l < L; ++l) {
-        if (lanes[l].task != nullptr)
-            *lanes[l].outcome = {distance[l] <= 1e-4f * (c.upper[l] + c.lower[l]), reportedDistance(distance[l])};
+    LaneFloat reported;
+    const std::uint32_t reached = reportOutcomes(c, distance, reported);
+    for (std::uint32_t rest = members; rest != 0; rest &= rest - 1) {
+        const auto l = static_cast<std::size_t>(std::countr_zero(rest));
+        *lanes[l].outcome = {(reached >> l & 1u) != 0, reported[l]};
     }
 }
 

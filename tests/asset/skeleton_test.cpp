@@ -106,6 +106,25 @@ TEST(SkeletonCreate, ZeroRestRotationIsAFault) {
     EXPECT_EQ(wheres(Skeleton::create(j)), Wheres{"joints/1/rest/rotation"});
 }
 
+TEST(SkeletonCreate, ARestPoseThatOverflowsOnceComposedIsAFault) {
+    // Each transform finite; spine's scale times root's (1e40) and head's offset under
+    // it (0.5e40) are not floats. Only spine, the topmost, is named.
+    auto j = validJoints();
+    j[0].rest.scale = {1e20f, 1e20f, 1e20f};
+    j[1].rest.scale = {1e20f, 1.0f, 1.0f};
+    EXPECT_EQ(wheres(Skeleton::create(j)), Wheres{"joints/1/rest"});
+    // Translations alone overflow too: 3e38 + 3e38.
+    j = validJoints();
+    j[0].rest.translation = {3e38f, 0, 0};
+    j[1].rest.translation = {3e38f, 0, 0};
+    EXPECT_EQ(wheres(Skeleton::create(j)), Wheres{"joints/1/rest"});
+    // Large but representable: accepted.
+    j = validJoints();
+    j[0].rest.scale = {1e19f, 1e19f, 1e19f};
+    j[1].rest.scale = {1e19f, 1e19f, 1e19f};
+    EXPECT_TRUE(Skeleton::create(j).ok());
+}
+
 TEST(SkeletonCreate, EveryFaultIsReportedNotOnlyTheFirst) {
     auto j = validJoints();
     j[1].rest.rotation = {0, 0, 0, 0};

@@ -398,6 +398,14 @@ std::vector<Damage> damages() {
          },
          {"/nodes/4", "/nodes/5"}},
         {"NodeIsItsOwnChild", [](Rig& r) { node(r, kJointB)["children"] = Json::array({2}); }, {"/nodes/2/children/0"}},
+        // Each scale finite, their product (1e60) not: the node whose composition
+        // overflows first is named, not its descendants.
+        {"NestedScalesOverflow",
+         [](Rig& r) {
+             node(r, kRoot)["scale"] = Json::array({1e30, 1e30, 1e30});
+             node(r, kJointA)["scale"] = Json::array({1e30, 1e30, 1e30});
+         },
+         {"/nodes/1"}},
         {"NodeWithTwoParents",
          [](Rig& r) { node(r, kJointB)["children"] = Json::array({3}); },
          {"/nodes/2/children/0"}},

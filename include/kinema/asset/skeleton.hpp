@@ -37,7 +37,8 @@ public:
     Skeleton() = default;
 
     // Faults (with `where` = "joints/<i>/<field>"): parent not earlier than the
-    // joint, non-finite rest transform, zero rotation. Rest rotations are normalised
+    // joint, non-finite rest transform, zero rotation, a rest transform that is not
+    // finite once composed with its ancestors'. Rest rotations are normalised
     // (ones already of unit length to within 1e-6 are kept bit for bit).
     static Result<Skeleton> create(std::vector<JointDesc> joints);
 
