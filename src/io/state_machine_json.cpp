@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "json_reader.hpp"
+#include "json_writer.hpp"
 #include "kinema/io/gltf.hpp"
 
 namespace kinema {
@@ -168,12 +169,6 @@ void appendString(std::string& out, std::string_view s) {
     out += '"';
 }
 
-void appendNumber(std::string& out, float v) {
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
-}
-
 // Writes `"key": ` after a comma when something came before in this object.
 class ObjectWriter {
 public:
@@ -191,7 +186,7 @@ public:
     }
     void number(std::string_view k, float v) {
         key(k);
-        appendNumber(out_, v);
+        json::appendNumber(out_, v);
     }
     void boolean(std::string_view k, bool v) {
         key(k);

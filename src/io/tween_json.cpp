@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "json_reader.hpp"
+#include "json_writer.hpp"
 #include "kinema/io/gltf.hpp"
 
 namespace kinema {
@@ -163,26 +164,11 @@ private:
 
 // ---- writing
 
-// The shortest decimal that reads back to the same bits. Two plain forms would not:
-// "-0" reads as the integer 0, and an integer form longer than an int64 does not
-// read at all; both are written in exponent form instead.
-template <class F>
-void appendNumber(std::string& out, F v) {
-    char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    const std::string_view plain(buf, static_cast<std::size_t>(r.ptr - buf));
-    const bool integer = plain.find_first_of(".e") == std::string_view::npos;
-    if (integer && ((v == 0 && std::signbit(v)) || plain.size() > 15)) {
-        r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-    }
-    out.append(buf, r.ptr);
-}
-
 void appendNumbers(std::string& out, std::initializer_list<float> values) {
     out += '[';
     for (const float* v = values.begin(); v != values.end(); ++v) {
         if (v != values.begin()) out += ", ";
-        appendNumber(out, *v);
+        json::appendNumber(out, *v);
     }
     out += ']';
 }
@@ -203,7 +189,7 @@ void appendTrack(std::string& out, bool& first, std::string_view name, const Twe
     const auto keys = track.keys();
     for (std::size_t i = 0; i < keys.size(); ++i) {
         out += i == 0 ? "\n      {\"time\": " : ",\n      {\"time\": ";
-        appendNumber(out, keys[i].time);
+        json::appendNumber(out, keys[i].time);
         out += ", \"value\": ";
         appendValue(out, keys[i].value);
         out += '}';
@@ -237,7 +223,7 @@ std::string toJson(const Tween& tween) {
     bool first = true;
     if (const auto length = tween.length()) {
         out += "\n  \"length\": ";
-        appendNumber(out, *length);
+        json::appendNumber(out, *length);
         first = false;
     }
     appendTrack(out, first, "position", tween.position);

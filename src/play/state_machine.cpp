@@ -92,7 +92,7 @@ std::optional<std::uint32_t> StateMachineDefinition::findPredicate(std::string_v
 Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc desc, const ClipLookup& lookup) {
     std::vector<Fault> faults;
     const auto fault = [&](std::string where, std::string what) {
-        faults.push_back({std::move(where), std::move(what)});
+        appendFault(faults, {std::move(where), std::move(what)}, "");
     };
     StateMachineDefinition def;
 
@@ -426,7 +426,10 @@ void StateMachine::enter(Slot& slot, std::uint32_t state, double offset, const S
         slot.player = Player(clip, s.mode);
         slot.player.play();
         (void)slot.player.setSpeed(speedOf(state));
-        (void)slot.player.seek(offset * clip.duration());
+        // A one-shot played backwards starts from its end: the offset is measured
+        // along the way it plays. (A loop played backwards wraps from its start.)
+        const bool fromEnd = s.mode == LoopMode::Clamp && speedOf(state) < 0.0;
+        (void)slot.player.seek((fromEnd ? 1.0 - offset : offset) * clip.duration());
         slot.step = {slot.player.position(), slot.player.position(), 0.0};
         return;
     }
@@ -442,6 +445,16 @@ void StateMachine::enter(Slot& slot, std::uint32_t state, double offset, const S
     (void)bp.update(0.0);  // clip times and weights at the new phase
 }
 
+bool StateMachine::stepsFinitely(const Slot& slot, double elapsed) const noexcept {
+    const auto& s = def_->states_[slot.state];
+    const double travel = elapsed * speedOf(slot.state);
+    if (!std::isfinite(travel)) return false;
+    const double length = s.blendSpace < 0 ? slot.player.clip()->duration() : blendPlayers_[slot.blend].cycleDuration();
+    // The normalised time the step adds must stay finite too (a long step over a
+    // very short clip).
+    return !(length > 0.0) || std::isfinite(slot.normalized + std::fabs(travel) / length);
+}
+
 void StateMachine::advance(Slot& slot, double elapsed) noexcept {
     const auto& s = def_->states_[slot.state];
     const double speed = speedOf(slot.state);
@@ -451,10 +464,11 @@ void StateMachine::advance(Slot& slot, double elapsed) noexcept {
         const double d = slot.player.clip()->duration();
         if (d > 0.0) {
             slot.normalized += std::fabs(slot.step.travel) / d;
-            // A one-shot that ran forward to its end has played to 1 exactly (from the
-            // offset it was entered at), whatever its steps' quotients summed to: an
-            // exit time of 1 is met, not missed by a rounding error for ever.
-            if (s.mode == LoopMode::Clamp && slot.step.travel > 0.0 && !slot.player.playing())
+            // A one-shot that ran to its end (its start, played backwards) has played to
+            // 1 exactly (from the offset it was entered at), whatever its steps'
+            // quotients summed to: an exit time of 1 is met, not missed by a rounding
+            // error for ever.
+            if (s.mode == LoopMode::Clamp && slot.step.travel != 0.0 && !slot.player.playing())
                 slot.normalized = std::max(slot.normalized, 1.0);
         } else if (elapsed * speed != 0.0) {
             slot.normalized += 1.0;  // a clip of no length: a whole lap each update that spends time
@@ -633,28 +647,33 @@ void StateMachine::publish(std::vector<MotionSample>& out, std::size_t& count) c
 
 Status StateMachine::update(double elapsed) noexcept {
     if (Status s = detail::checkElapsed(elapsed); !s) return s;
+    if (!stepsFinitely(slots_[0], elapsed) || (fading_ && !stepsFinitely(slots_[1], elapsed))) {
+        return Status::failure(StatusCode::OutOfRange, "elapsed time at this state's speed overflows its time");
+    }
     double previous[2] = {slots_[0].normalized, slots_[1].normalized};
     advance(slots_[0], elapsed);
     if (fading_) advance(slots_[1], elapsed);
 
+    // Tick lengths rarely add up to a duration exactly (and float durations widen
+    // with an error of their own): a fade within a microsecond of its end has ended,
+    // rather than lingering one more update at weight 0.999999.
+    bool fadeEnded = false;
+    if (fading_) {
+        fadeRemaining_ -= elapsed;
+        fadeEnded = fadeRemaining_ <= 1e-6;
+        if (fadeEnded) fadeRemaining_ = 0.0;
+    }
     // Events belong to the motion this update played, so they are taken before a
-    // transition re-enters a slot.
+    // transition re-enters a slot, each at its state's share of the pose this update
+    // leaves (the fade's weight at its end, as publish() gives it).
     eventCount_ = 0;
     const float target = blendFactor();
     collectEvents(slots_[0], fading_ ? 1.0f - target : 1.0f);
     if (fading_) collectEvents(slots_[1], target);
-
-    if (fading_) {
-        fadeRemaining_ -= elapsed;
-        // Tick lengths rarely add up to a duration exactly (and float durations
-        // widen with an error of their own): a fade within a microsecond of its
-        // end has ended, rather than lingering one more update at weight 0.999999.
-        if (fadeRemaining_ <= 1e-6) {
-            slots_[0] = slots_[1];
-            previous[0] = previous[1];
-            fading_ = false;
-            fadeRemaining_ = 0.0;
-        }
+    if (fadeEnded) {
+        slots_[0] = slots_[1];
+        previous[0] = previous[1];
+        fading_ = false;
     }
 
     std::int32_t chosen = -1;

@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "kinema/core/counted.hpp"
-#include "kinema/runtime/clip_time.hpp"
 #include "kinema/runtime/sample.hpp"
 
 namespace kinema {
@@ -30,9 +29,21 @@ std::optional<Transform> acceptedLocal(const Transform& local) noexcept {
 // A playback time on a timeline of `duration` seconds: wrapped into [0, duration)
 // when looping, clamped into [0, duration] otherwise. Kept there, a time plus any
 // finite elapsed time stays finite.
+// The wrap is the exact remainder (as fmod) for any double duration: a tween's is
+// not a float, and rounding it to one would move the loop point a little every lap.
+// With the quotient q right, time - q * duration is exactly representable, so one
+// fused multiply-add gives it; a quotient rounded to the next lap shows as a
+// remainder outside [0, duration) and takes fmod, as do quotients past 2^52.
 double placeOnTimeline(double time, double duration, bool loop) noexcept {
-    if (loop && duration > 0.0) return clipTime(time, static_cast<float>(duration), LoopMode::Loop);
-    return std::clamp(time, 0.0, std::max(duration, 0.0));
+    if (!(loop && duration > 0.0)) return std::clamp(time, 0.0, std::max(duration, 0.0));
+    const double q = std::floor(time / duration);
+    double r = std::fma(-q, duration, time);
+    if (!(std::abs(q) < 4503599627370496.0 && r >= 0.0 && r < duration)) {
+        r = std::fmod(time, duration);
+        if (r < 0.0) r += duration;
+        if (!(r < duration)) r = 0.0;  // a tiny negative remainder can round up to the duration
+    }
+    return r == 0.0 ? 0.0 : r;  // -0 (a whole number of laps back) is 0
 }
 
 }  // namespace

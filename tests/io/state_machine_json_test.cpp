@@ -102,7 +102,8 @@ TEST(StateMachineJson, RoundTripsThroughText) {
 TEST(StateMachineJson, FloatsSurviveTheRoundTripBitForBit) {
     StateMachineDesc d;
     d.states = {clipState("a", "idle")};
-    for (const float v : {0.1f, 1.0f / 3.0f, 3.4028235e38f, 1.17549435e-38f, 1e-45f}) {
+    // -0 as well ("-0" would read back as the integer 0), and integers past 15 digits.
+    for (const float v : {0.1f, 1.0f / 3.0f, 3.4028235e38f, 1.17549435e-38f, 1e-45f, -0.0f, 1.2345679e17f}) {
         d.states[0].speed = v;
         auto back = parseStateMachineJson(toJson(d));
         ASSERT_TRUE(back.ok()) << back.message();

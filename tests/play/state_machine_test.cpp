@@ -288,6 +288,31 @@ TEST(StateMachine, OneShotExitTimeWaitsForTheNormalisedTime) {
     EXPECT_EQ(*sm.targetState(), *def.findState("idle"));
 }
 
+// A one-shot of negative speed plays from its end to its start: entered at its end,
+// its normalised time counts the fraction played, and its exit time is reached.
+TEST(StateMachine, ABackwardOneShotPlaysFromItsEndToItsExitTime) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    desc.states[2].speed = -1.0f;  // jump, 1 s, clamp
+    const auto def = define(desc, clips);
+    StateMachine sm(def);
+    sm.forceState(*def.findState("jump"));
+    EXPECT_DOUBLE_EQ(sm.currentTime(), 1.0);
+    tick(sm, 0.125, 7);
+    EXPECT_FALSE(sm.transitioning());
+    EXPECT_DOUBLE_EQ(sm.currentTime(), 0.125);
+    EXPECT_DOUBLE_EQ(sm.currentNormalizedTime(), 0.875);
+    tick(sm, 0.125);  // 1.0 >= 0.9
+    EXPECT_EQ(*sm.targetState(), *def.findState("idle"));
+    // Run to its start at any tick: the exit time of 1 is met there.
+    desc.transitions[3].exitTime = 1.0f;
+    const auto exact = define(desc, clips);
+    StateMachine held(exact);
+    held.forceState(*exact.findState("jump"));
+    tick(held, 0.3, 4);
+    EXPECT_EQ(*held.targetState(), *exact.findState("idle"));
+}
+
 TEST(StateMachine, LoopingExitTimeIsReachedOncePerLap) {
     const Clips clips = locomotionClips();
     auto desc = locomotionDesc();
@@ -540,6 +565,54 @@ TEST(StateMachine, MarkerEventsOfTheLastUpdateAreExact) {
     EXPECT_EQ(right, 3);
 }
 
+// An event's weight is its state's share of the pose the update leaves, as the
+// samples give it: a linear 0.5 s fade from walk into run, run's markers at 0 and
+// 0.25 s of its 0.5 s lap.
+TEST(StateMachine, EventWeightsAreTheSharesOfThePoseTheUpdateLeaves) {
+    const Clips clips = locomotionClips();
+    StateMachineDesc d;
+    d.parameters = {{"speed", ParameterType::Float, 0.0f}};
+    d.states = {clipState("walk", "walk"), clipState("run", "run")};
+    TransitionDesc go = transition("walk", "run", 0.5f);
+    go.conditions = {greater("speed", 0.5f)};
+    d.transitions = {go};
+    const auto def = define(d, clips);
+    StateMachine sm(def);
+    ASSERT_TRUE(sm.setFloat("speed", 1.0f).ok());
+    tick(sm, 0.0);  // the fade starts, run at 0
+    ASSERT_TRUE(sm.transitioning());
+    const auto eventWeight = [&](std::string_view state, std::string_view marker) {
+        for (const MotionEvent& e : sm.events()) {
+            if (e.state == *def.findState(state) && e.clip->markers()[e.marker].name == marker) return e.weight;
+        }
+        return -1.0f;
+    };
+    tick(sm, 0.25);  // run crosses footR at 0.25 s; half the fade gone
+    EXPECT_FLOAT_EQ(eventWeight("run", "footR"), 0.5f);
+    EXPECT_FLOAT_EQ(weightOf(sm, "run"), 0.5f);
+    tick(sm, 0.25);  // the fade ends: run crosses footL at its lap's end, walk footR at 0.5 s
+    EXPECT_FALSE(sm.transitioning());
+    EXPECT_FLOAT_EQ(eventWeight("run", "footL"), 1.0f);
+    EXPECT_FLOAT_EQ(eventWeight("walk", "footR"), 0.0f);
+}
+
+// A step that overflows a state's time at its speed is refused and changes nothing.
+TEST(StateMachine, AnOverflowingStepIsRefusedAndChangesNothing) {
+    const Clips clips = locomotionClips();
+    auto desc = locomotionDesc();
+    desc.states[1].speed = 3e38f;
+    desc.defaultState = "walk";
+    const auto def = define(desc, clips);
+    StateMachine sm(def);
+    ASSERT_TRUE(sm.setFloat("speed", 1.0f).ok());
+    tick(sm, 0.25);
+    const std::string before = sm.describe();
+    const std::size_t events = sm.events().size();
+    EXPECT_FALSE(sm.update(1e300).ok());  // 3e38 * 1e300 is not a double
+    EXPECT_EQ(sm.describe(), before);
+    EXPECT_EQ(sm.events().size(), events);
+}
+
 // A 1D blend space state: walk at speed 1, run at speed 3.
 StateMachineDesc blendDesc(BlendSync sync) {
     StateMachineDesc d;
@@ -690,6 +763,18 @@ TEST(StateMachineValidation, ManyStatesResolveByName) {
     desc.parameters.back().name = "go";
     EXPECT_EQ(faultPlaces(desc, clips),
               (Places{"/parameters/500/name", "/states/19999/name", "/transitions/19998/to"}));
+}
+
+// A description of many faults lists the first 500 and says more were found.
+TEST(StateMachineValidation, AFloodOfFaultsIsCutShort) {
+    const Clips clips = locomotionClips();
+    StateMachineDesc desc;
+    for (std::size_t i = 0; i < 2000; ++i) desc.states.push_back(clipState(numbered("s", i), "no such clip"));
+    const auto def = StateMachineDefinition::create(desc, clips.lookup());
+    ASSERT_FALSE(def.ok());
+    ASSERT_EQ(def.faults().size(), kMaxListedFaults + 1);
+    EXPECT_EQ(def.faults().front().where, "/states/0/clip");
+    EXPECT_EQ(def.faults().back().what, "more faults not listed");
 }
 
 TEST(ClipsByName, FindsTheFirstClipOfANameOrNone) {

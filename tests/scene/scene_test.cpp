@@ -385,5 +385,35 @@ TEST(SceneTweens, ATweenDrivesItsNodeAndLoopsOverItsLength) {
     EXPECT_DOUBLE_EQ(std::get<AnimatorRole>(scene.role(node)).tween->time, 0.5);
 }
 
+// A tween's duration is a double: the loop point is that duration exactly, not its
+// nearest float, so landing on it stores 0 and 10,000 laps end where they began.
+TEST(SceneTweens, ALoopingTweenWrapsAtItsDurationExactlyLapAfterLap) {
+    const auto loopingTween = [](Scene& scene, double end) {
+        Tween tween;
+        EXPECT_TRUE(tween.position.insert(0.0, Vec3{0.0f, 0.0f, 0.0f}).ok());
+        EXPECT_TRUE(tween.position.insert(end, Vec3{1.0f, 0.0f, 0.0f}).ok());
+        AnimatorRole role;
+        role.tween = TweenPlayback{scene.addTween(tween), 0.0, true};
+        return *scene.addNode({}, "tweened", Transform{}, role);
+    };
+    Scene scene;
+    const NodeId node = loopingTween(scene, 0.1);
+    const auto time = [&] { return std::get<AnimatorRole>(scene.role(node)).tween->time; };
+    ASSERT_TRUE(scene.advance(0.05).ok());
+    ASSERT_TRUE(scene.advance(0.05).ok());  // 0.05 + 0.05 is the double 0.1: the loop point
+    EXPECT_EQ(time(), 0.0);
+    EXPECT_EQ(scene.local(node).translation.x, 0.0f);
+    ASSERT_TRUE(scene.advance(0.1).ok());
+    EXPECT_EQ(time(), 0.0);
+
+    Scene laps;
+    const NodeId far = loopingTween(laps, 0.3);
+    for (int k = 0; k < 30; ++k) ASSERT_TRUE(laps.advance(100.0).ok());
+    // 3000 s is 10,000 laps of 0.3 s: back at the start, to the rounding of 30 sums
+    // near 100 (about 1e-14 each), on either side of the wrap.
+    const double t = std::get<AnimatorRole>(laps.role(far)).tween->time;
+    EXPECT_LT(std::min(t, 0.3 - t), 1e-9) << t;
+}
+
 }  // namespace
 }  // namespace kinema

@@ -289,12 +289,15 @@ public:
     using Predicate = std::function<bool(const StateMachine&)>;
     bool setPredicate(std::uint32_t index, Predicate predicate);
 
-    // Advances the playing state(s) by `elapsed` seconds (finite, >= 0; otherwise
-    // a failed Status and nothing changes), runs the fade countdown on the same
-    // unscaled seconds, then tries the transitions. Fills samples(), motion() and events().
+    // Advances the playing state(s) by `elapsed` seconds (finite, >= 0, and a step
+    // that keeps each playing state's times finite at its speed; otherwise a failed
+    // Status and nothing changes), runs the fade countdown on the same unscaled
+    // seconds, then tries the transitions. Fills samples(), motion() and events():
+    // each event carries its state's share of the pose the update leaves.
     Status update(double elapsed) noexcept;
 
-    // Switches to `state` at once (no fade, time 0), dropping any fade. Returns false
+    // Switches to `state` at once (no fade, at its start: the end of a one-shot of
+    // negative speed), dropping any fade. Returns false
     // for an unknown state. Announces nothing.
     bool forceState(std::uint32_t state) noexcept;
 
@@ -345,6 +348,9 @@ private:
     // The normalised start of `state` matching `source`'s marker phase, if both have markers to match.
     std::optional<double> syncedOffset(const Slot& source, std::uint32_t state) const noexcept;
     void advance(Slot& slot, double elapsed) noexcept;
+    // Whether `elapsed` at the slot's speed moves its clip time and normalised time
+    // to finite values (update refuses the step otherwise, changing nothing).
+    bool stepsFinitely(const Slot& slot, double elapsed) const noexcept;
     double speedOf(std::uint32_t state) const noexcept;
     double timeOf(const Slot& slot) const noexcept;
     bool satisfied(std::uint32_t transition, const Slot& source, double previousNormalized) const noexcept;
