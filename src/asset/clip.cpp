@@ -232,7 +232,8 @@ Result<Clip> Clip::withCurves(std::vector<CurveTrack> curves) const {
         if (const auto [first, added] = names.emplace(c.name, static_cast<std::uint32_t>(i)); !added && !c.name.empty())
             fault("a second curve named " + inQuotes(c.name, '"') + " (curve " + std::to_string(first->second) +
                   " has it)");
-        if (c.interpolation == Interpolation::CubicSpline) fault("a curve interpolates Step or Linear");
+        if (c.interpolation != Interpolation::Step && c.interpolation != Interpolation::Linear)
+            fault("a curve interpolates Step or Linear");
         if (c.times.empty()) fault("a curve needs at least one key");
         if (c.values.size() != c.times.size()) {
             faults.push_back(

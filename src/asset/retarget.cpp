@@ -351,6 +351,15 @@ public:
                                       quoted(target_.name(index(p))) + " rests with a scale of 0 on an axis"});
                 continue;
             }
+            const std::int32_t sp = sourceParent(s);
+            if (drivenTranslation_[j] && sp != kNone && linearDeterminant(restS_.matrix[index(sp)]) == 0.0) {
+                // Nor a source parent: the offset it shows in model space is flattened.
+                faults.push_back({"tracks/" + std::to_string(own[0]),
+                                  "the translation of joint " + quoted(source_.name(index(s))) +
+                                      " cannot be carried to " + quoted(target_.name(j)) + ": its source parent " +
+                                      quoted(source_.name(index(sp))) + " rests with a scale of 0 on an axis"});
+                continue;
+            }
             if (drivenTranslation_[j]) {
                 tracks.push_back(translation(j));
             } else if (const float travel = translationTravel(index(s)); travel > 0.0f) {

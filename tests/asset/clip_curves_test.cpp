@@ -71,6 +71,7 @@ TEST(UserCurve, BadCurvesAreRefusedAtTheirIndex) {
     refused(curve("x", {0.0f, NAN}, {1.0f, 2.0f}), "finite");
     refused(curve("x", {0.0f}, {INFINITY}), "not finite");
     refused(curve("x", {0.0f, 1.0f}, {1.0f, 2.0f}, Interpolation::CubicSpline), "Step or Linear");
+    refused(curve("x", {0.0f, 1.0f}, {1.0f, 2.0f}, static_cast<Interpolation>(7)), "Step or Linear");
 }
 
 TEST(UserCurve, KeyFaultsPointAtTheKey) {

@@ -618,6 +618,23 @@ TEST(Retarget, ATranslationUnderAFlattenedParentIsRefused) {
               "rests with a scale of 0 on an axis");
 }
 
+// The same for a source parent flattened on an axis: the hips' offset it shows in
+// model space has lost that axis, so carried it would not rest the target at its rest.
+TEST(Retarget, ATranslationUnderAFlattenedSourceParentIsRefused) {
+    JointDesc flat{"Armature", kNoParent, {}};
+    flat.rest.scale = {0.0f, 0.0f, 0.0f};
+    const Skeleton s = skeleton({flat, {"Hips", 0, {{0, 1, 0}, {}, {1, 1, 1}}}});
+    const Skeleton t = skeleton({{"Armature", kNoParent, {}}, {"Hips", 0, {{0, 2, 0}, {}, {1, 1, 1}}}});
+    const Clip clip = clipFor(s, {makeTrack(1, TrackPath::Translation, {0.0f, 1.0f}, {0, 1, 0, 1, 1, 0})});
+    RetargetOptions options;
+    options.translationScale = 1.0f;
+    const auto r = retargetClip(clip, s, t, options);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.message(),
+              "tracks/0: the translation of joint \"Hips\" cannot be carried to \"Hips\": its source parent "
+              "\"Armature\" rests with a scale of 0 on an axis");
+}
+
 // CesiumMan onto its own skeleton with the defaults: the hips (under still armature
 // nodes) keep their bob, every rotation comes back, and each moving translation left
 // to the target's rest is named.

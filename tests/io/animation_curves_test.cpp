@@ -107,5 +107,45 @@ TEST(AnimationCurves, BadCurvesAndLengthsAreFaultsAtTheirPointerOrSkippedWhenLen
     }
 }
 
+// A curve name written twice is a repeated key: the first one is used, and the
+// other curves are kept.
+TEST(AnimationCurves, ARepeatedCurveNameKeepsTheFirstAndTheOthersWhenLenient) {
+    Json curves = Json::object();
+    curves["a"] = curve({0.0}, {1.0});
+    curves["b"] = curve({0.0}, {5.0});
+    curves["zz"] = curve({0.0}, {7.0});
+    Json extras = Json::object();
+    extras["curves"] = std::move(curves);
+    std::string text = animated(std::move(extras)).gltf();
+    const std::size_t at = text.find("\"zz\"");
+    ASSERT_NE(at, std::string::npos);
+    text.replace(at, 4, "\"a\"");
+    ASSERT_FALSE(importGltf(makeSource(text, "test.gltf")).ok());
+    const auto loose = importGltf(makeSource(text, "test.gltf"), lenient());
+    ASSERT_TRUE(imported(loose));
+    ASSERT_EQ(loose.warnings().size(), 1u) << loose.message();
+    EXPECT_NE(loose.warnings()[0].where.find("/extras/curves/a"), std::string::npos);
+    const Clip& clip = loose->clips[0];
+    ASSERT_EQ(clip.curves().size(), 2u);
+    EXPECT_EQ(clip.curves()[0].name, "a");
+    EXPECT_EQ(clip.curves()[0].values[0], 1.0f);
+    EXPECT_EQ(clip.curves()[1].name, "b");
+}
+
+// A curve that outlasts the tracks makes the clip longer, with a warning at the curve.
+TEST(AnimationCurves, ACurvePastTheTracksLengthensTheClipWithAWarning) {
+    Json curves = Json::object();
+    curves["fade"] = curve({0.0, 2.5}, {0.0, 1.0});
+    Json extras = Json::object();
+    extras["curves"] = std::move(curves);
+    const auto r = importGltf(animated(std::move(extras)).gltfSource());
+    ASSERT_TRUE(imported(r));
+    EXPECT_EQ(r->clips[0].duration(), 2.5f);
+    ASSERT_EQ(r.warnings().size(), 1u);
+    EXPECT_NE(r.warnings()[0].where.find("#/animations/0/extras/curves/fade"), std::string::npos)
+        << r.warnings()[0].where;
+    EXPECT_NE(r.warnings()[0].what.find("the clip now lasts 2.5 s"), std::string::npos) << r.warnings()[0].what;
+}
+
 }  // namespace
 }  // namespace kinema::test
