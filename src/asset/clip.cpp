@@ -299,6 +299,12 @@ Result<Clip> Clip::withLength(float seconds) const {
                      exactNumber(seconds) + " s: must be finite and at least the last key (" +
                          exactNumber(keysDuration_) + " s)"};
     }
+    // As withMarkers: a marker past the end would never be crossed.
+    if (!markers_.empty() && markers_.back().time > std::max(keysDuration_, seconds)) {
+        return Fault{"length",
+                     exactNumber(seconds) + " s ends the clip before its marker " +
+                         inQuotes(markers_.back().name, '"') + " at " + exactNumber(markers_.back().time) + " s"};
+    }
     Clip c = *this;
     c.length_ = seconds;
     c.duration_ = std::max(c.keysDuration_, seconds);

@@ -114,6 +114,11 @@ TEST(ClipLength, HoldsTheClipOpenPastItsLastKey) {
               "markers/1: marker \"late\" at 1.7 s is past the clip's end (1.6 s): it would never be crossed");
     auto cut = longer->withCurves({curve("c", {0.0f, 2.0f}, {0.0f, 1.0f})});
     EXPECT_FALSE(cut.ok());
+    // A length that would leave a marker past the end is refused as well; one that
+    // reaches it is taken.
+    const Clip marked = longer->withMarkers({{"step", 1.5f}}).value();
+    EXPECT_EQ(marked.withLength(1.2f).message(), "length: 1.2 s ends the clip before its marker \"step\" at 1.5 s");
+    EXPECT_EQ(marked.withLength(1.5f).value().duration(), 1.5f);
 }
 
 }  // namespace
