@@ -36,10 +36,12 @@ public:
         BlendSpaceDesc b;
         // Read as the document writes it, not as a float: 1.00000001 is not 1.
         dom::element dimensions;
+        bool dimensionsKnown = true;  // a bad count is its own fault: no guess at what the y means
         if (!o.at_key("dimensions").get(dimensions)) {
             double dims = 0.0;
             if (dimensions.get_double().get(dims) || (dims != 1.0 && dims != 2.0)) {
                 fault(at + "/dimensions", "must be 1 or 2");
+                dimensionsKnown = false;
             } else {
                 b.dimensions = dims == 2.0 ? 2u : 1u;
             }
@@ -47,7 +49,7 @@ public:
         string(o, "x", at, b.xParameter, true);
         // A y in a 1D blend space would be ignored: most likely "dimensions": 2 is missing.
         const auto only2D = [&](dom::object obj, const std::string& where) {
-            if (b.dimensions != 2 && has(obj, "y"))
+            if (dimensionsKnown && b.dimensions != 2 && has(obj, "y"))
                 fault(where + "/y", "a 1D blend space has no y (\"dimensions\": 2?)");
         };
         only2D(o, at);

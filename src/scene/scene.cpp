@@ -16,6 +16,13 @@ bool finiteTransform(const Transform& t) noexcept {
     return std::all_of(std::begin(v), std::end(v), [](float x) { return std::isfinite(x); });
 }
 
+// An id as a fault names it: its number, or that it is the invalid (default) id.
+template <class Id>
+std::string idText(std::string_view kind, Id id) {
+    if (!id.valid()) return "the invalid " + std::string(kind) + " id";
+    return std::string(kind) + " " + std::to_string(id.value);
+}
+
 // A local transform as setup and setLocal accept it: finite, rotation normalised.
 std::optional<Transform> acceptedLocal(const Transform& local) noexcept {
     if (!finiteTransform(local)) return std::nullopt;
@@ -65,7 +72,7 @@ Result<SkinId> Scene::addSkin(SceneSkin skin) {
     for (std::size_t j = 0; j < skin.joints.size(); ++j) {
         if (!isNode(skin.joints[j])) {
             faults.push_back({at + "/joints/" + std::to_string(j),
-                              "joint " + std::to_string(skin.joints[j].value) + " is not a node of this scene (" +
+                              idText("joint", skin.joints[j]) + " is not a node of this scene (" +
                                   counted(nodeCount(), "node") + ")"});
         }
     }
@@ -93,8 +100,8 @@ void Scene::checkAnimator(AnimatorRole& role, const std::string& at, std::vector
         const std::string bat = at + "/bindings/" + std::to_string(b);
         if (!binding.animation.valid() || binding.animation.value >= animations_.size()) {
             faults.push_back({bat + "/animation",
-                              "animation " + std::to_string(binding.animation.value) +
-                                  " is out of range: the scene has " + counted(animations_.size(), "animation")});
+                              idText("animation", binding.animation) + " is out of range: the scene has " +
+                                  counted(animations_.size(), "animation")});
             continue;
         }
         const Clip& clip = animations_[binding.animation.value];
@@ -134,9 +141,9 @@ void Scene::checkAnimator(AnimatorRole& role, const std::string& at, std::vector
     if (role.tween) {
         TweenPlayback& tp = *role.tween;
         if (!tp.tween.valid() || tp.tween.value >= tweens_.size()) {
-            faults.push_back({at + "/tween",
-                              "tween " + std::to_string(tp.tween.value) + " is out of range: the scene has " +
-                                  counted(tweens_.size(), "tween")});
+            faults.push_back(
+                {at + "/tween",
+                 idText("tween", tp.tween) + " is out of range: the scene has " + counted(tweens_.size(), "tween")});
         } else if (!std::isfinite(tp.time)) {
             faults.push_back({at + "/tween/time", "playback time is not finite"});
         } else {

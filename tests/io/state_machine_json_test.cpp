@@ -253,6 +253,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadDocument{
             R"({"states": [{"name": "a", "blendSpace": {"dimensions": 2, "x": "s", "clips": [{"clip": "w", "x": 1}]}}]})",
             {"f.json#/states/0/blendSpace/y", "f.json#/states/0/blendSpace/clips/0/y"}},
+        // A bad count is the one fault: no guess about a y beside it.
+        BadDocument{R"({"states": [{"name": "a", "blendSpace": {"dimensions": 3, "x": "s", "y": "t",
+                                                           "clips": [{"clip": "w", "x": 1, "y": 2}]}}]})",
+                    {"f.json#/states/0/blendSpace/dimensions"}},
         // A y where "dimensions": 2 is missing would be ignored.
         BadDocument{
             R"({"states": [{"name": "a", "blendSpace": {"x": "s", "y": "t", "clips": [{"clip": "w", "x": 1, "y": 2}]}}]})",

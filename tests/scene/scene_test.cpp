@@ -191,7 +191,9 @@ TEST(SceneSetup, BindingsThatCannotWorkAreRefusedWithTheirLocation) {
     refused(AnimatorRole{{{AnimationId{7}, 0, TrackPath::Translation, 0.0, true}}, {}, {}},
             "nodes/0/bindings/0/animation", "animation 7 is out of range: the scene has 1 animation");
     refused(AnimatorRole{{{AnimationId{}, 0, TrackPath::Translation, 0.0, true}}, {}, {}},
-            "nodes/0/bindings/0/animation", "animation");
+            "nodes/0/bindings/0/animation", "the invalid animation id is out of range: the scene has 1 animation");
+    refused(AnimatorRole{{}, TweenPlayback{TweenId{}, 0.0, false}, {}}, "nodes/0/tween",
+            "the invalid tween id is out of range: the scene has 0 tweens");
     refused(AnimatorRole{{{anim, 3, TrackPath::Translation, 0.0, true}}, {}, {}}, "nodes/0/bindings/0/channel",
             "channel 3 is out of range: animation 'spin' has 1 channel");
     refused(AnimatorRole{{{anim, 0, TrackPath::Rotation, 0.0, true}}, {}, {}}, "nodes/0/bindings/0/path",
@@ -211,6 +213,12 @@ TEST(SceneSetup, NodesAndSkinsThatDoNotFitAreRefused) {
     Scene scene;
     const auto root = scene.addNode({}, "root", {});
     ASSERT_TRUE(root.ok());
+    EXPECT_TRUE(scene.contains(*root));
+    EXPECT_FALSE(scene.contains(scene.find("no such node")));
+    EXPECT_FALSE(scene.contains(NodeId{1}));
+    const auto unset = scene.addSkin({{NodeId{}}, {Mat4{}}});
+    ASSERT_FALSE(unset.ok());
+    EXPECT_EQ(unset.message(), "skins/0/joints/0: the invalid joint id is not a node of this scene (1 node)");
     auto orphan = scene.addNode(NodeId{5}, "orphan", {});
     ASSERT_FALSE(orphan.ok());
     EXPECT_EQ(orphan.faults()[0].where, "nodes/1/parent");

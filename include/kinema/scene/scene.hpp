@@ -153,6 +153,10 @@ public:
     Status setLooping(NodeId node, bool loop) noexcept;
 
     // ---- reading ----
+    // The accessors below take a node of this scene: one that contains() holds. The
+    // invalid id (what find() gives for a name not there) is not one, and reading it
+    // is out of bounds.
+    bool contains(NodeId node) const noexcept { return isNode(node); }
     std::size_t nodeCount() const noexcept { return parents_.size(); }
     NodeId parent(NodeId node) const noexcept { return parents_[node.value]; }
     std::string_view name(NodeId node) const noexcept { return names_[node.value]; }
