@@ -362,6 +362,15 @@ public:
             }
             if (drivenTranslation_[j]) {
                 tracks.push_back(translation(j));
+                // Finite keys scaled by the ratio and carried into the target's frame can
+                // overflow: said of the source track, not of the clip being made.
+                const auto& values = tracks.back().values;
+                if (!std::all_of(values.begin(), values.end(), [](float v) { return std::isfinite(v); })) {
+                    faults.push_back({"tracks/" + std::to_string(own[0]),
+                                      "the translation of joint " + quoted(source_.name(index(s))) + ", scaled by " +
+                                          exactNumber(ratio_) + " and carried to " + quoted(target_.name(j)) +
+                                          ", is past the largest float"});
+                }
             } else if (const float travel = translationTravel(index(s)); travel > 0.0f) {
                 warnings.push_back({"tracks/" + std::to_string(own[0]),
                                     "the translation of joint " + quoted(source_.name(index(s))) + " moves (up to " +

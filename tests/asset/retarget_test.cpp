@@ -635,6 +635,21 @@ TEST(Retarget, ATranslationUnderAFlattenedSourceParentIsRefused) {
               "\"Armature\" rests with a scale of 0 on an axis");
 }
 
+// A finite key that the ratio carries past the largest float is a fault of the
+// source track, not of the clip being made.
+TEST(Retarget, ATranslationScaledPastTheLargestFloatIsRefusedAtItsTrack) {
+    const Skeleton s = skeleton({{"Armature", kNoParent, {}}, {"Hips", 0, {{0, 1, 0}, {}, {1, 1, 1}}}});
+    const Skeleton t = skeleton({{"Armature", kNoParent, {}}, {"Hips", 0, {{0, 2, 0}, {}, {1, 1, 1}}}});
+    const Clip clip = clipFor(s, {makeTrack(1, TrackPath::Translation, {0.0f, 1.0f}, {0, 1, 0, 3e38f, 1, 0})});
+    RetargetOptions options;
+    options.translationScale = 2.0f;
+    const auto r = retargetClip(clip, s, t, options);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.message(),
+              "tracks/0: the translation of joint \"Hips\", scaled by 2 and carried to \"Hips\", is past the "
+              "largest float");
+}
+
 // CesiumMan onto its own skeleton with the defaults: the hips (under still armature
 // nodes) keep their bob, every rotation comes back, and each moving translation left
 // to the target's rest is named.
