@@ -342,22 +342,23 @@ public:
             const std::int32_t s = c_.sourceOf[j];
             if (s == kNone) continue;
             const auto& own = trackOf_[index(s)];
-            const std::int32_t p = target_.parents()[j];
-            if (drivenTranslation_[j] && p != kNoParent && linearDeterminant(restT_.matrix[index(p)]) == 0.0) {
-                // A parent flattening an axis has no frame to express the offset in.
+            // A parent flattening an axis has no frame to express the offset in (a
+            // target parent), or shows the offset in model space with that axis lost (a
+            // source parent).
+            const auto flattened = [&](std::string_view whose, std::string_view parent) {
                 faults.push_back({"tracks/" + std::to_string(own[0]),
                                   "the translation of joint " + quoted(source_.name(index(s))) +
-                                      " cannot be carried to " + quoted(target_.name(j)) + ": its parent " +
-                                      quoted(target_.name(index(p))) + " rests with a scale of 0 on an axis"});
+                                      " cannot be carried to " + quoted(target_.name(j)) + ": its " +
+                                      std::string(whose) + quoted(parent) + " rests with a scale of 0 on an axis"});
+            };
+            const std::int32_t p = target_.parents()[j];
+            const std::int32_t sp = sourceParent(s);
+            if (drivenTranslation_[j] && p != kNoParent && linearDeterminant(restT_.matrix[index(p)]) == 0.0) {
+                flattened("parent ", target_.name(index(p)));
                 continue;
             }
-            const std::int32_t sp = sourceParent(s);
             if (drivenTranslation_[j] && sp != kNone && linearDeterminant(restS_.matrix[index(sp)]) == 0.0) {
-                // Nor a source parent: the offset it shows in model space is flattened.
-                faults.push_back({"tracks/" + std::to_string(own[0]),
-                                  "the translation of joint " + quoted(source_.name(index(s))) +
-                                      " cannot be carried to " + quoted(target_.name(j)) + ": its source parent " +
-                                      quoted(source_.name(index(sp))) + " rests with a scale of 0 on an axis"});
+                flattened("source parent ", source_.name(index(sp)));
                 continue;
             }
             if (drivenTranslation_[j]) {
