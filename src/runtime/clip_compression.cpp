@@ -11,6 +11,7 @@
 #include "kinema/math/transform.hpp"
 #include "kinema/runtime/pose.hpp"
 #include "kinema/runtime/sample.hpp"
+#include "key_instants.hpp"
 
 namespace kinema {
 namespace {
@@ -534,7 +535,9 @@ Result<CompressedClip> compressClip(const Skeleton& skeleton, const Clip& clip, 
 
     float keysEnd = 0.0f;
     for (const Track& t : clip.tracks()) keysEnd = std::max(keysEnd, t.times.back());
-    const Grid grid = makeGrid(keysEnd, options.sampleRate);
+    Grid grid = makeGrid(keysEnd, options.sampleRate);
+    // Each form is measured where the clip's own keys lie too, not only on the grid.
+    detail::addInstants(grid.instants, detail::keyInstants(clip, keysEnd));
     const std::vector<float> reach = reachOfJoints(skeleton, options.vertexDistance);
     const ClipErrorOptions metric{options.vertexDistance, options.sampleRate};
 

@@ -9,6 +9,7 @@
 #include "kinema/math/transform.hpp"
 #include "kinema/runtime/pose.hpp"
 #include "kinema/runtime/sample.hpp"
+#include "key_instants.hpp"
 
 namespace kinema {
 namespace {
@@ -55,6 +56,10 @@ Result<ClipError> measureClipError(const Skeleton& skeleton, const Clip& referen
         times.push_back(std::min(duration, static_cast<double>(k) * step));
         if (k < intervals) times.push_back(std::min(duration, (static_cast<double>(k) + 0.5) * step));
     }
+    // And where either clip's own keys lie, and between them: motion shorter than the
+    // grid's step (a spike, a shake faster than the grid) shows only there.
+    detail::addInstants(times, detail::keyInstants(referenceClip, duration));
+    detail::addInstants(times, detail::keyInstants(candidate, duration));
 
     const std::size_t weightCount = std::max(referenceClip.weightsNeeded(), candidate.weightsNeeded());
     std::vector<Transform> local(joints);

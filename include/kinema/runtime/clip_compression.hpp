@@ -2,7 +2,8 @@
 //
 // Each joint track takes the smallest of four forms that keeps the clip within the
 // error bound, judged as measureClipError judges (virtual vertices in model space,
-// at a grid and its midpoints, against the exact curves):
+// at a grid and its midpoints and at the clip's key times and theirs, against the
+// exact curves):
 //   - Default: the joint's rest value throughout; nothing stored.
 //   - Constant: one value (a rotation as three components, the fourth rebuilt).
 //   - Quantized: the track resampled on a uniform grid (`sampleRate`), on every

@@ -5,7 +5,9 @@
 // CUBICSPLINE included) and composed to model space, so an error near the root
 // shows, amplified, at every joint below it. The points are compared at every
 // sample of a `sampleRate` grid over the longer duration and at the midpoints
-// between samples: resampling shows its errors between the grid's instants.
+// between samples (resampling shows its errors between the grid's instants), and
+// at every key time of either clip and the midpoints between keys (where motion
+// shorter than the grid's step shows).
 #pragma once
 
 #include <cstdint>
