@@ -139,6 +139,9 @@ std::uint32_t readBits(std::span<const std::uint8_t> bytes, std::size_t at, int 
     return v;
 }
 
+// The most grid samples a compressed clip may have: 9 hours at 30 Hz.
+constexpr double kMostGridSamples = 1e6;
+
 struct Grid {
     std::uint32_t samples = 0;
     std::vector<float> times;      // the Quantized form's key times
@@ -341,6 +344,9 @@ std::optional<CompressedTrack> quantizeTrack(const CompressedTrack& shape, std::
         const auto [lo, hi] = boundsOf(samples, i);
         c.minimum[i] = lo;
         c.extent[i] = hi - lo;
+        // Values spread wider than a float holds (3e38 and -3e38) have no range to
+        // quantize within: the track stays exact.
+        if (!std::isfinite(c.extent[i])) return std::nullopt;
     }
     const std::size_t segments = segmentsFor(samples.size(), perSegment);
     std::vector<Stored> decoded(samples.size());
@@ -535,6 +541,12 @@ Result<CompressedClip> compressClip(const Skeleton& skeleton, const Clip& clip, 
 
     float keysEnd = 0.0f;
     for (const Track& t : clip.tracks()) keysEnd = std::max(keysEnd, t.times.back());
+    // decompressClip's limit on the grid, met here rather than found when reading back.
+    if (double(keysEnd) * options.sampleRate > kMostGridSamples) {
+        return Fault{"clip", "lasts " + exactNumber(keysEnd) + " s: at " + exactNumber(options.sampleRate) +
+                                 " Hz its grid passes " + std::to_string(static_cast<long>(kMostGridSamples)) +
+                                 " samples (store it exact, or sample it less often)"};
+    }
     Grid grid = makeGrid(keysEnd, options.sampleRate);
     // Each form is measured where the clip's own keys lie too, not only on the grid.
     detail::addInstants(grid.instants, detail::keyInstants(clip, keysEnd));
@@ -579,7 +591,7 @@ Result<CompressedClip> compressClip(const Skeleton& skeleton, const Clip& clip, 
 Result<Clip> decompressClip(const CompressedClip& compressed, const Clip& source) {
     if (!(std::isfinite(compressed.sampleRate) && compressed.sampleRate > 0.0f) ||
         !(std::isfinite(compressed.duration) && compressed.duration >= 0.0f) ||
-        double(compressed.duration) * compressed.sampleRate > 1e6) {
+        double(compressed.duration) * compressed.sampleRate > kMostGridSamples) {
         return Fault{"compressed", "sample rate or duration out of range"};
     }
     const std::uint32_t perSegment = compressed.segmentKeys;

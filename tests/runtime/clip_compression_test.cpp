@@ -255,6 +255,31 @@ TEST(ClipCompression, RefusesBadOptionsAndAForeignClip) {
     EXPECT_TRUE(compressClip(skeleton, clip, {1e-4f, 0.03f, 30.0f, 0, 1}).ok());
     const Clip far = Clip::create("c", {test::makeTrack(5, TrackPath::Translation, {0.0f}, {0, 0, 0})}).value();
     EXPECT_FALSE(compressClip(skeleton, far).ok());
+    // 10 hours at 30 Hz is past the 1,000,000 grid samples a compressed clip may have:
+    // refused here, not when read back. At 1 Hz it is well within.
+    const Clip tenHours =
+        Clip::create("long", {test::makeTrack(0, TrackPath::Translation, {0.0f, 36000.0f}, {0, 0, 0, 1, 0, 0})})
+            .value();
+    const auto refused = compressClip(skeleton, tenHours);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.message(),
+              "clip: lasts 36000 s: at 30 Hz its grid passes 1000000 samples (store it exact, or sample it less often)");
+    EXPECT_TRUE(compressClip(skeleton, tenHours, {1e-4f, 0.03f, 1.0f}).ok());
+}
+
+// Keys spread wider than a float holds (3e38 and -3e38) have no range to quantize:
+// the track is stored exact, and reads back to the same keys.
+TEST(ClipCompression, ValuesSpreadWiderThanAFloatHoldsStayExact) {
+    const Skeleton skeleton = chain();
+    const Clip clip =
+        Clip::create("huge", {test::makeTrack(0, TrackPath::Translation, {0.0f, 1.0f}, {3e38f, 0, 0, -3e38f, 0, 0})})
+            .value();
+    auto compressed = compressClip(skeleton, clip);
+    ASSERT_TRUE(compressed.ok()) << compressed.message();
+    EXPECT_EQ(compressed->tracks[0].form, TrackForm::Exact);
+    auto rebuilt = decompressClip(*compressed, clip);
+    ASSERT_TRUE(rebuilt.ok()) << rebuilt.message();
+    EXPECT_EQ(rebuilt->tracks()[0].values, clip.tracks()[0].values);
 }
 
 }  // namespace
