@@ -543,9 +543,10 @@ Result<CompressedClip> compressClip(const Skeleton& skeleton, const Clip& clip, 
     for (const Track& t : clip.tracks()) keysEnd = std::max(keysEnd, t.times.back());
     // decompressClip's limit on the grid, met here rather than found when reading back.
     if (double(keysEnd) * options.sampleRate > kMostGridSamples) {
-        return Fault{"clip", "lasts " + exactNumber(keysEnd) + " s: at " + exactNumber(options.sampleRate) +
-                                 " Hz its grid passes " + std::to_string(static_cast<long>(kMostGridSamples)) +
-                                 " samples (store it exact, or sample it less often)"};
+        return Fault{"clip",
+                     "lasts " + exactNumber(keysEnd) + " s: at " + exactNumber(options.sampleRate) +
+                         " Hz its grid passes " + std::to_string(static_cast<long>(kMostGridSamples)) +
+                         " samples (store it exact, or sample it less often)"};
     }
     Grid grid = makeGrid(keysEnd, options.sampleRate);
     // Each form is measured where the clip's own keys lie too, not only on the grid.

@@ -1,6 +1,9 @@
 #include "kinema/runtime/external_pose.hpp"
 
 #include <algorithm>
+#include <cmath>
+
+#include "kinema/math/quat.hpp"
 
 namespace kinema {
 
@@ -10,10 +13,28 @@ bool sameShape(const SoaPose& a, const SoaPose& b) noexcept {
     return a.jointCount() == b.jointCount() && a.weights().size() == b.weights().size();
 }
 
+// `from`'s joints into `to`, each rotation at unit length, as a blend leaves them: a
+// pose may hold rotations of another length (a rotation times a scale), and taking
+// the pose whole must not differ from taking it at a weight just below 1.
 void copyJoints(const SoaPose& from, SoaPose& to) noexcept {
     for (std::size_t c = 0; c < kSoaComponents; ++c) {
         const auto comp = static_cast<SoaComponent>(c);
         std::copy_n(from.component(comp), from.laneCount(), to.component(comp));
+    }
+    float* x = to.component(SoaComponent::Rx);
+    float* y = to.component(SoaComponent::Ry);
+    float* z = to.component(SoaComponent::Rz);
+    float* w = to.component(SoaComponent::Rw);
+    for (std::size_t j = 0; j < to.jointCount(); ++j) {
+        const float length2 = x[j] * x[j] + y[j] * y[j] + z[j] * z[j] + w[j] * w[j];
+        if (std::abs(length2 - 1.0f) <= 1e-6f) continue;
+        // In double: lengths of 1e-30 or 1e30 square out of a float's range.
+        if (const auto q = tryNormalize(Quat{x[j], y[j], z[j], w[j]})) {
+            x[j] = q->x;
+            y[j] = q->y;
+            z[j] = q->z;
+            w[j] = q->w;
+        }
     }
 }
 

@@ -37,7 +37,8 @@ void anchorRoot(const RootAnchor& anchor, SoaPose& pose) noexcept {
     if (anchor.x) t.translation.x = anchor.value.translation.x;
     if (anchor.y) t.translation.y = anchor.value.translation.y;
     if (anchor.z) t.translation.z = anchor.value.translation.z;
-    if (anchor.rotation) t.rotation = normalize(anchor.value.rotation);
+    // In double: check() took rotations of any length that has a direction.
+    if (anchor.rotation) t.rotation = tryNormalize(anchor.value.rotation).value_or(t.rotation);
     pose.setJoint(anchor.joint, t);
 }
 
@@ -170,7 +171,7 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
         if (!allFinite(values)) {
             return Status::failure(StatusCode::NotFinite, "root anchor value is not finite");
         }
-        if (q.x == 0.0f && q.y == 0.0f && q.z == 0.0f && q.w == 0.0f) {
+        if (!tryNormalize(q)) {
             return Status::failure(StatusCode::OutOfRange, "root anchor rotation is zero");
         }
     }

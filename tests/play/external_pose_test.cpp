@@ -145,6 +145,22 @@ TEST(ExternalPoseBlendResult, WeightOneIsTheExternalJointsWithTheAnimatedMorphWe
     EXPECT_EQ(p.out.weights()[0], 0.3f);
 }
 
+// A rotation not of unit length (length 2, or 1e-30, whose square is no float) is
+// taken at unit length, as a weight just below 1 takes it: a half turn about z.
+TEST(ExternalPoseBlendResult, RotationsNotOfUnitLengthAreTakenAtUnitLengthAtWeightOne) {
+    for (const float length : {2.0f, 1e-30f, 1e30f}) {
+        Poses p;
+        p.external.setJoint(1, {{0.0f, 3.0f, 0.0f}, {0.0f, 0.0f, length, 0.0f}, {1.0f, 1.0f, 1.0f}});
+        ASSERT_TRUE(blendExternalPose(PoseKernels{}, p.animated, p.external, 1.0f, nullptr, p.out));
+        const Quat q = p.out.joint(1).rotation;
+        EXPECT_EQ(q.x, 0.0f) << length;
+        EXPECT_EQ(q.y, 0.0f) << length;
+        EXPECT_EQ(q.z, 1.0f) << length;
+        EXPECT_EQ(q.w, 0.0f) << length;
+        EXPECT_EQ(p.out.joint(0), p.external.joint(0));  // unit already: bit for bit
+    }
+}
+
 TEST(ExternalPoseBlendResult, WeightHalfIsTheLocalMidpoint) {
     // Translation (1, 0, 0) and (0, 2, 0), scale (2, 1, 1); the rotation half way
     // from identity to a 90 degree roll is a 45 degree roll, (0, 0, sin 22.5, cos 22.5)

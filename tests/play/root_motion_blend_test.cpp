@@ -4,6 +4,8 @@
 // evaluated pose in place. Expected values are closed forms of linear root tracks.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -360,6 +362,18 @@ TEST(RootAnchor, KeepsTheEvaluatedPoseInPlaceAndIsChecked) {
     request.rootAnchor->value = Transform{};
     request.rootAnchor->value.rotation = {0.0f, 0.0f, 0.0f, 0.0f};
     EXPECT_FALSE(evaluator->check(request).ok());
+    // A rotation of any length with a direction is taken at unit length, even where
+    // its square is no float (1e-30, 3e19 on two axes): a half turn about x, and a
+    // quarter turn about x.
+    for (const auto& [rotation, m5, m6] :
+         {std::tuple{Quat{1e-30f, 0, 0, 0}, -1.0f, 0.0f}, std::tuple{Quat{3e19f, 0, 0, 3e19f}, 0.0f, 1.0f}}) {
+        request.rootAnchor->value = Transform{};
+        request.rootAnchor->value.rotation = rotation;
+        ASSERT_TRUE(evaluator->check(request).ok());
+        ASSERT_TRUE(evaluator->evaluate(request, state, work, model, {}).ok());
+        EXPECT_NEAR(model[0].m[5], m5, 1e-6f) << rotation.x;  // y axis' y: cos of the turn
+        EXPECT_NEAR(model[0].m[6], m6, 1e-6f) << rotation.x;  // y axis' z: sin of the turn
+    }
 }
 
 }  // namespace

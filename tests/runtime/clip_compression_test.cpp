@@ -262,8 +262,9 @@ TEST(ClipCompression, RefusesBadOptionsAndAForeignClip) {
             .value();
     const auto refused = compressClip(skeleton, tenHours);
     ASSERT_FALSE(refused.ok());
-    EXPECT_EQ(refused.message(),
-              "clip: lasts 36000 s: at 30 Hz its grid passes 1000000 samples (store it exact, or sample it less often)");
+    EXPECT_EQ(
+        refused.message(),
+        "clip: lasts 36000 s: at 30 Hz its grid passes 1000000 samples (store it exact, or sample it less often)");
     EXPECT_TRUE(compressClip(skeleton, tenHours, {1e-4f, 0.03f, 1.0f}).ok());
 }
 
