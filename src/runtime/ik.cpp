@@ -758,6 +758,8 @@ Status applyIk(const PoseKernels& kernels, std::span<const std::int32_t> parents
     if (Status s = checkParents(parents); !s) return s;
     if (Status s = checkIkTasks(tasks, parents); !s) return s;
     if (const std::int64_t j = firstUnsoundJoint(local); j >= 0) {
+        if (j == static_cast<std::int64_t>(parents.size()))
+            return Status::failure(StatusCode::NotFinite, "IK pose holds a morph weight that is not finite");
         return Status::failure(StatusCode::NotFinite, "IK pose holds a value that is not finite or a zero rotation")
             .withIndex(j);
     }

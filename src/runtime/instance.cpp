@@ -136,6 +136,8 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
         }
         if (layer.reference != nullptr) {
             if (const std::int64_t j = firstUnsoundJoint(*layer.reference); j >= 0) {
+                if (j == static_cast<std::int64_t>(joints))
+                    return bad(StatusCode::NotFinite, "reference pose holds a morph weight that is not finite");
                 return bad(StatusCode::NotFinite, "reference pose holds a value that is not finite or a zero rotation")
                     .withIndex(j);
             }
@@ -153,6 +155,8 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
         }
         if (Status s = checkUnitWeight(in.externalWeight, "external pose weight outside [0, 1]"); !s) return s;
         if (const std::int64_t j = firstUnsoundJoint(*in.external); j >= 0) {
+            if (j == static_cast<std::int64_t>(joints))
+                return Status::failure(StatusCode::NotFinite, "external pose holds a morph weight that is not finite");
             return Status::failure(StatusCode::NotFinite,
                                    "external pose holds a value that is not finite or a zero rotation")
                 .withIndex(j);

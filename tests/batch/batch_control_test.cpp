@@ -374,4 +374,19 @@ TEST(BatchControl, BadControlInputsAreRejectedWithNothingChanged) {
     }
 }
 
+// A morph weight that is not finite is named as a morph weight, not as a joint past
+// the skeleton's last.
+TEST(BatchChecks, AMorphWeightNotFiniteIsNamedAsSuch) {
+    const Skeleton skeleton = Skeleton::create({JointDesc{"root", kNoParent, {}}}).value();
+    const std::vector<float> rest{0.5f};
+    auto evaluator = InstanceEvaluator::create(skeleton, rest);
+    ASSERT_TRUE(evaluator.ok()) << evaluator.message();
+    const std::vector<float> notFinite{std::nanf("")};
+    SoaPose external(skeleton.restPose(), notFinite);
+    InstanceRequest request;
+    request.external = &external;
+    request.externalWeight = 0.5f;
+    EXPECT_EQ(evaluator->check(request).message(), "external pose holds a morph weight that is not finite");
+}
+
 }  // namespace
