@@ -678,6 +678,8 @@ TEST(Cli, SampleTimesAreOneListWithoutEmptyItems) {
     const CliRun word = runKinema("sample --times 0,soon " + model);
     EXPECT_EQ(word.exitCode, 2);
     EXPECT_NE(word.err.find("--times: 'soon' is not a number"), std::string::npos) << word.err;
+    // As after every bad argument: where to look.
+    EXPECT_NE(word.err.find("Run 'kinema sample --help' for its options."), std::string::npos) << word.err;
 
     // FILE after one time is the positional file, not a second time.
     const CliRun one = runKinema("sample --times 0.5 " + model + " --json");

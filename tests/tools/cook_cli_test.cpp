@@ -409,9 +409,10 @@ TEST_F(CookCli, MarkersAndStateMachinesGoIntoTheCookedFile) {
     EXPECT_EQ(
         both.err,
         "kinema cook: twice.json#/states/0/sped: unknown key\nkinema cook: twice.json#/states/0/mod: unknown key\n");
-    for (const std::string& option : {"--markers " + quoted(broken), "--state-machine " + quoted(broken),
-                                      "--markers " + quoted(dir_ / "missing.json"),
-                                      "--state-machine " + quoted(machine) + " --state-machine " + quoted(machine)}) {
+    for (const std::string& option :
+         {"--markers " + quoted(broken), "--state-machine " + quoted(broken),
+          "--markers " + quoted(dir_ / "missing.json"), std::string("--markers ''"), std::string("--state-machine ''"),
+          "--state-machine " + quoted(machine) + " --state-machine " + quoted(machine)}) {
         const CliRun refused = runKinema("cook " + quoted(interp) + " --out " + quoted(fresh) + " " + option);
         EXPECT_EQ(refused.exitCode, 2) << option << "\n" << refused.err;
         EXPECT_FALSE(refused.err.empty()) << option;

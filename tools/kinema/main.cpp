@@ -313,7 +313,8 @@ int main(int argc, char** argv) {
         ->add_option(
             "--markers", cook.markers,
             "a marker JSON file (docs/STATE-MACHINES.md, Marker files) applied to every input's clips before cooking")
-        ->type_name("FILE");
+        ->type_name("FILE")
+        ->check(notEmpty());
     cookCmd
         ->add_option("--state-machine", cook.stateMachines,
                      "a state-machine JSON file stored in every cooked file, named by its file name without "
@@ -345,7 +346,7 @@ int main(int argc, char** argv) {
             std::string error;
             auto parsed = parseTimes(times, error);
             if (!parsed) {
-                std::cerr << "kinema sample: --times: " << error << '\n';
+                std::cerr << "kinema sample: --times: " << error << "\nRun 'kinema sample --help' for its options.\n";
                 return 2;
             }
             sample.times = std::move(*parsed);
@@ -359,7 +360,8 @@ int main(int argc, char** argv) {
                 std::string error;
                 const auto names = splitList(list, "w1a,ik", error);
                 if (!names) {
-                    std::cerr << "kinema bench: --workload: " << error << '\n';
+                    std::cerr << "kinema bench: --workload: " << error
+                              << "\nRun 'kinema bench --help' for its options.\n";
                     return 2;
                 }
                 bench.workloads.insert(bench.workloads.end(), names->begin(), names->end());
