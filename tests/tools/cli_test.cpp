@@ -623,10 +623,10 @@ TEST(Cli, NumericOptionsMustBeFiniteAndInRange) {
         EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;  // nothing ran
     }
     const CliRun nan = runKinema("demo --seconds nan");
-    EXPECT_NE(nan.err.find("--seconds: 'nan' is not a finite number (wanted: [0 - 3600])"), std::string::npos)
+    EXPECT_NE(nan.err.find("--seconds: 'nan' is not a finite number (wanted: [0 to 3600])"), std::string::npos)
         << nan.err;
     const CliRun tooLong = runKinema("demo --seconds 3601");
-    EXPECT_NE(tooLong.err.find("--seconds: '3601' is outside [0 - 3600]"), std::string::npos) << tooLong.err;
+    EXPECT_NE(tooLong.err.find("--seconds: '3601' is outside [0 to 3600]"), std::string::npos) << tooLong.err;
     for (const char* times : {"nan", "inf", "0,-inf", "1e999"}) {
         const CliRun r = runKinema("sample --times " + std::string(times) + " " + model);
         EXPECT_EQ(r.exitCode, 2) << times;

@@ -46,7 +46,8 @@ std::optional<double> parseNumber(std::string_view text) {
 }
 
 CLI::Validator finiteIn(double lo, double hi) {
-    const std::string bounds = "[" + shortest(lo) + " - " + shortest(hi) + "]";
+    // "to", not a dash: "[1e-06 - 1e+06]" reads as a negative bound.
+    const std::string bounds = "[" + shortest(lo) + " to " + shortest(hi) + "]";
     return CLI::Validator(
         [lo, hi, bounds](std::string& input) -> std::string {
             const std::optional<double> value = parseNumber(input);
