@@ -74,10 +74,14 @@ int main() {
         if (Status status = own->check(requests); !status) return fail(status.message());
         std::vector<std::thread> workers;
         const std::size_t n = own->threadCount();
+        std::vector<Status> ranges(n);
         for (std::size_t w = 0; w < n; ++w)  // worker w takes the w-th of n equal ranges
             workers.emplace_back(
-                [&, w] { own->evaluateRange(requests, w * kInstances / n, (w + 1) * kInstances / n, w); });
+                [&, w] { ranges[w] = own->evaluateRange(requests, w * kInstances / n, (w + 1) * kInstances / n, w); });
         for (std::thread& worker : workers) worker.join();
+        for (const Status& range : ranges) {
+            if (!range) return fail(range.message());
+        }
         own->gatherEvents();
 
         for (std::size_t i = 0; i < kInstances; ++i) {  // every frame, bit for bit

@@ -109,8 +109,17 @@ Status PoseBatch::check(std::span<const InstanceRequest> requests) noexcept {
     return Status::success();
 }
 
-void PoseBatch::evaluateRange(std::span<const InstanceRequest> requests, std::size_t begin, std::size_t end,
-                              std::size_t worker) {
+Status PoseBatch::evaluateRange(std::span<const InstanceRequest> requests, std::size_t begin, std::size_t end,
+                                std::size_t worker) {
+    if (requests.size() != states_.size()) {
+        return Status::failure(StatusCode::WrongCount, "one request per instance");
+    }
+    if (begin > end || end > states_.size()) {
+        return Status::failure(StatusCode::OutOfRange, "instance range past the batch");
+    }
+    if (begin < end && !localPoses_ && (worker + 1) * kIkGroup > poses_.size()) {
+        return Status::failure(StatusCode::OutOfRange, "worker index not below threadCount()");
+    }
     const std::size_t joints = evaluator_.jointCount();
     const std::size_t palette = evaluator_.paletteSize();
     for (std::size_t i = begin; i < end;) {
@@ -127,6 +136,7 @@ void PoseBatch::evaluateRange(std::span<const InstanceRequest> requests, std::si
                                        {palette_.data() + i * palette, n * palette});
         i += n;
     }
+    return Status::success();
 }
 
 void PoseBatch::gatherEvents() {
@@ -166,7 +176,7 @@ Status PoseBatch::evaluateUpdated(std::span<const InstanceRequest> requests, std
         // (256 instances of 64 joints) about 5 %.
         updateRange(0, requests.size());
         if (Status s = check(requests); !s) return s;
-        evaluateRange(requests, 0, requests.size(), 0);
+        (void)evaluateRange(requests, 0, requests.size(), 0);
         gatherEvents();
         return Status::success();
     }
@@ -198,7 +208,7 @@ Status PoseBatch::evaluateUpdated(std::span<const InstanceRequest> requests, std
             [&](const tbb::blocked_range<std::size_t>& range) {
                 // The arena's slot of this thread, in [0, max_concurrency).
                 const auto worker = static_cast<std::size_t>(tbb::this_task_arena::current_thread_index());
-                evaluateRange(requests, range.begin(), range.end(), worker);
+                (void)evaluateRange(requests, range.begin(), range.end(), worker);
             },
             tbb::auto_partitioner());
     });

@@ -293,6 +293,25 @@ TEST(BatchControl, ResultsAndEventsAreTheSameAtOneTwoAndFourThreads) {
     EXPECT_GT(totalEvents, 100u);  // the sweeps really ran
 }
 
+// The job-system steps refuse a list, a range or a worker that does not fit the
+// batch, and evaluate nothing.
+TEST(BatchControl, EvaluateRangeRefusesWhatDoesNotFit) {
+    const Rig rig;
+    BatchOptions options;
+    options.localPoses = false;  // scratch poses per worker
+    PoseBatch batch = test::makeBatch(rig.skeleton, {}, 3, options);
+    std::vector<InstanceRequest> requests(3, rig.playing());
+    ASSERT_TRUE(batch.check(requests).ok());
+    const std::vector<Mat4> before(batch.model(2).begin(), batch.model(2).end());
+    EXPECT_EQ(batch.evaluateRange(std::span(requests).first(2), 0, 2).code, StatusCode::WrongCount);
+    EXPECT_EQ(batch.evaluateRange(requests, 0, 4).code, StatusCode::OutOfRange);
+    EXPECT_EQ(batch.evaluateRange(requests, 2, 1).code, StatusCode::OutOfRange);
+    EXPECT_EQ(batch.evaluateRange(requests, 0, 3, batch.threadCount()).code, StatusCode::OutOfRange);
+    EXPECT_TRUE(sameBits(batch.model(2), before));
+    EXPECT_TRUE(batch.evaluateRange(requests, 0, 3, batch.threadCount() - 1).ok());
+    EXPECT_TRUE(batch.evaluateRange(requests, 3, 3).ok());  // an empty range is fine
+}
+
 TEST(BatchControl, BadControlInputsAreRejectedWithNothingChanged) {
     const Rig rig;
     PoseBatch batch = test::makeBatch(rig.skeleton, {}, 3);

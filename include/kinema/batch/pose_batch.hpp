@@ -116,10 +116,12 @@ public:
     // list; then evaluateRange() instances [begin, end) of it, disjoint ranges
     // concurrently, `worker` in [0, threadCount()) distinct among concurrent calls
     // (it picks the scratch poses when the batch keeps no local poses); then
-    // gatherEvents(). Ranges of requests check() did not accept are undefined.
+    // gatherEvents(). Ranges of requests check() did not accept are undefined; a
+    // list of another length than size(), a range past it or a worker past
+    // threadCount() is refused (WrongCount, OutOfRange) and nothing is evaluated.
     Status check(std::span<const InstanceRequest> requests) noexcept;
-    void evaluateRange(std::span<const InstanceRequest> requests, std::size_t begin, std::size_t end,
-                       std::size_t worker = 0);
+    Status evaluateRange(std::span<const InstanceRequest> requests, std::size_t begin, std::size_t end,
+                         std::size_t worker = 0);
     void gatherEvents();
 
     // Markers crossed in the last evaluation, ordered by instance, then layer, then
