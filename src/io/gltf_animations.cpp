@@ -2,12 +2,10 @@
 // and markers from the animation's extras.
 #include "gltf_importer.hpp"
 
-#include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <string>
 #include <string_view>
-#include <system_error>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -341,12 +339,11 @@ Clip Importer::withCurvesAndLength(Clip clip, const dom::object& animation, cons
             recoverable(eat / "curves", "must be an object of curve names", "ignored");
         } else {
             std::vector<CurveTrack> read;
-            std::vector<std::string_view> named;  // curve names met, each once
+            std::unordered_set<std::string_view> named;  // curve names met, each once
             for (const auto field : curves) {
                 const Pointer cat = eat / "curves" / field.key;
                 // A repeated name was reported as a repeated key (the first one is used).
-                if (std::find(named.begin(), named.end(), field.key) != named.end()) continue;
-                named.push_back(field.key);
+                if (!named.insert(field.key).second) continue;
                 bool ok = true;
                 const auto reject = [&](const Pointer& w, const std::string& what) {
                     if (ok || !lenient()) recoverable(w, what, "the curve is skipped");
@@ -409,12 +406,8 @@ Clip Importer::withCurvesAndLength(Clip clip, const dom::object& animation, cons
                     // A curve past the tracks' last key lengthens the clip, said at the
                     // curve ("curves/<i>" of the curves given, here by its name).
                     for (const Fault& w : with.warnings()) {
-                        std::size_t i = 0;
-                        const std::string_view where = w.where;
-                        const auto parsed =
-                            std::from_chars(where.data() + where.find('/') + 1, where.data() + where.size(), i);
-                        const bool known = parsed.ec == std::errc{} && i < names.size();
-                        warn(known ? eat / "curves" / names[i] : eat / "curves", w.what);
+                        const auto i = indexAfter(w.where, "curves/");
+                        warn(i && *i < names.size() ? eat / "curves" / names[*i] : eat / "curves", w.what);
                     }
                     clip = std::move(*with);
                 } else {

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -30,6 +31,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <type_traits>
 #include <unordered_map>
 #include <vector>
@@ -111,6 +113,17 @@ enum Allow : unsigned {
     kUint32 = 1u << 5,
 };
 inline constexpr unsigned kQuantized = kFloat | kInt8Norm | kInt8 | kInt16Norm | kInt16;
+
+// The index a fault's `where` names right after `prefix` ("joints/" in "joints/3/rest"):
+// an asset-tier fault located by index, to be told as the glTF element it came from.
+inline std::optional<std::size_t> indexAfter(std::string_view where, std::string_view prefix) {
+    if (!where.starts_with(prefix)) return std::nullopt;
+    std::size_t index = 0;
+    const char* first = where.data() + prefix.size();
+    const auto [end, error] = std::from_chars(first, where.data() + where.size(), index);
+    if (error != std::errc{} || end == first) return std::nullopt;
+    return index;
+}
 
 inline std::optional<std::uint64_t> asUint(const dom::element& e) {
     std::uint64_t u;

@@ -163,15 +163,9 @@ void Importer::buildSkeleton() {
     if (!skeleton) {
         // The skeleton names joints ("joints/<j>/..."); a glTF reader looks for nodes.
         for (const Fault& f : skeleton.faults()) {
-            const std::string_view where = f.where;
-            constexpr std::string_view kJoints = "joints/";
-            std::size_t j = 0, digits = kJoints.size();
-            while (where.starts_with(kJoints) && digits < where.size() && where[digits] >= '0' &&
-                   where[digits] <= '9' && j < count) {
-                j = j * 10 + static_cast<std::size_t>(where[digits++] - '0');
-            }
-            if (digits > kJoints.size() && j < count) {
-                fault(Pointer{} / "nodes" / order[j], f.what);
+            const auto j = indexAfter(f.where, "joints/");
+            if (j && *j < count) {
+                fault(Pointer{} / "nodes" / order[*j], f.what);
             } else {
                 fault(Pointer{} / "nodes", f.where + ": " + f.what);
             }
