@@ -1,5 +1,6 @@
 #include "pose_lanes.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 
@@ -134,38 +135,122 @@ KINEMA_WIDE void wideRecordsToLanes(std::span<const void* const, kIkLanes> recor
     transpose(r);
     for (std::size_t k = 0; k < floats; ++k) _mm512_storeu_ps(out[k].data(), r[k]);
 }
+
+#define KINEMA_HALF __attribute__((target("avx2")))
+
+// r[i] = element i of every register: an 8 x 8 transposition (its own inverse).
+KINEMA_HALF inline void transpose(__m256 (&r)[8]) noexcept {
+    __m256 t[8];
+    // Pairs of rows interleaved: t[2g], t[2g + 1] hold elements 0, 1 | 4, 5 and 2, 3 | 6, 7
+    // of rows 2g and 2g + 1.
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+    }
+    // Then pairs of pairs: u[4q + m] holds element m (low half) and m + 4 (high half)
+    // of rows 4q .. 4q + 3.
+    __m256 u[8];
+    for (int q = 0; q < 8; q += 4) {
+        u[q] = _mm256_shuffle_ps(t[q], t[q + 2], 0x44);
+        u[q + 1] = _mm256_shuffle_ps(t[q], t[q + 2], 0xEE);
+        u[q + 2] = _mm256_shuffle_ps(t[q + 1], t[q + 3], 0x44);
+        u[q + 3] = _mm256_shuffle_ps(t[q + 1], t[q + 3], 0xEE);
+    }
+    for (int m = 0; m < 4; ++m) {
+        r[m] = _mm256_permute2f128_ps(u[m], u[4 + m], 0x20);
+        r[4 + m] = _mm256_permute2f128_ps(u[m], u[4 + m], 0x31);
+    }
+}
+
+// The 256-bit twins: each 16 x 16 move as four 8 x 8 ones, lanes h * 8 .. h * 8 + 7
+// by joints g * 8 .. g * 8 + 7.
+KINEMA_HALF void halfReadBlock(const Rows& rows, std::size_t stride,
+                               std::array<LaneFrame, kBlockJoints>& out) noexcept {
+    for (std::size_t c = 0; c < kSoaComponents; ++c) {
+        for (std::size_t h = 0; h < 2; ++h) {
+            for (std::size_t g = 0; g < 2; ++g) {
+                __m256 r[8];
+                for (std::size_t i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(rows[8 * h + i] + c * stride + 8 * g);
+                transpose(r);
+                for (std::size_t k = 0; k < 8; ++k) _mm256_store_ps(componentOf(out[8 * g + k], c) + 8 * h, r[k]);
+            }
+        }
+    }
+}
+
+KINEMA_HALF void halfWriteBlockRotations(const Rows& rows, std::size_t stride, std::size_t count,
+                                         const std::array<LaneFrame, kBlockJoints>& in) noexcept {
+    for (std::size_t c = kFirstRotation; c < kRotationEnd; ++c) {
+        for (std::size_t h = 0; h < 2 && 8 * h < count; ++h) {
+            for (std::size_t g = 0; g < 2; ++g) {
+                __m256 r[8];
+                for (std::size_t k = 0; k < 8; ++k) r[k] = _mm256_load_ps(componentOf(in[8 * g + k], c) + 8 * h);
+                transpose(r);
+                for (std::size_t i = 0; i < 8 && 8 * h + i < count; ++i) {
+                    _mm256_storeu_ps(rows[8 * h + i] + c * stride + 8 * g, r[i]);
+                }
+            }
+        }
+    }
+}
+
+KINEMA_HALF void halfRecordsToLanes(std::span<const void* const, kIkLanes> records, std::size_t floats,
+                                    std::span<std::array<float, kIkLanes>> out) noexcept {
+    for (std::size_t g = 0; 8 * g < floats; ++g) {
+        // Float k of the record is read where k < floats, the rest of the 8 left at 0.
+        alignas(32) std::array<std::int32_t, 8> take{};
+        for (std::size_t k = 0; k < 8; ++k) take[k] = 8 * g + k < floats ? -1 : 0;
+        const __m256i mask = _mm256_load_si256(reinterpret_cast<const __m256i*>(take.data()));
+        for (std::size_t h = 0; h < 2; ++h) {
+            __m256 r[8];
+            for (std::size_t i = 0; i < 8; ++i) {
+                r[i] = _mm256_maskload_ps(static_cast<const float*>(records[8 * h + i]) + 8 * g, mask);
+            }
+            transpose(r);
+            for (std::size_t k = 0; k < 8 && 8 * g + k < floats; ++k)
+                _mm256_storeu_ps(out[8 * g + k].data() + 8 * h, r[k]);
+        }
+    }
+}
 #if !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
 #endif
 
-bool movesWholeBlocks() noexcept {
+}  // namespace
+
+BlockMoves bestBlockMoves() noexcept {
 #ifdef KINEMA_HAS_X86_KERNELS
-    static const bool wide = isSupported(SimdLevel::Avx512);
-    return wide;
+    static const BlockMoves moves = isSupported(SimdLevel::Avx512) ? BlockMoves::Full
+        : isSupported(SimdLevel::Avx2)                             ? BlockMoves::Halves
+                                                                   : BlockMoves::OneByOne;
+    return moves;
 #else
-    return false;
+    return BlockMoves::OneByOne;
 #endif
 }
 
-}  // namespace
-
 bool recordsToLanes(std::span<const void* const, kIkLanes> records, std::size_t floats,
-                    std::span<std::array<float, kIkLanes>> out) noexcept {
+                    std::span<std::array<float, kIkLanes>> out, BlockMoves moves) noexcept {
 #ifdef KINEMA_HAS_X86_KERNELS
-    if (movesWholeBlocks()) {
-        wideRecordsToLanes(records, floats, out);
-        return true;
+    switch (std::min(moves, bestBlockMoves())) {
+        case BlockMoves::Full: wideRecordsToLanes(records, floats, out); return true;
+        case BlockMoves::Halves: halfRecordsToLanes(records, floats, out); return true;
+        case BlockMoves::OneByOne: break;
     }
 #endif
     (void)records;
     (void)floats;
     (void)out;
+    (void)moves;
     return false;
 }
 
-PoseLanes::PoseLanes(std::span<SoaPose* const> poses) noexcept
-    : count_(poses.size()), stride_(poses[0]->laneCount()), allLanes_((1u << count_) - 1u), wide_(movesWholeBlocks()) {
+PoseLanes::PoseLanes(std::span<SoaPose* const> poses, BlockMoves moves) noexcept
+    : count_(poses.size()),
+      stride_(poses[0]->laneCount()),
+      allLanes_((1u << count_) - 1u),
+      moves_(std::min(moves, bestBlockMoves())) {
     for (std::size_t l = 0; l < L; ++l) poses_[l] = poses[l < count_ ? l : 0];
 }
 
@@ -194,8 +279,12 @@ PoseLanes::Slot& PoseLanes::holding(std::uint32_t j) noexcept {
         Rows rows;
         for (std::size_t l = 0; l < L; ++l) rows[l] = poses_[l]->component(SoaComponent::Tx) + block * kBlockJoints;
 #ifdef KINEMA_HAS_X86_KERNELS
-        if (wide_) {
-            readBlock(rows, stride_, slot.joints);
+        if (moves_ != BlockMoves::OneByOne) {
+            if (moves_ == BlockMoves::Full) {
+                readBlock(rows, stride_, slot.joints);
+            } else {
+                halfReadBlock(rows, stride_, slot.joints);
+            }
             slot.read = ~0u;
         }
 #endif
@@ -228,8 +317,12 @@ void PoseLanes::writeBack(Slot& slot) noexcept {
     Rows rows;
     for (std::size_t l = 0; l < L; ++l) rows[l] = poses_[l]->component(SoaComponent::Tx) + slot.block * kBlockJoints;
 #ifdef KINEMA_HAS_X86_KERNELS
-    if (slot.read == ~0u && wide_) {
-        writeBlockRotations(rows, stride_, count_, slot.joints);
+    if (slot.read == ~0u && moves_ != BlockMoves::OneByOne) {
+        if (moves_ == BlockMoves::Full) {
+            writeBlockRotations(rows, stride_, count_, slot.joints);
+        } else {
+            halfWriteBlockRotations(rows, stride_, count_, slot.joints);
+        }
         slot.changed = 0;
         return;
     }

@@ -15,6 +15,15 @@ namespace kinema::detail {
 
 inline constexpr std::size_t kIkLanes = 16;
 
+// How a block of 16 joints of 16 poses is moved into lane order: with 512-bit vectors
+// (one 16 x 16 transposition per component), with 256-bit ones (four 8 x 8), or joint
+// by joint where neither is there.
+// (In order of width.)
+enum class BlockMoves : std::uint8_t { OneByOne, Halves, Full };
+
+// The widest way this CPU has.
+BlockMoves bestBlockMoves() noexcept;
+
 // One value per lane, for the vector loops of the lane solvers.
 struct LaneVec3 {
     alignas(64) float x[kIkLanes];
@@ -55,14 +64,16 @@ struct LaneFrame {
 //
 // Why: a pose stores each component of its joints in one array (SoaPose), so a lane
 // solver reading a joint of 16 poses makes 16 scattered reads per component. Where
-// the CPU has 512-bit vectors, a joint's whole block of 16 joints (one 64-byte line
+// the CPU has 512-bit or 256-bit vectors, a joint's whole block of 16 joints (one 64-byte line
 // of each component array) is moved into lane order at once, a 16 x 16 transposition
-// per component, and written back the same way: all the joints of a group's tasks
-// for the cost of one joint read lane by lane. Elsewhere joints are read one by one.
+// per component (four 8 x 8 ones with 256-bit vectors), and written back the same
+// way: all the joints of a group's tasks for the cost of one joint read lane by lane.
+// Without either, joints are read one by one.
 class PoseLanes {
 public:
-    // 1 to kIkLanes poses of one skeleton.
-    explicit PoseLanes(std::span<SoaPose* const> poses) noexcept;
+    // 1 to kIkLanes poses of one skeleton; blocks moved `moves`' way, or the widest
+    // this CPU has where it lacks that one.
+    explicit PoseLanes(std::span<SoaPose* const> poses, BlockMoves moves = bestBlockMoves()) noexcept;
     PoseLanes(const PoseLanes&) = delete;
     PoseLanes& operator=(const PoseLanes&) = delete;
     ~PoseLanes() = default;  // flush() first: rotations set and not flushed are lost
@@ -102,16 +113,16 @@ private:
     std::size_t count_ = 0;
     std::size_t stride_ = 0;      // floats from one component array to the next
     std::uint32_t allLanes_ = 0;  // a bit for each lane with a pose of its own
-    bool wide_ = false;           // blocks moved whole with 512-bit vectors
-    std::uint64_t clock_ = 0;     // reads so far
+    BlockMoves moves_ = BlockMoves::OneByOne;
+    std::uint64_t clock_ = 0;  // reads so far
     std::array<Slot, kBlocksHeld> slots_;
 };
 
 // The first `floats` (1 to 16) floats of each lane's record, lane by lane: out[k][l]
 // is float k of *records[l] (out holds `floats` arrays). A record is read only up to
-// them. Done with 512-bit transpositions, and only where PoseLanes moves blocks that
-// way: elsewhere it returns false and writes nothing (read the fields one by one).
+// them. Done with transpositions where blocks move `moves`' way (as far as this CPU
+// has it): with OneByOne it returns false and writes nothing (read the fields one by one).
 bool recordsToLanes(std::span<const void* const, kIkLanes> records, std::size_t floats,
-                    std::span<std::array<float, kIkLanes>> out) noexcept;
+                    std::span<std::array<float, kIkLanes>> out, BlockMoves moves = bestBlockMoves()) noexcept;
 
 }  // namespace kinema::detail
