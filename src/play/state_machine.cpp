@@ -46,6 +46,18 @@ constexpr std::string_view kInterruptions[] = {"none", "source", "destination", 
 constexpr std::string_view kLoopModes[] = {"loop", "clamp", "pingPong"};
 constexpr std::string_view kBlendSyncs[] = {"normalizedTime", "markers"};
 
+// A blend space names a clip's markers by their place in the clip ("clips/2/markers/1"),
+// a place the state machine's description does not have (markers come with the clip):
+// such a fault points at the entry naming the clip and says which marker.
+Fault blendSpaceFault(const std::string& at, const Fault& f) {
+    const std::size_t markers = f.where.find("/markers");
+    if (markers == std::string::npos) return {at + "/" + f.where, f.what};
+    const std::string where = at + "/" + f.where.substr(0, markers) + "/clip";
+    const std::string rest = f.where.substr(markers + 8);  // "" or "/<k>"
+    if (rest.empty()) return {where, f.what.rfind("has ", 0) == 0 ? "the clip " + f.what : f.what};
+    return {where, "the clip's marker " + rest.substr(1) + " " + f.what};
+}
+
 }  // namespace
 
 std::string_view toString(ParameterType type) noexcept { return nameOf(kParameterTypes, type); }
@@ -180,7 +192,10 @@ Result<StateMachineDefinition> StateMachineDefinition::create(StateMachineDesc d
                 auto space = b.dimensions == 1 ? BlendSpace::create1D(std::move(clips), b.sync)
                                                : BlendSpace::create2D(std::move(clips), b.sync);
                 if (!space) {
-                    for (const Fault& f : space.faults()) fault(bat + "/" + f.where, f.what);
+                    for (const Fault& f : space.faults()) {
+                        const Fault located = blendSpaceFault(bat, f);
+                        fault(located.where, located.what);
+                    }
                 } else {
                     state.blendSpace = static_cast<std::int32_t>(def.blendSpaces_.size());
                     state.blendSlot = blendStates++;

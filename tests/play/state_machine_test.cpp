@@ -814,6 +814,29 @@ TEST(StateMachineValidation, BlendSpaceFaultsAreLocatedInsideTheState) {
     EXPECT_EQ(faultPlaces(d, clips), (Places{"/states/1/mode"}));
 }
 
+TEST(StateMachineValidation, MarkerSyncFaultsPointAtTheEntryNamingTheClip) {
+    // Markers come with the clips, not with the description: a fault about one points
+    // at the blend space entry that names its clip and says which marker.
+    Clips clips = locomotionClips();
+    clips.byName.erase("run");
+    clips.byName.emplace("run", makeClip("run", 0.5f, {{"footL", 0.0f}, {"footL", 0.25f}}));
+    clips.byName.emplace("hop", makeClip("hop", 0.5f, {{"footL", 0.0f}}));
+    auto d = blendDesc(BlendSync::Markers);
+    d.states[1].blendSpace->clips.push_back({"idle", 5.0f, 0.0f});  // no markers
+    d.states[1].blendSpace->clips.push_back({"hop", 7.0f, 0.0f});   // one marker of two
+    const auto def = StateMachineDefinition::create(d, clips.lookup());
+    ASSERT_FALSE(def.ok());
+    const auto faults = def.faults();
+    ASSERT_EQ(faults.size(), 3u) << def.message();
+    EXPECT_EQ(faults[0].where, "/states/1/blendSpace/clips/1/clip");
+    EXPECT_EQ(faults[0].what.rfind("the clip's marker 1 is \"footL\" where clips/0's marker 1 is \"footR\"", 0), 0u)
+        << faults[0].what;
+    EXPECT_EQ(faults[1].where, "/states/1/blendSpace/clips/2/clip");
+    EXPECT_EQ(faults[1].what.rfind("clip \"idle\" has no markers", 0), 0u) << faults[1].what;
+    EXPECT_EQ(faults[2].where, "/states/1/blendSpace/clips/3/clip");
+    EXPECT_EQ(faults[2].what.rfind("the clip has 1 marker where clips/0 has 2", 0), 0u) << faults[2].what;
+}
+
 TEST(StateMachineValidation, ConditionOperatorsNeedTheirParameterTypes) {
     const Clips clips = locomotionClips();
     auto d = locomotionDesc();
