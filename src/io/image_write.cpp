@@ -8,7 +8,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <new>
 #include <optional>
@@ -253,18 +255,32 @@ Result<std::vector<std::byte>> encodeGif(std::span<const ImageRGBA8> frames, con
     }
 }
 
+Result<std::filesystem::path> writeTarget(const std::filesystem::path& path) {
+    if (path.empty()) return Fault{"path", "is empty: no file to write"};
+    constexpr int kMostLinks = 40;  // as Linux follows them (ELOOP past that)
+    std::filesystem::path target = path;
+    for (int links = 0;; ++links) {
+        struct stat seen {};
+        if (::lstat(target.c_str(), &seen) != 0 || !S_ISLNK(seen.st_mode)) return target;
+        if (links == kMostLinks) {
+            return Fault{path.string(), "more than " + std::to_string(kMostLinks) + " links in a row (a loop?)"};
+        }
+        std::error_code error;
+        const std::filesystem::path named = std::filesystem::read_symlink(target, error);
+        if (error) return Fault{path.string(), "cannot follow the link " + target.string() + ": " + error.message()};
+        target = named.is_absolute() ? named : target.parent_path() / named;
+    }
+}
+
 Result<std::size_t> writeFileBytes(const std::filesystem::path& path, std::span<const std::byte> bytes) {
     const std::string shown = path.string();
-    // A link is written through: the file it names is replaced, the link kept.
-    std::filesystem::path target = path;
+    // Links are written through: the file they name is replaced, the links kept.
+    const auto resolved = writeTarget(path);
+    if (!resolved) return std::vector<Fault>(resolved.faults().begin(), resolved.faults().end());
+    const std::filesystem::path& target = *resolved;
     struct stat seen {};
-    if (::lstat(path.c_str(), &seen) == 0 && S_ISLNK(seen.st_mode)) {
-        std::error_code error;
-        const std::filesystem::path named = std::filesystem::read_symlink(path, error);
-        if (error) return Fault{shown, "cannot follow the link: " + error.message()};
-        target = named.is_absolute() ? named : path.parent_path() / named;
-    }
-    if (::stat(target.c_str(), &seen) == 0 && !S_ISREG(seen.st_mode)) {
+    const bool exists = ::stat(target.c_str(), &seen) == 0;
+    if (exists && !S_ISREG(seen.st_mode)) {
         return Fault{shown,
                      S_ISDIR(seen.st_mode) ? "is a folder, not a file name"
                                            : "is not a regular file (a FIFO or a device): the bytes go to a file"};
@@ -272,8 +288,13 @@ Result<std::size_t> writeFileBytes(const std::filesystem::path& path, std::span<
     // Written beside the target under a temporary name, then renamed over it: a
     // failure at any point (a full disk, a signal) leaves the old file or none, never
     // a part of the new one.
+    // The name is kept short, so that a target name near the file system's limit
+    // still leaves room for it: at most 100 bytes of the target's, a hash of the whole.
+    const std::string base = target.filename().string();
+    char tail[64];
+    std::snprintf(tail, sizeof tail, ".%016zx.%ld.tmp", std::hash<std::string>{}(base), static_cast<long>(::getpid()));
     std::string name(1, '.');
-    name.append(target.filename().string()).append(".").append(std::to_string(::getpid())).append(".tmp");
+    name.append(base, 0, 100).append(tail);
     const std::filesystem::path temp = target.parent_path() / name;
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0666);
     if (fd < 0) return Fault{shown, std::string("cannot open for writing: ") + std::strerror(errno)};
@@ -281,6 +302,11 @@ Result<std::size_t> writeFileBytes(const std::filesystem::path& path, std::span<
         ::unlink(temp.c_str());
         return Fault{shown, std::move(what)};
     };
+    if (exists && ::fchmod(fd, seen.st_mode & 0777) != 0) {
+        const int error = errno;
+        ::close(fd);
+        return fail(std::string("cannot give the new file the old one's permissions: ") + std::strerror(error));
+    }
     std::size_t written = 0;
     while (written < bytes.size()) {
         const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);

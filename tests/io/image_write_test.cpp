@@ -572,6 +572,46 @@ TEST(WriteFileBytes, ReplacesThroughATemporaryFileFollowsLinksAndRefusesFifos) {
     fs::remove_all(dir);
 }
 
+// Links are followed to the end: a chain of two replaces the file the last names,
+// both links kept; a loop is refused; the file replaced keeps its permission bits; a
+// name near the file system's 255-byte limit is written (the temporary name is short).
+TEST(WriteFileBytes, FollowsChainsOfLinksKeepsPermissionsAndTakesLongNames) {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("kinema_write_links_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "sub");
+    const std::vector<std::byte> bytes{std::byte{1}, std::byte{2}, std::byte{3}};
+    { std::ofstream(dir / "sub" / "real.png") << "old"; }
+    fs::permissions(dir / "sub" / "real.png", fs::perms::owner_read | fs::perms::owner_write);
+    fs::create_symlink("sub/real.png", dir / "l1.png");
+    fs::create_symlink("l1.png", dir / "l2.png");
+    const auto target = kinema::writeTarget(dir / "l2.png");
+    ASSERT_TRUE(target.ok()) << target.message();
+    EXPECT_EQ(*target, dir / "sub/real.png");
+    ASSERT_TRUE(kinema::writeFileBytes(dir / "l2.png", bytes).ok());
+    EXPECT_TRUE(fs::is_symlink(dir / "l1.png"));
+    EXPECT_TRUE(fs::is_symlink(dir / "l2.png"));
+    EXPECT_EQ(fs::file_size(dir / "sub" / "real.png"), 3u);
+    EXPECT_EQ(fs::status(dir / "sub" / "real.png").permissions(), fs::perms::owner_read | fs::perms::owner_write);
+
+    fs::create_symlink("loop2.png", dir / "loop1.png");
+    fs::create_symlink("loop1.png", dir / "loop2.png");
+    const auto loop = kinema::writeFileBytes(dir / "loop2.png", bytes);
+    ASSERT_FALSE(loop.ok());
+    EXPECT_EQ(loop.message(), (dir / "loop2.png").string() + ": more than 40 links in a row (a loop?)");
+    EXPECT_TRUE(fs::is_symlink(dir / "loop2.png"));
+
+    const std::string longName = std::string(251, 'x') + ".png";  // 255 bytes
+    const auto written = kinema::writeFileBytes(dir / longName, bytes);
+    ASSERT_TRUE(written.ok()) << written.message();
+    EXPECT_EQ(fs::file_size(dir / longName), 3u);
+
+    const auto empty = kinema::writeFileBytes("", bytes);
+    ASSERT_FALSE(empty.ok());
+    EXPECT_EQ(empty.message(), "path: is empty: no file to write");
+    fs::remove_all(dir);
+}
+
 TEST(WriteFileBytes, FaultNamesThePathAndTheSystemsReason) {
     const std::filesystem::path path =
         std::filesystem::temp_directory_path() / "kinema_no_such_folder_for_image_write" / "out.gif";

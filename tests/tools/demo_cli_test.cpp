@@ -160,6 +160,8 @@ TEST(DemoCli, BadArgumentsAreRefusedBeforeRunning) {
         {"--gif /proc/kinema-demo.gif", "--gif"},
         {"--seconds 0.01 --gif demo-short.gif", "too short for one frame"},
         {"--gpu lavapipe", "--gpu requires --gif"},  // a device for nothing to draw: a mistake, not ignored
+        // Every frame is held until the GIF is written: 6000 frames of 480x360 are 4 GB.
+        {"--seconds 200 --gif demo-long.gif", "6000 frames of 480x360, more than 2 GiB"},
     };
     for (const auto& [args, says] : refused) {
         const DemoRun r = runDemo(args);
@@ -172,7 +174,8 @@ TEST(DemoCli, BadArgumentsAreRefusedBeforeRunning) {
 
 // --json and --gif together: the GIF is written and the JSON says so, nothing else on stdout.
 TEST(DemoCli, JsonAndGifTogether) {
-    const std::string gif = testing::TempDir() + "kinema_demo_json_" + std::to_string(::getpid()) + ".gif";
+    // The extension in any case, as render takes it.
+    const std::string gif = testing::TempDir() + "kinema_demo_json_" + std::to_string(::getpid()) + ".GIF";
     const DemoRun r = runDemo("--seconds 0.5 --json --gif '" + gif + "' --gpu lavapipe");
     if (r.exitCode == 1 && r.err.find("without the Vulkan renderer") != std::string::npos)
         GTEST_SKIP() << "this kinema has no renderer";

@@ -320,6 +320,30 @@ TEST_F(RenderCli, FramesOfAnOutputNamedOnlyByItsExtensionStartWithTheirNumber) {
     EXPECT_EQ(names, (std::vector<std::string>{"0000.png", "0001.png"}));
 }
 
+// A sequence writes numbered files only: a folder with the name given is no obstacle.
+TEST_F(RenderCli, ASequenceIsNotRefusedForItsBaseName) {
+    KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
+    fs::create_directories(dir_ / "shots.png");
+    const CliRun r =
+        runKinema("render " + quoted(file) + " --frames 2 --size 32x24 --out " + quoted(dir_ / "shots.png") + gpuArg());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(fileNames(), (std::vector<std::string>{"shots-0000.png", "shots-0001.png", "shots.png"}));
+}
+
+// Links are followed to the file the last one names: a link whose target folder is
+// missing is refused before anything is drawn.
+TEST_F(RenderCli, AnOutputLinkIsCheckedWhereItLeads) {
+    KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
+    fs::create_directories(dir_);
+    fs::create_symlink(dir_ / "missing" / "x.png", dir_ / "dangling.png");
+    const CliRun r =
+        runKinema("render " + quoted(file) + " --size 32x24 --out " + quoted(dir_ / "dangling.png") + gpuArg());
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("its folder " + (dir_ / "missing").string() + " (through the link) does not exist"),
+              std::string::npos)
+        << r.err;
+}
+
 TEST_F(RenderCli, OnePngFrameKeepsTheName) {
     KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
     const CliRun r = runKinema("render " + quoted(file) + " --size 64x48 --out " + quoted(dir_ / "box.png") + gpuArg());

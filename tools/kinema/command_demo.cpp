@@ -60,7 +60,8 @@ struct SpeedKey {
 constexpr SpeedKey kScript[] = {{0.0, 0.0f}, {1.0, 1.2f}, {3.0, 2.8f}, {5.0, 1.2f}, {6.5, 0.0f}};
 
 constexpr double kTick = 1.0 / 60.0;
-constexpr float kMaxLookAngle = 0.7f;  // radians the head may turn toward the point it follows
+constexpr std::uint32_t kGifWidth = 480, kGifHeight = 360;  // --gif's frame size
+constexpr float kMaxLookAngle = 0.7f;                       // radians the head may turn toward the point it follows
 // Targets the run must meet (the exit code says whether it did).
 constexpr float kMaxErrorWithIkMm = 1.0f;
 constexpr float kMinErrorWithoutIkMm = 10.0f;
@@ -405,8 +406,7 @@ void writeJson(const DemoOptions& options, long ticks, const DemoRun& withIk, co
 
 int runDemo(const DemoOptions& options) {
     if (!options.gif.empty()) {
-        const std::string name = std::filesystem::path(options.gif).filename().string();
-        if (name.size() < 4 || name.substr(name.size() - 4) != ".gif") {
+        if (lowerExtension(options.gif) != ".gif") {
             std::cerr << "kinema demo: --gif: '" << options.gif << "' must end in .gif\n";
             return 2;
         }
@@ -417,6 +417,15 @@ int runDemo(const DemoOptions& options) {
         if (options.seconds < 1.0 / 30.0) {
             std::cerr << "kinema demo: --gif: --seconds " << options.seconds
                       << " is too short for one frame (1/30 s)\n";
+            return 2;
+        }
+        // One frame every other tick, all kept until the GIF is written.
+        const auto frames = static_cast<std::uint64_t>((std::lround(options.seconds / kTick) + 1) / 2);
+        constexpr std::uint64_t kFrameBytes = std::uint64_t{kGifWidth} * kGifHeight * 4;
+        if (frames * kFrameBytes > kGifFrameBytesLimit) {
+            std::cerr << "kinema demo: --gif: --seconds " << options.seconds << " makes " << frames << " frames of "
+                      << kGifWidth << "x" << kGifHeight << ", more than 2 GiB held before the GIF is written; at most "
+                      << kGifFrameBytesLimit / kFrameBytes / 30 << " s with --gif\n";
             return 2;
         }
     }
@@ -472,7 +481,7 @@ int runDemo(const DemoOptions& options) {
 #ifdef KINEMA_WITH_GPU
     std::optional<DemoGifRecorder> recorder;
     if (!options.gif.empty()) {
-        auto opened = DemoGifRecorder::create(humanoid, 480, 360, options.gpu);
+        auto opened = DemoGifRecorder::create(humanoid, kGifWidth, kGifHeight, options.gpu);
         if (!opened) {
             std::cerr << "kinema demo: --gif: " << opened.message() << '\n';
             return asksForMissingDevice(opened.faults()) ? 2 : 1;
@@ -554,8 +563,9 @@ int runDemo(const DemoOptions& options) {
             return 1;
         }
         char buf[512];
-        std::snprintf(buf, sizeof buf, "wrote %s: %s at 30 fps, 480x360, rendered on %s", options.gif.c_str(),
-                      counted(recorder->frames(), "frame").c_str(), recorder->deviceName().c_str());
+        std::snprintf(buf, sizeof buf, "wrote %s: %s at 30 fps, %ux%u, rendered on %s", options.gif.c_str(),
+                      counted(recorder->frames(), "frame").c_str(), kGifWidth, kGifHeight,
+                      recorder->deviceName().c_str());
         gifLine = buf;
     }
 #endif

@@ -28,15 +28,6 @@ namespace {
 
 constexpr std::size_t kMaxFrames = 100000;
 
-// The file name's last ".xyz", lower case; a name that is only ".png" counts too.
-std::string lowerExtension(const std::string& path) {
-    const std::string name = std::filesystem::path(path).filename().string();
-    const auto dot = name.rfind('.');
-    std::string ext = dot == std::string::npos ? std::string() : name.substr(dot);
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext;
-}
-
 // Where frame `index` of a PNG sequence goes: out.png -> out-0000.png, out-0001.png,
 // ...; a name that is only ".png" gives 0000.png, with no dash to start the name.
 std::string numberedPath(const std::string& out, std::size_t index) {
@@ -48,8 +39,6 @@ std::string numberedPath(const std::string& out, std::size_t index) {
     return (p.parent_path() / (name.substr(0, dot) + suffix + name.substr(dot))).string();
 }
 
-// A GIF's frames are kept until its palette is chosen: at most this many bytes of them.
-constexpr std::uint64_t kGifFrameBytesLimit = std::uint64_t{2} << 30;
 // GIF delays are whole hundredths of a second, and players stretch those under 2.
 constexpr double kGifMaxFps = 50.0;
 
@@ -91,7 +80,9 @@ int runRender(const RenderOptions& options) {
                      "players slow delays under 0.02 s); write PNG frames instead\n";
         return 2;
     }
-    if (auto writable = checkOutputPath(options.out); !writable) {
+    // A PNG sequence writes numbered files, checked below, never the name given.
+    const bool sequence = !gif && options.frames && *options.frames > 1;
+    if (auto writable = sequence ? Result<bool>(true) : checkOutputPath(options.out); !writable) {
         std::cerr << "kinema render: --out: " << writable.message() << '\n';
         return 2;
     }

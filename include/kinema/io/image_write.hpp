@@ -45,11 +45,17 @@ struct GifOptions {
 // ("options/fps").
 Result<std::vector<std::byte>> encodeGif(std::span<const ImageRGBA8> frames, const GifOptions& options = {});
 
-// Writes `bytes` to `path`, replacing any file there (through a link, the file it
-// names): to a temporary file beside it, renamed into place, so a failure leaves the
-// old file or none, never part of the new one. Returns the number of bytes written; a
-// fault is located at the path and gives the system's reason ("No such file or
-// directory"). A folder, FIFO or device at the path is refused.
+// The file a write to `path` replaces: `path` itself, or where it is a link, the file
+// the chain of links ends at (each link followed, at most 40 in a row). Faults, at the
+// path: an empty path, a link that cannot be read, more than 40 links (a loop).
+Result<std::filesystem::path> writeTarget(const std::filesystem::path& path);
+
+// Writes `bytes` to `path`, replacing any file there (through links, the file the last
+// one names, as writeTarget finds it): to a temporary file beside it, renamed into
+// place, so a failure leaves the old file or none, never part of the new one; a file
+// replaced keeps its permission bits. Returns the number of bytes written; a fault is
+// located at the path and gives the system's reason ("No such file or directory"). A
+// folder, FIFO or device at the path is refused.
 Result<std::size_t> writeFileBytes(const std::filesystem::path& path, std::span<const std::byte> bytes);
 
 }  // namespace kinema
