@@ -39,7 +39,13 @@ void LayerStack::pop() noexcept {
 
 Status LayerStack::update(double elapsed) noexcept {
     if (Status s = detail::checkElapsed(elapsed); !s) return s;
-    for (std::size_t l = 0; l < count_; ++l) (void)layers_[l].player.update(elapsed, layers_[l].step);
+    // Every head advances on a copy, kept only when all could: a head that refuses
+    // (its speed overflows the step) changes nothing, and no layer repeats its last step.
+    std::array<Layer, kMaxLayers> next = layers_;
+    for (std::size_t l = 0; l < count_; ++l) {
+        if (Status s = next[l].player.update(elapsed, next[l].step); !s) return s.at(-1, static_cast<std::int64_t>(l));
+    }
+    layers_ = next;
     return {};
 }
 

@@ -27,7 +27,11 @@ Status Player::seek(double time) noexcept {
 
 PlaybackStep Player::move(double travel) noexcept {
     const double d = clip_ != nullptr ? static_cast<double>(clip_->duration()) : 0.0;
-    if (d <= 0.0) return {position_, position_, 0.0};
+    if (d <= 0.0) {
+        // A one-shot of no length is at both its ends: any travel finishes it.
+        if (mode_ == LoopMode::Clamp && travel != 0.0) playing_ = false;
+        return {position_, position_, 0.0};
+    }
     PlaybackStep step{position_, position_, travel};
     const double period = loopPeriod(mode_, d);
     if (period > 0.0) {

@@ -105,7 +105,10 @@ Transform RootMotion::delta(LoopMode mode, const PlaybackStep& step) const noexc
     // head's repeating coordinate (a Player's steps are in it already).
     const double from = wrapPosition(step.from, period);
     const double distance = std::fabs(step.travel);
-    const double laps = std::floor(distance / period);
+    // What is left after the whole laps, exactly (distance - laps * period would round
+    // the product: for a travel of 1e26 periods the rest could be billions of laps).
+    const double rest = std::fmod(distance, period);
+    const double laps = std::round((distance - rest) / period);
     Transform total;
     if (laps > 0.0) {
         // Whole laps are one motion repeated (from `from` round to `from`): its
@@ -116,7 +119,7 @@ Transform RootMotion::delta(LoopMode mode, const PlaybackStep& step) const noexc
             power = then(power, power);
         }
     }
-    total = fromTheModel(then(total, walk(from, distance - laps * period)));
+    total = fromTheModel(then(total, walk(from, rest)));
     // Laps beyond a float's range (a step of 1e39 clip lengths) have no motion a
     // Transform can hold: such a step moves nothing, as one that is not finite.
     if (!isFinite(total)) return Transform{};

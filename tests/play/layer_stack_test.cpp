@@ -140,6 +140,32 @@ TEST(LayerStack, RefusesGapsMismatchedClipsAndBadTime) {
 
 // A weight outside [0, 1] is refused where it enters, not clamped: by setLayer, and
 // by fill() when it was changed through settings() (the request is left as it was).
+// A layer whose speed overflows the step refuses it: the update fails naming the
+// layer, and no layer moves (the stack stays as the last update left it, rather than
+// some layers a step further on).
+TEST(LayerStack, AStepOneLayerRefusesChangesNoLayer) {
+    Rig r;
+    LayerStack stack;
+    ASSERT_TRUE(stack.setLayer(0, r.a, r.pa));
+    ASSERT_TRUE(stack.setLayer(1, r.b, r.pb, LoopMode::Loop, {0.5f}));
+    ASSERT_TRUE(stack.update(0.6).ok());
+    ASSERT_TRUE(stack.player(1).setSpeed(1e300).ok());
+    const Status refused = stack.update(1e10);
+    EXPECT_EQ(refused.code, StatusCode::OutOfRange);
+    EXPECT_EQ(refused.layer, 1);
+    InstanceRequest in;
+    ASSERT_TRUE(stack.fill(in));
+    EXPECT_EQ(in.layers[0].time, 0.6);
+    EXPECT_EQ(in.layers[1].time, 0.6);
+    EXPECT_EQ(in.layers[0].step.travel, 0.6);  // the last step that was taken
+    EXPECT_EQ(in.layers[1].step.travel, 0.6);
+    ASSERT_TRUE(stack.player(1).setSpeed(1.0).ok());
+    ASSERT_TRUE(stack.update(0.1).ok());
+    ASSERT_TRUE(stack.fill(in));
+    EXPECT_NEAR(in.layers[0].time, 0.7, 1e-12);
+    EXPECT_NEAR(in.layers[1].step.travel, 0.1, 1e-12);
+}
+
 TEST(LayerStack, RefusesWeightsOutsideTheUnitInterval) {
     Rig r;
     LayerStack stack;

@@ -189,6 +189,30 @@ TEST(Player, TravelThatOverflowsIsRefusedAndChangesNothing) {
     EXPECT_EQ(p.position(), 0.25);
 }
 
+// A one-shot of no length (one key at 0) is at its end from the start: the first
+// update that spends time finishes it, as a longer one-shot finishes at its end. A
+// loop of no length keeps playing, and a step that spends no time finishes nothing.
+TEST(Player, AOneShotOfNoLengthFinishesAtOnce) {
+    Track t;
+    t.path = TrackPath::Translation;
+    t.times = {0.0f};
+    t.values = {1, 2, 3};
+    const Clip still = Clip::create("still", {t}).value();
+    ASSERT_EQ(still.duration(), 0.0f);
+    Player once(still, LoopMode::Clamp);
+    once.play();
+    PlaybackStep s;
+    ASSERT_TRUE(once.update(0.0, s).ok());
+    EXPECT_TRUE(once.playing());
+    ASSERT_TRUE(once.update(0.5, s).ok());
+    EXPECT_FALSE(once.playing());
+    EXPECT_EQ(s.travel, 0.0);
+    Player loop(still, LoopMode::Loop);
+    loop.play();
+    ASSERT_TRUE(loop.update(0.5, s).ok());
+    EXPECT_TRUE(loop.playing());
+}
+
 TEST(Player, PausedPlayersStayPutAndCanBeScrubbed) {
     const Clip clip = testClip();
     Player p(clip);

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 #include "kinema/math/quat.hpp"
 #include "kinema/play/root_motion.hpp"
@@ -95,6 +96,25 @@ TEST(RootMotion, AStepThatIsNotFiniteMovesNothing) {
             const Transform d = m.delta(mode, step);
             EXPECT_EQ(d.translation.x, 0.0f);
             EXPECT_EQ(d.rotation.w, 1.0f);
+        }
+    }
+}
+
+// Laps of a clip whose length is no power of two: the part left after the whole laps
+// is the exact remainder, so a step of 1e26 and more clip lengths takes as long as any
+// other and moves the laps' distance (it once walked its rounding error lap by lap).
+TEST(RootMotion, HugeStepsOfAnyClipLengthMoveTheirLaps) {
+    for (const auto& [seconds, travel] : {std::pair{0.7f, 3e26}, std::pair{1.5f, 9e24}, std::pair{1.2f, 5e28}}) {
+        Track t;
+        t.path = TrackPath::Translation;
+        t.times = {0.0f, seconds};
+        t.values = {0.0f, 0.0f, 0.0f, 2.0f, 0.0f, 0.0f};  // 2 m along x a lap
+        const Clip clip = Clip::create("walk", {t}).value();
+        const RootMotion m = motionOf(clip);
+        const double metres = travel / static_cast<double>(seconds) * 2.0;
+        for (const double sign : {1.0, -1.0}) {
+            const Transform d = m.delta(LoopMode::Loop, PlaybackStep{0.1, 0.1, sign * travel});
+            EXPECT_NEAR(d.translation.x / metres, sign, 1e-4) << seconds << " s, " << travel;
         }
     }
 }

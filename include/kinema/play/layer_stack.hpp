@@ -48,8 +48,9 @@ public:
     LayerSettings& settings(std::size_t index) noexcept { return layers_[index].settings; }
     const LayerSettings& settings(std::size_t index) const noexcept { return layers_[index].settings; }
 
-    // Advances every layer by `elapsed` seconds (finite, >= 0; otherwise an error
-    // message and nothing changes) at its own speed.
+    // Advances every layer by `elapsed` seconds (finite, >= 0) at its own speed. A
+    // step that overflows a layer's clip time at its speed is refused (Status::layer
+    // names the layer) and no layer changes.
     Status update(double elapsed) noexcept;
 
     // The layers as layer requests: each head's position and loop mode, weight,
