@@ -60,7 +60,17 @@ void appendOverlayGeometry(const Overlay& overlay, const Mat4& viewProjection, s
             {ax + nx, ay + ny}, {bx + nx, by + ny}, {bx - nx, by - ny}, {ax - nx, ay - ny}};
         quad(out, corners, s.color);
     }
-    // Text: stb_easy_font's quads, in pixels, mapped to clip space.
+    for (const OverlayDot& d : overlay.dots) {
+        const Clip c = project(viewProjection, d.at);
+        if (!inFront(c)) continue;
+        const float x = c[0] / c[3], y = c[1] / c[3];
+        const float hx = 0.5f * d.sizePixels / halfW, hy = 0.5f * d.sizePixels / halfH;
+        const std::array<float, 2> corners[4] = {
+            {x - hx, y - hy}, {x + hx, y - hy}, {x + hx, y + hy}, {x - hx, y + hy}};
+        quad(out, corners, d.color);
+    }
+    // Text last, over the segments and dots (help and status lines stay readable):
+    // stb_easy_font's quads, in pixels, mapped to clip space.
     std::vector<char> quads;
     for (const OverlayText& t : overlay.texts) {
         std::vector<char> text(t.text.begin(), t.text.end());
@@ -88,15 +98,6 @@ void appendOverlayGeometry(const Overlay& overlay, const Mat4& viewProjection, s
             }
             quad(out, corners, t.color);
         }
-    }
-    for (const OverlayDot& d : overlay.dots) {
-        const Clip c = project(viewProjection, d.at);
-        if (!inFront(c)) continue;
-        const float x = c[0] / c[3], y = c[1] / c[3];
-        const float hx = 0.5f * d.sizePixels / halfW, hy = 0.5f * d.sizePixels / halfH;
-        const std::array<float, 2> corners[4] = {
-            {x - hx, y - hy}, {x + hx, y - hy}, {x + hx, y + hy}, {x - hx, y + hy}};
-        quad(out, corners, d.color);
     }
 }
 

@@ -160,13 +160,20 @@ std::uint32_t WindowView::width() const noexcept { return state_->extent.width; 
 std::uint32_t WindowView::height() const noexcept { return state_->extent.height; }
 
 Result<WindowView> WindowView::open(const WindowOptions& options) {
+    // Checked here, as the offscreen renderer checks its size: the window system would
+    // cut a larger size to 16 bits and report one nobody asked for.
+    if (options.width == 0 || options.height == 0 || options.width > 16384 || options.height > 16384) {
+        return Fault{"size",
+                     std::to_string(options.width) + "x" + std::to_string(options.height) +
+                         " is outside 1..16384 pixels per side"};
+    }
     glfwSetErrorCallback(onGlfwError);
     lastGlfwError().clear();
     if (glfwInit() != GLFW_TRUE) {
         return Fault{"window",
                      "no display to open a window on (" + lastGlfwError() +
-                         "); kinema view needs a desktop session (DISPLAY or WAYLAND_DISPLAY set). "
-                         "`kinema render` draws images without one"};
+                         "); kinema view needs an X11 desktop session (DISPLAY set; under Wayland, "
+                         "XWayland's). `kinema render` draws images without one"};
     }
     auto state = std::make_unique<State>();
     if (glfwVulkanSupported() != GLFW_TRUE) {

@@ -1,7 +1,9 @@
 // Images (located now, decoded last or on demand), samplers, textures and materials.
 #include "gltf_importer.hpp"
 
+#include <filesystem>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -45,6 +47,16 @@ void Importer::locateImage(std::size_t index, std::string_view uri, const Pointe
     if (!error.empty()) {
         fault(at, error);
         return;
+    }
+    // The image is opened later, when it is decoded, maybe after the process has
+    // changed its working folder: a relative location is made absolute now.
+    std::error_code ec;
+    if (!location.folder.empty()) {
+        const std::filesystem::path folder = std::filesystem::absolute(location.folder, ec);
+        if (!ec) location.folder = folder.lexically_normal().string();
+    } else if (std::filesystem::path(location.path).is_relative()) {
+        const std::filesystem::path file = std::filesystem::absolute(location.path, ec);
+        if (!ec) location.path = file.lexically_normal().string();
     }
     img.folder = std::move(location.folder);
     img.path = std::move(location.path);

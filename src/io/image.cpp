@@ -1,10 +1,12 @@
 #include "kinema/io/image.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <new>
+#include <string>
 
 #include "container.hpp"
 #include "kinema/io/gltf.hpp"
@@ -52,7 +54,8 @@ bool pngHeaderSize(std::span<const std::byte> bytes, Size& size) {
 }
 
 // The limits, from the header alone; the empty string when the size is within them.
-std::string overLimits(Size size, const ImageLimits& limits) {
+// `held`: bytes of the limit already spent on the encoded file (named in the fault).
+std::string overLimits(Size size, const ImageLimits& limits, std::uint64_t held = 0) {
     // Both factors are below 2^32, so their product fits in 64 bits; times 4 may not.
     const std::uint64_t pixels = size.width * size.height;
     const std::string dims = std::to_string(size.width) + " x " + std::to_string(size.height);
@@ -60,10 +63,12 @@ std::string overLimits(Size size, const ImageLimits& limits) {
         return "image is " + dims + " = " + std::to_string(pixels) + " pixels, over the limit of " +
             std::to_string(limits.maxPixels) + " pixels";
     }
-    if (pixels > limits.maxBytes / 4) {
+    const std::uint64_t room = limits.maxBytes - std::min<std::uint64_t>(held, limits.maxBytes);
+    if (pixels > room / 4) {
         const std::string bytes =
             pixels > std::numeric_limits<std::uint64_t>::max() / 4 ? "over 2^64" : std::to_string(pixels * 4);
-        return "image is " + dims + " pixels = " + bytes + " bytes as RGBA8, over the limit of " +
+        const std::string file = held > 0 ? " (with the file's " + std::to_string(held) + ")" : "";
+        return "image is " + dims + " pixels = " + bytes + " bytes as RGBA8" + file + ", over the limit of " +
             std::to_string(limits.maxBytes) + " bytes";
     }
     return {};
@@ -73,8 +78,40 @@ std::string overLimits(Size size, const ImageLimits& limits) {
 
 namespace {
 
+// stb's reasons are the decoder's own short codes: the common ones in plain words
+// (the code kept after them), others as they are.
+std::string plainReason(const char* reason) {
+    if (reason == nullptr || *reason == '\0') return "the data is damaged or cut short";
+    const std::string code(reason);
+    struct Plain {
+        const char* code;
+        const char* words;
+    };
+    static constexpr Plain kPlain[] = {
+        {"outofdata", "the data ends early (cut short or damaged)"},
+        {"unknown image type", "its header is damaged or cut short"},
+        {"0-pixel image", "the image is 0 pixels wide or high"},
+        {"unknown marker", "the JPEG data is damaged or cut short"},
+        {"bad huffman code", "the compressed data is damaged"},
+        {"bad IHDR len", "the PNG header is damaged"},
+        {"first not IHDR", "the PNG header is missing"},
+        {"no IDAT", "the PNG has no image data"},
+        {"bad zlib header", "the PNG's compressed data is damaged"},
+        {"bad codelengths", "the PNG's compressed data is damaged"},
+        {"bad CRC", "the PNG data is damaged (a checksum does not match)"},
+    };
+    for (const Plain& p : kPlain) {
+        if (code == p.code) return std::string(p.words) + " (" + code + ")";
+    }
+    return code;
+}
+
+// `held`: bytes of the caller's budget already spent on the encoded bytes; faults
+// give the caller's limit.
 Result<ImageRGBA8> decodeBytesWithin(std::span<const std::byte> bytes, const std::string& where,
-                                     const ImageLimits& limits) {
+                                     const ImageLimits& callerLimits, std::size_t held = 0) {
+    ImageLimits limits = callerLimits;
+    limits.maxBytes -= std::min(held, limits.maxBytes);
     const Format format = sniff(bytes);
     if (format == Format::Unknown)
         return Fault{where, "cannot decode image: unknown format (glTF images are PNG or JPEG)"};
@@ -87,13 +124,11 @@ Result<ImageRGBA8> decodeBytesWithin(std::span<const std::byte> bytes, const std
     const stb::BudgetScope scope(budget);
     const auto decodeFault = [&] {
         if (budget.refused) {
-            return Fault{
-                where, "decoding the image needs more than the limit of " + std::to_string(limits.maxBytes) + " bytes"};
+            return Fault{where,
+                         "decoding the image needs more than the limit of " + std::to_string(callerLimits.maxBytes) +
+                             " bytes" + (held > 0 ? " (the file's " + std::to_string(held) + " included)" : "")};
         }
-        const char* reason = stb::failureReason();
-        return Fault{where,
-                     std::string("cannot decode image: ") +
-                         (reason != nullptr && *reason != '\0' ? reason : "the data is damaged or cut short")};
+        return Fault{where, "cannot decode image: " + plainReason(stb::failureReason())};
     };
 
     Size size;
@@ -103,7 +138,7 @@ Result<ImageRGBA8> decodeBytesWithin(std::span<const std::byte> bytes, const std
     } else if (format != Format::Png || budget.refused || !pngHeaderSize(bytes, size)) {
         return decodeFault();
     }
-    if (auto over = overLimits(size, limits); !over.empty()) return Fault{where, std::move(over)};
+    if (auto over = overLimits(size, callerLimits, held); !over.empty()) return Fault{where, std::move(over)};
 
     unsigned char* decoded = stb::loadRGBA(bytes, w, h);
     if (!decoded) return decodeFault();
@@ -151,9 +186,13 @@ Result<ImageRGBA8> decodeModelImage(const Model& model, std::size_t index, const
         }
         const std::vector<std::byte> bytes = file.readPrefix(file.size(), error);
         if (!error.empty()) return Fault{where, error};
-        ImageLimits rest = limits;
-        rest.maxBytes -= bytes.size();
-        return decodeImageBytes(bytes, where, rest);
+        // The file is named in every fault: the location names only the image.
+        if (bytes.empty()) return Fault{where, "image file " + img.path + " is empty"};
+        auto decoded = decodeBytesWithin(bytes, where, limits, bytes.size());
+        if (decoded) return decoded;
+        std::vector<Fault> faults(decoded.faults().begin(), decoded.faults().end());
+        for (Fault& f : faults) f.what = "image file " + img.path + ": " + f.what;
+        return faults;
     }
     return Fault{where, "image has no data"};
 }

@@ -57,7 +57,7 @@ Status CrossFade::update(double elapsed, CrossFadeStep& step) noexcept {
     outgoing_ = outgoing;
     if (outgoing_) {
         remaining_ -= elapsed;
-        if (remaining_ <= 0.0) {
+        if (remaining_ <= detail::kEndSlackSeconds) {
             outgoing_.reset();
             remaining_ = 0.0;
         }

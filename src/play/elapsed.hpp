@@ -1,4 +1,4 @@
-// The one rule every update of play/ applies to the time it is given.
+// The rules every update of play/ applies to the time it is given.
 #pragma once
 
 #include <cmath>
@@ -13,5 +13,10 @@ inline Status checkElapsed(double elapsed) noexcept {
     if (elapsed < 0.0) return Status::failure(StatusCode::OutOfRange, "elapsed time is negative");
     return Status::success();
 }
+
+// Tick lengths rarely add up to a duration exactly (ten steps of 0.1 s sum to
+// 0.9999999999999999 s): a fade or ramp within this many seconds of its end has
+// ended, rather than lingering one more update at a weight of 0.999999.
+inline constexpr double kEndSlackSeconds = 1e-6;
 
 }  // namespace kinema::detail

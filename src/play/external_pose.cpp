@@ -23,6 +23,7 @@ Status ExternalPoseBlend::update(double elapsed) noexcept {
     // ramp is then exactly half way.
     const double step = elapsed / rampSeconds_;
     weight_ = target_ > weight_ ? std::min(weight_ + step, target_) : std::max(weight_ - step, target_);
+    if (std::fabs(target_ - weight_) * rampSeconds_ <= detail::kEndSlackSeconds) weight_ = target_;
     return {};
 }
 

@@ -669,13 +669,11 @@ Status StateMachine::update(double elapsed) noexcept {
     advance(slots_[0], elapsed);
     if (fading_) advance(slots_[1], elapsed);
 
-    // Tick lengths rarely add up to a duration exactly (and float durations widen
-    // with an error of their own): a fade within a microsecond of its end has ended,
-    // rather than lingering one more update at weight 0.999999.
+    // Float durations widen with an error of their own, too (elapsed.hpp).
     bool fadeEnded = false;
     if (fading_) {
         fadeRemaining_ -= elapsed;
-        fadeEnded = fadeRemaining_ <= 1e-6;
+        fadeEnded = fadeRemaining_ <= detail::kEndSlackSeconds;
         if (fadeEnded) fadeRemaining_ = 0.0;
     }
     // Events belong to the motion this update played, so they are taken before a

@@ -27,6 +27,7 @@
 #endif
 
 #include "kinema/io/asset_cache.hpp"
+#include "kinema/io/image.hpp"
 #include "support/assets.hpp"
 #include "support/gltf_writer.hpp"
 
@@ -63,6 +64,25 @@ TEST(AssetCache, LoadsEachFileOnceAndSharesTheModel) {
         EXPECT_EQ(handle->model.get(), first.value().get());
     }
     EXPECT_FALSE(cache.clip("no such clip").has_value());
+}
+
+// A model shared by the cache is decoded later, maybe after the program has changed
+// its working folder: its external images are found wherever it is, even when the
+// file was named by a relative path.
+TEST(AssetCache, ImagesOfAModelNamedRelativelyDecodeAfterTheWorkingFolderChanges) {
+    KINEMA_REQUIRE_ASSET(file, "AnimatedCube/AnimatedCube.gltf");
+    const auto absolute = std::filesystem::absolute(file);
+    const auto before = std::filesystem::current_path();
+    std::filesystem::current_path(absolute.parent_path().parent_path());
+    AssetCache cache;
+    auto model = cache.load(std::filesystem::path("AnimatedCube") / ".." / "AnimatedCube" / "AnimatedCube.gltf");
+    std::filesystem::current_path("/");
+    ASSERT_TRUE(model.ok()) << model.message();
+    ASSERT_FALSE(model.value()->images.empty());
+    const auto image = decodeImage(*model.value(), 0);
+    std::filesystem::current_path(before);
+    ASSERT_TRUE(image.ok()) << image.message();
+    EXPECT_GT(image->width, 0u);
 }
 
 TEST(AssetCache, AFailedLoadIsNotCachedSoARepairedFileLoads) {

@@ -2,12 +2,14 @@
 // a hostile file can neither declare nor inflate its way to unbounded memory.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <span>
@@ -143,6 +145,9 @@ TEST(ImageDecodeBytes, UnknownFormatsAndCorruptDataAreFaults) {
     ASSERT_FALSE(short33);
     EXPECT_EQ(short33.message().find("cannot decode image: \n"), std::string::npos) << short33.message();
     EXPECT_NE(short33.message().back(), ' ') << short33.message();
+    // The decoder's short codes come in plain words: a cut file says it is cut short.
+    EXPECT_NE(corrupt.message().find("cut short"), std::string::npos) << corrupt.message();
+    EXPECT_NE(short33.message().find("cut short"), std::string::npos) << short33.message();
 }
 
 // A 20000 x 20000 header over a few bytes of data: refused from the header alone.
@@ -291,6 +296,49 @@ TEST(ImageDecode, ExternalPngResolvesAgainstTheModelFolder) {
     EXPECT_EQ(image->height, 512u);
     // Every decoded pixel is opaque: the PNG has no transparency.
     for (std::size_t p = 3; p < image->pixels.size(); p += 4) ASSERT_EQ(image->pixels[p], 255);
+}
+
+// An external image's faults name its file (the location names only the image),
+// and a byte limit is reported as the caller gave it.
+TEST(ImageDecode, FaultsOfAnExternalImageNameItsFile) {
+    KINEMA_REQUIRE_ASSET(file, "AnimatedCube/AnimatedCube.gltf");
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("kinema_image_faults_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    for (const char* name : {"AnimatedCube.gltf", "AnimatedCube.bin", "AnimatedCube_BaseColor.png",
+                             "AnimatedCube_MetallicRoughness.png"}) {
+        fs::copy_file(file.parent_path() / name, dir / name);
+    }
+    auto model = kinema::importGltfFile(dir / "AnimatedCube.gltf");
+    ASSERT_TRUE(model) << model.message();
+    std::size_t color = model->images.size();
+    for (std::size_t i = 0; i < model->images.size(); ++i) {
+        if (model->images[i].uri == "AnimatedCube_BaseColor.png") color = i;
+    }
+    ASSERT_LT(color, model->images.size());
+    const std::string where = model->source + "#/images/" + std::to_string(color);
+
+    // The caller's limit, not what is left of it once the file is read.
+    const std::size_t limit = 512 * 512 * 4 + 1000;
+    const auto tight = kinema::decodeImage(*model, color, {.maxBytes = limit});
+    ASSERT_FALSE(tight);
+    EXPECT_NE(tight.message().find("AnimatedCube_BaseColor.png"), std::string::npos) << tight.message();
+    EXPECT_NE(tight.message().find("limit of " + std::to_string(limit) + " bytes"), std::string::npos)
+        << tight.message();
+
+    fs::resize_file(dir / "AnimatedCube_BaseColor.png", fs::file_size(dir / "AnimatedCube_BaseColor.png") / 2);
+    const auto cut = kinema::decodeImage(*model, color);
+    ASSERT_FALSE(cut);
+    EXPECT_EQ(cut.message().rfind(where + ": image file AnimatedCube_BaseColor.png: cannot decode image: ", 0), 0u)
+        << cut.message();
+    EXPECT_NE(cut.message().find("cut short"), std::string::npos) << cut.message();
+
+    fs::resize_file(dir / "AnimatedCube_BaseColor.png", 0);
+    const auto empty = kinema::decodeImage(*model, color);
+    ASSERT_FALSE(empty);
+    EXPECT_EQ(empty.message(), where + ": image file AnimatedCube_BaseColor.png is empty");
+    fs::remove_all(dir);
 }
 
 TEST(ImageDecode, OutOfRangeIndexAndCorruptBytesAreFaults) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 #include "kinema/asset/clip.hpp"
 #include "kinema/play/cross_fade.hpp"
@@ -25,6 +26,24 @@ CrossFadeStep advance(CrossFade& f, double elapsed) {
     CrossFadeStep s;
     EXPECT_TRUE(f.update(elapsed, s).ok());
     return s;
+}
+
+// Steps that add up to the duration in decimals sum a rounding error short of it in
+// binary (ten of 0.1 s make 0.9999999999999999): the fade ends on that update, not
+// one later at an outgoing weight of 1e-16.
+TEST(CrossFade, StepsThatAddUpToTheDurationEndTheFade) {
+    const Clip walk = clipOf("walk", 1.0f), run = clipOf("run", 0.5f);
+    for (const auto& [seconds, step, updates] : {std::tuple{1.0, 0.1, 10}, std::tuple{0.5, 1.0 / 60.0, 30}}) {
+        CrossFade f;
+        f.crossFadeTo(&walk, 0.0);
+        f.crossFadeTo(&run, seconds);
+        for (int i = 0; i < updates; ++i) {
+            EXPECT_TRUE(f.fading()) << seconds << " s, update " << i;
+            advance(f, step);
+        }
+        EXPECT_FALSE(f.fading()) << seconds << " s in steps of " << step;
+        EXPECT_EQ(f.currentWeight(), 1.0f);
+    }
 }
 
 TEST(CrossFade, TheClipAlreadyPlayingIsLeftAlone) {

@@ -49,6 +49,23 @@ TEST(ExternalPoseRamp, AFifthOfASecondRampIsHalfWayAtATenth) {
     EXPECT_FALSE(b.ramping());
 }
 
+// Ten steps of 0.1 s end a 1 s ramp (they sum to 0.9999999999999999): the weight is
+// its target and the ramp over on the tenth update, up and down.
+TEST(ExternalPoseRamp, StepsThatAddUpToTheRampEndIt) {
+    ExternalPoseBlend b;
+    b.start(1.0);
+    for (int i = 0; i < 10; ++i) {
+        EXPECT_TRUE(b.ramping()) << i;
+        ASSERT_TRUE(b.update(0.1).ok());
+    }
+    EXPECT_FALSE(b.ramping());
+    EXPECT_EQ(b.weight(), 1.0f);
+    b.stop(1.0);
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(b.update(0.1).ok());
+    EXPECT_FALSE(b.ramping());
+    EXPECT_FALSE(b.active());
+}
+
 TEST(ExternalPoseRamp, ClampedAtOneAndAtZero) {
     ExternalPoseBlend b;
     b.start(0.2);

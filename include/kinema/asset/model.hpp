@@ -120,7 +120,9 @@ struct ImageSource {
     std::string uri;  // as written in the file (a relative path or a data: URI); or empty
     // An external file: `path` relative to `folder`, which opening it may not leave
     // (symbolic links included); with an empty folder, `path` is opened as it is (an
-    // import that allowed any path). Both empty when the bytes are elsewhere.
+    // import that allowed any path). Both empty when the bytes are elsewhere. The
+    // importer stores the folder (or the lone path) absolute, so that decoding later
+    // does not depend on the working folder.
     std::string folder;
     std::string path;
     std::int32_t buffer = -1;  // index into Model::buffers when the bytes are embedded

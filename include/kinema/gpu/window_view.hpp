@@ -47,9 +47,10 @@ struct WindowOptions {
 
 class WindowView {
 public:
-    // Opens the window and a device that can present to it. Faults: no display (the
-    // message says so and names `kinema render` for images without one), a build
-    // without GLFW, no Vulkan presentation support, and the GpuContext's own.
+    // Opens the window and a device that can present to it. Faults: a size outside
+    // 1..16384 a side ("size"), no display (the message says so and names `kinema
+    // render` for images without one), a build without GLFW, no Vulkan presentation
+    // support, and the GpuContext's own.
     static Result<WindowView> open(const WindowOptions& options);
 
     WindowView(WindowView&&) noexcept;

@@ -27,12 +27,17 @@ struct ImageLimits {
 };
 
 // Decodes PNG or JPEG bytes to RGBA8. `where` locates faults (e.g. "file.glb#/images/2").
-// Faults: unknown format, corrupt data, width * height over limits.maxPixels,
-// width * height * 4 over limits.maxBytes, or the decoder needing more than limits.maxBytes.
+// Faults: unknown format, corrupt or cut-short data (the decoder's reason in plain
+// words, its own code after them: "the data ends early (cut short or damaged)
+// (outofdata)"), width * height over limits.maxPixels, width * height * 4 over
+// limits.maxBytes, or the decoder needing more than limits.maxBytes.
 Result<ImageRGBA8> decodeImageBytes(std::span<const std::byte> bytes, const std::string& where,
                                     const ImageLimits& limits = {});
 
 // Decodes model.images[index] from its embedded bytes, data: URI or external file.
+// Faults are located at the image ("model.gltf#/images/2"); those of an external
+// file name it ("image file textures/skin.png: ..."), and its bytes count toward
+// limits.maxBytes with the decoder's.
 Result<ImageRGBA8> decodeImage(const Model& model, std::size_t index, const ImageLimits& limits = {});
 
 }  // namespace kinema

@@ -4,7 +4,9 @@
 // playback mode, so a run fading into a walk does not freeze a foot. The countdown
 // runs in unscaled elapsed seconds (the duration the caller asked for, whatever the
 // clips' speeds) and is gated on elapsed time, not on either clip playing, so a
-// fade always finishes. What crossFadeTo does, by case:
+// fade always finishes; within a microsecond of its end it has finished (ten steps
+// of 0.1 s end a 1 s fade, though they sum to 0.9999999999999999). What crossFadeTo
+// does, by case:
 //
 // | call                                      | result                                                   |
 // |-------------------------------------------|----------------------------------------------------------|

@@ -37,7 +37,8 @@ namespace kinema {
 // The weight ramp of a hand-off to (start) or back from (stop) an external pose.
 // The weight moves toward its target at 1 / rampSeconds per second of update()'s
 // elapsed time, from wherever it is: a stop() halfway up a ramp comes back down
-// from there, without a jump.
+// from there, without a jump. Within a microsecond of its end the ramp has ended
+// (steps that add up to its length in decimals sum a rounding error short of it).
 class ExternalPoseBlend {
 public:
     // Ramps the weight toward 1 over `rampSeconds` (from 0; proportionally less

@@ -1,6 +1,7 @@
 // kinema/render: debug geometry drawn over a frame (a skeleton, axes, help text), as plain data.
 // Sizes are in pixels, so the overlay reads the same at any camera distance; the
-// renderer draws it after the meshes with no depth test.
+// renderer draws it after the meshes with no depth test: segments, then dots, then
+// text (with its backdrop) over both.
 #pragma once
 
 #include <array>
