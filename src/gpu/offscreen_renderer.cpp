@@ -443,8 +443,8 @@ OffscreenRenderer::OffscreenRenderer(OffscreenRenderer&&) noexcept = default;
 OffscreenRenderer& OffscreenRenderer::operator=(OffscreenRenderer&&) noexcept = default;
 OffscreenRenderer::~OffscreenRenderer() = default;
 
-std::uint32_t OffscreenRenderer::width() const noexcept { return state_->width; }
-std::uint32_t OffscreenRenderer::height() const noexcept { return state_->height; }
+std::uint32_t OffscreenRenderer::width() const noexcept { return state_ ? state_->width : 0; }
+std::uint32_t OffscreenRenderer::height() const noexcept { return state_ ? state_->height : 0; }
 
 Result<OffscreenRenderer> OffscreenRenderer::create(const GpuContext& context, std::uint32_t width,
                                                     std::uint32_t height) {
@@ -466,6 +466,7 @@ Result<OffscreenRenderer> OffscreenRenderer::create(const GpuContext& context, s
 }
 
 Result<FrameStats> OffscreenRenderer::render(const FrameDesc& frame, ImageRGBA8* pixels) {
+    if (!state_) return Fault{"renderer", "moved from: it has no target to draw into"};
     State& s = *state_;
     if (auto ok = s.checkFrame(frame); !ok) return faultsOf(ok.faults());
     FrameStats stats;
@@ -531,6 +532,7 @@ Result<FrameStats> OffscreenRenderer::render(const FrameDesc& frame, ImageRGBA8*
 }
 
 Result<std::vector<Vec3>> OffscreenRenderer::deformedPositions(const FrameDesc& frame, std::size_t item) {
+    if (!state_) return Fault{"renderer", "moved from: it has no target to draw into"};
     State& s = *state_;
     if (auto ok = s.checkFrame(frame); !ok) return faultsOf(ok.faults());
     if (item >= frame.draws->items.size())

@@ -365,6 +365,21 @@ TEST_F(Renderer, TheOverlayIsDrawnOverTheMeshWithoutDepthTest) {
     EXPECT_EQ(onDot[1], 255);
 }
 
+TEST_F(Renderer, AMovedFromRendererRefusesToDraw) {
+    OffscreenRenderer renderer = makeRenderer();
+    OffscreenRenderer moved = std::move(renderer);
+    EXPECT_EQ(moved.width(), kSize);
+    OneObject o = oneObject(squareMesh(), MaterialDesc{});
+    const FrameDesc frame = frameOf(o, frontCamera());
+    EXPECT_TRUE(moved.render(frame).ok());
+    // NOLINTBEGIN(bugprone-use-after-move): what a moved-from renderer does is the point.
+    EXPECT_EQ(renderer.width(), 0u);
+    EXPECT_EQ(renderer.height(), 0u);
+    EXPECT_EQ(renderer.render(frame).message(), "renderer: moved from: it has no target to draw into");
+    EXPECT_FALSE(renderer.deformedPositions(frame, 0).ok());
+    // NOLINTEND(bugprone-use-after-move)
+}
+
 TEST_F(Renderer, BadFramesAreRefusedWithTheirPlace) {
     OffscreenRenderer renderer = makeRenderer();
     OneObject o = oneObject(squareMesh(), MaterialDesc{});

@@ -92,6 +92,8 @@ public:
     // A renderer with a width x height target (1..16384 each).
     static Result<OffscreenRenderer> create(const GpuContext& context, std::uint32_t width, std::uint32_t height);
 
+    // A renderer moved from has no target: its size is 0 x 0 and render() and
+    // deformedPositions() refuse ("renderer: moved from").
     OffscreenRenderer(OffscreenRenderer&&) noexcept;
     OffscreenRenderer& operator=(OffscreenRenderer&&) noexcept;
     ~OffscreenRenderer();
