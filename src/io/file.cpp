@@ -11,6 +11,7 @@ namespace kinema {
 // by mistake or malice is refused by the regular-file check instead of hanging).
 Result<std::shared_ptr<const std::vector<std::byte>>> readFileBytes(const std::filesystem::path& path,
                                                                     std::size_t maxBytes) {
+    if (path.empty()) return Fault{"path", "is empty: no file to read"};
     std::string error;
     const gltf::OpenFile file = gltf::openRegularFile(path, error, false);  // the fault's location is the path
     if (!file.isOpen()) return Fault{path.string(), error};

@@ -85,6 +85,15 @@ TEST(AssetCache, ImagesOfAModelNamedRelativelyDecodeAfterTheWorkingFolderChanges
     EXPECT_GT(image->width, 0u);
 }
 
+// An empty path names itself as what is wrong, not an empty location.
+TEST(AssetCache, AnEmptyPathIsSaidToBeEmpty) {
+    AssetCache cache;
+    const auto empty = cache.load("");
+    ASSERT_FALSE(empty.ok());
+    EXPECT_EQ(empty.message(), "path: is empty: no file to read");
+    EXPECT_EQ(cache.modelCount(), 0u);
+}
+
 TEST(AssetCache, AFailedLoadIsNotCachedSoARepairedFileLoads) {
     KINEMA_REQUIRE_ASSET(good, "BoxAnimated/BoxAnimated.glb");
     const fs::path dir = scratchDir("repair");

@@ -112,7 +112,8 @@ Result<Model> importGltf(const GltfSource& source, const ImportOptions& options 
 Result<Model> importGltfFile(const std::filesystem::path& path, const ImportOptions& options = {});
 
 // Reads a whole regular file of at most `maxBytes` bytes. A FIFO, a device or a
-// folder is refused without blocking; the fault names the path and the reason.
+// folder is refused without blocking; the fault names the path and the reason (an
+// empty path: "path: is empty: no file to read").
 Result<std::shared_ptr<const std::vector<std::byte>>> readFileBytes(const std::filesystem::path& path,
                                                                     std::size_t maxBytes = SIZE_MAX);
 
