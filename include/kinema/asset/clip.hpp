@@ -83,7 +83,8 @@ public:
 
     std::string_view name() const noexcept { return name_; }
     // The same clip (tracks, joint names, curves, length) with `markers` instead of
-    // its own; faults as create() gives for markers ("markers/<i>").
+    // its own; faults as create() gives for markers ("markers/<i>"), and a marker
+    // past duration() (it would never be crossed).
     Result<Clip> withMarkers(std::vector<Marker> markers) const;
     // The same clip with `curves` instead of its own. Faults, at "curves/<i>": an
     // empty or repeated name, no key, times not finite, negative or not strictly
@@ -92,8 +93,8 @@ public:
     Result<Clip> withCurves(std::vector<CurveTrack> curves) const;
     // The same clip held open until `seconds`: duration() becomes `seconds`, so a
     // loop wraps there and markers up to it are swept, while the pose holds the
-    // values of the last keys past them. Faults ("length"): not finite, or shorter
-    // than the last key of any track or curve.
+    // values of the last keys past them. Faults ("length"): not finite, shorter
+    // than the last key of any track or curve, or before the last marker.
     Result<Clip> withLength(float seconds) const;
     std::span<const Track> tracks() const noexcept { return tracks_; }
     std::span<const Marker> markers() const noexcept { return markers_; }

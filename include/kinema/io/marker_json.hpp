@@ -6,8 +6,9 @@
 //              "Run":  [{"name": "footstep_l", "time": 0.05}]}}
 //
 // Read fail-closed like the state-machine JSON: an unknown or duplicate key, a
-// marker without a name, a time that is not a finite number >= 0, or a clip name the
-// model lacks is a fault at its JSON pointer, and nothing is applied. The markers a
+// marker without a name, a time that is not a finite number >= 0 or is past its clip's
+// end, or a clip name the model lacks is a fault at its JSON pointer, and nothing is
+// applied. The markers a
 // file gives a clip replace the clip's own (from glTF extras.markers, say); clips the
 // file does not name keep theirs. A state machine playing the clips then reports the
 // markers as events (StateMachine::events()).

@@ -277,7 +277,7 @@ public:
     Status setBool(std::uint32_t parameter, bool value) noexcept;
     Status setTrigger(std::uint32_t parameter) noexcept;  // stays set until a transition consumes it
     Status resetTrigger(std::uint32_t parameter) noexcept;
-    // The same by name (a short linear search); an unknown name is UnknownName.
+    // The same by name (a hash lookup, NameIndex); an unknown name is UnknownName.
     Status setFloat(std::string_view parameter, float value) noexcept;
     Status setBool(std::string_view parameter, bool value) noexcept;
     Status setTrigger(std::string_view parameter) noexcept;
