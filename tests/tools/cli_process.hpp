@@ -21,8 +21,14 @@ struct CliRun {
     std::string err;  // stderr
 };
 
+// The prefix of a command that loads a Vulkan driver, which the loader unloads at
+// exit, before LeakSanitizer looks: it could not name the driver's frames to suppress
+// its process-lifetime allocations, so leak checking is off for these processes (the
+// renderer's own leaks are checked in-process by tests/gpu). No effect without ASan.
+inline constexpr const char* kDriverProcess = "ASAN_OPTIONS=detect_leaks=0 ";
+
 // `kinema` with `args` (shell words), after `prefix` (environment changes such as
-// "ASAN_OPTIONS=detect_leaks=0", or a wrapper command; may be empty).
+// kDriverProcess, or a wrapper command; may be empty).
 inline CliRun runCli(const std::string& prefix, const std::string& args) {
     // ctest runs test cases as parallel processes: each call needs its own file.
     static int calls = 0;

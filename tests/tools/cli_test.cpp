@@ -419,8 +419,13 @@ TEST(Cli, BenchCountsMustBeWholeNumbersInRange) {
 TEST(Cli, BenchRefusesAnUnknownGpuBeforeTiming) {
     KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
     const std::string assets = std::filesystem::path(file).parent_path().parent_path().string();
-    const CliRun r = runKinema("bench --workload render --gpu no-such-device --repetitions 1 --min-time 0 --assets " +
-                               kinema::test::quoted(assets));
+    // Both runs load a Vulkan driver to look for the device (kDriverProcess).
+    const auto runWithDriver = [](const std::string& args) {
+        return kinema::test::runCli(kinema::test::kDriverProcess, args);
+    };
+    const CliRun r =
+        runWithDriver("bench --workload render --gpu no-such-device --repetitions 1 --min-time 0 --assets " +
+                      kinema::test::quoted(assets));
     if (r.exitCode == 0 && r.err.find("no-such-device") == std::string::npos)
         GTEST_SKIP() << "this kinema has no renderer";
     EXPECT_EQ(r.exitCode, 2) << r.err;
@@ -429,8 +434,8 @@ TEST(Cli, BenchRefusesAnUnknownGpuBeforeTiming) {
     EXPECT_NE(r.err.find("no Vulkan device named like \"no-such-device\""), std::string::npos) << r.err;
 
     // A device that exists but no CesiumMan to draw: the GPU rows are skipped, said so, exit 0.
-    const CliRun noModel =
-        runKinema("bench --workload render --gpu lavapipe --repetitions 1 --min-time 0 --assets /nonexistent-kinema");
+    const CliRun noModel = runWithDriver(
+        "bench --workload render --gpu lavapipe --repetitions 1 --min-time 0 --assets /nonexistent-kinema");
     EXPECT_EQ(noModel.exitCode, 0) << noModel.err;
     EXPECT_NE(noModel.err.find("skipping w2 and render's GPU rows: CesiumMan.glb not found"), std::string::npos)
         << noModel.err;

@@ -20,9 +20,8 @@ namespace {
 
 using DemoRun = kinema::test::CliRun;
 
-// A --gif run loads a Vulkan driver, whose process-lifetime allocations
-// LeakSanitizer cannot attribute after the loader unloads it; no effect without ASan.
-DemoRun runDemo(const std::string& args) { return kinema::test::runCli("ASAN_OPTIONS=detect_leaks=0", "demo " + args); }
+// A --gif run loads a Vulkan driver (kDriverProcess).
+DemoRun runDemo(const std::string& args) { return kinema::test::runCli(kinema::test::kDriverProcess, "demo " + args); }
 
 // The default run's JSON, made once for the tests that read it.
 class DemoJson : public testing::Test {

@@ -28,17 +28,11 @@
 
 namespace {
 
-// The command loads a Vulkan driver, which the loader unloads at exit, before
-// LeakSanitizer looks: it could not name the driver's frames to suppress its
-// process-lifetime allocations, so leak checking is off for these processes (the
-// renderer's own leaks are checked in-process by tests/gpu). No effect without ASan.
-constexpr const char* kDriverProcess = "ASAN_OPTIONS=detect_leaks=0 ";
-
 namespace fs = std::filesystem;
 
 using kinema::test::CliRun;
 
-CliRun runKinema(const std::string& args) { return kinema::test::runCli(kDriverProcess, args); }
+CliRun runKinema(const std::string& args) { return kinema::test::runCli(kinema::test::kDriverProcess, args); }
 
 using kinema::test::quoted;
 

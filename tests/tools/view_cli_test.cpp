@@ -21,12 +21,9 @@ namespace {
 using CommandRun = kinema::test::CliRun;
 
 // `prefix` runs before the program (an environment change, a wrapper). The command
-// loads a Vulkan driver, which the loader unloads at exit, before LeakSanitizer looks:
-// it could not name the driver's frames to suppress its process-lifetime allocations,
-// so leak checking is off for these processes (the renderer's own leaks are checked
-// in-process by tests/gpu). No effect without ASan.
+// loads a Vulkan driver (kDriverProcess).
 CommandRun runWith(const std::string& prefix, const std::string& args) {
-    return kinema::test::runCli("ASAN_OPTIONS=detect_leaks=0 " + prefix, args);
+    return kinema::test::runCli(std::string(kinema::test::kDriverProcess) + prefix, args);
 }
 
 bool haveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
