@@ -15,9 +15,9 @@ using namespace detail;
 
 namespace {
 
-constexpr std::uint32_t kMaxExtent = 16384;
-
 std::vector<Fault> faultsOf(std::span<const Fault> faults) { return {faults.begin(), faults.end()}; }
+
+Fault movedFrom() { return {"renderer", "moved from: it has no target to draw into"}; }
 
 // A host-visible buffer that grows to what a frame needs (never shrinks).
 Result<bool> ensureCapacity(const VulkanDevice& device, GpuBuffer& buffer, VkDeviceSize bytes,
@@ -448,9 +448,7 @@ std::uint32_t OffscreenRenderer::height() const noexcept { return state_ ? state
 
 Result<OffscreenRenderer> OffscreenRenderer::create(const GpuContext& context, std::uint32_t width,
                                                     std::uint32_t height) {
-    if (width == 0 || height == 0 || width > kMaxExtent || height > kMaxExtent)
-        return Fault{"size",
-                     std::to_string(width) + "x" + std::to_string(height) + " is outside 1..16384 pixels per side"};
+    if (auto fits = checkTargetSize(width, height); !fits) return faultsOf(fits.faults());
     const VulkanDevice& dev = *context.vulkan();
     if (width > dev.properties.limits.maxFramebufferWidth || height > dev.properties.limits.maxFramebufferHeight)
         return Fault{"size",
@@ -466,7 +464,7 @@ Result<OffscreenRenderer> OffscreenRenderer::create(const GpuContext& context, s
 }
 
 Result<FrameStats> OffscreenRenderer::render(const FrameDesc& frame, ImageRGBA8* pixels) {
-    if (!state_) return Fault{"renderer", "moved from: it has no target to draw into"};
+    if (!state_) return movedFrom();
     State& s = *state_;
     if (auto ok = s.checkFrame(frame); !ok) return faultsOf(ok.faults());
     FrameStats stats;
@@ -532,7 +530,7 @@ Result<FrameStats> OffscreenRenderer::render(const FrameDesc& frame, ImageRGBA8*
 }
 
 Result<std::vector<Vec3>> OffscreenRenderer::deformedPositions(const FrameDesc& frame, std::size_t item) {
-    if (!state_) return Fault{"renderer", "moved from: it has no target to draw into"};
+    if (!state_) return movedFrom();
     State& s = *state_;
     if (auto ok = s.checkFrame(frame); !ok) return faultsOf(ok.faults());
     if (item >= frame.draws->items.size())

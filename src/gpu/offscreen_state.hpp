@@ -5,6 +5,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "device_resources.hpp"
@@ -15,6 +16,17 @@
 #include "vulkan_device.hpp"
 
 namespace kinema {
+
+namespace detail {
+// A render target or window is 1..16384 pixels a side; else a fault at "size".
+inline Result<bool> checkTargetSize(std::uint32_t width, std::uint32_t height) {
+    if (width == 0 || height == 0 || width > 16384 || height > 16384) {
+        return Fault{"size",
+                     std::to_string(width) + "x" + std::to_string(height) + " is outside 1..16384 pixels per side"};
+    }
+    return true;
+}
+}  // namespace detail
 
 struct OffscreenRenderer::State {
     std::shared_ptr<detail::VulkanDevice> device;

@@ -162,10 +162,8 @@ std::uint32_t WindowView::height() const noexcept { return state_->extent.height
 Result<WindowView> WindowView::open(const WindowOptions& options) {
     // Checked here, as the offscreen renderer checks its size: the window system would
     // cut a larger size to 16 bits and report one nobody asked for.
-    if (options.width == 0 || options.height == 0 || options.width > 16384 || options.height > 16384) {
-        return Fault{"size",
-                     std::to_string(options.width) + "x" + std::to_string(options.height) +
-                         " is outside 1..16384 pixels per side"};
+    if (auto fits = detail::checkTargetSize(options.width, options.height); !fits) {
+        return std::vector<Fault>(fits.faults().begin(), fits.faults().end());
     }
     glfwSetErrorCallback(onGlfwError);
     lastGlfwError().clear();
