@@ -6,10 +6,15 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 #include "kinema/math/finite.hpp"
 #include "kinema/math/transform.hpp"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace kinema {
 namespace {
@@ -185,17 +190,31 @@ Vec3 unitOf(Vec3 v) noexcept {
 
 // Every float of a two-bone task within its bounds (the common case), in comparisons
 // without branches: each bound holds exactly where the checks of checkIkTasks that
-// name the failure pass (NaN and infinity fail the first).
+// name the failure pass (NaN and infinity fail the first). The task's floats after
+// its joints (detail::kTwoBoneFloats: their layout) are compared with a low and a
+// high bound each (soften's high bound is the float below 1), four at a time.
+constexpr float kFloatMax = std::numeric_limits<float>::max();
+constexpr std::array<float, 9> kTwoBoneLow = {-kFarthest, -kFarthest, -kFarthest, -kFarthest, -kFarthest,
+                                              -kFarthest, -kFloatMax, 0.0f,       0.0f};
+constexpr std::array<float, 9> kTwoBoneHigh = {
+    kFarthest, kFarthest, kFarthest, kFarthest,  kFarthest,
+    kFarthest, kFloatMax, 1.0f,      0.99999994f};  // the float below 1: soften < 1
 bool twoBoneValuesInBounds(const TwoBoneIk& t) noexcept {
-    const float coordinates[] = {t.target.x, t.target.y, t.target.z, t.pole.x, t.pole.y, t.pole.z};
+    const float* v = reinterpret_cast<const float*>(&t);  // floats from index 3 (detail::kTwoBoneFloats)
+#if defined(__SSE2__)
+    // Floats 3-6 and 7-10 as two vectors, soften alone.
+    const __m128 a = _mm_loadu_ps(v + 3), b = _mm_loadu_ps(v + 7);
+    const __m128 inA = _mm_and_ps(_mm_cmple_ps(_mm_loadu_ps(kTwoBoneLow.data()), a),
+                                  _mm_cmple_ps(a, _mm_loadu_ps(kTwoBoneHigh.data())));
+    const __m128 inB = _mm_and_ps(_mm_cmple_ps(_mm_loadu_ps(kTwoBoneLow.data() + 4), b),
+                                  _mm_cmple_ps(b, _mm_loadu_ps(kTwoBoneHigh.data() + 4)));
+    return (_mm_movemask_ps(_mm_and_ps(inA, inB)) == 0xF) & (kTwoBoneLow[8] <= v[11]) & (v[11] <= kTwoBoneHigh[8]);
+#else
     bool ok = true;
-    for (const float v : coordinates) ok &= std::abs(v) <= kFarthest;
-    ok &= std::abs(t.twist) <= std::numeric_limits<float>::max();
-    ok &= t.weight >= 0.0f;
-    ok &= t.weight <= 1.0f;
-    ok &= t.soften >= 0.0f;
-    ok &= t.soften < 1.0f;
+    for (std::size_t k = 0; k < kTwoBoneLow.size(); ++k)
+        ok &= (kTwoBoneLow[k] <= v[3 + k]) & (v[3 + k] <= kTwoBoneHigh[k]);
     return ok;
+#endif
 }
 
 Status failure(StatusCode code, const char* what, std::size_t task) noexcept {
@@ -694,6 +713,10 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
         if (const auto* t = std::get_if<TwoBoneIk>(&tasks[i])) {
             if (t->root >= n || t->middle >= n || t->end >= n)
                 return failure(StatusCode::OutOfRange, "IK joint index past the skeleton", i);
+            // A leg or an arm (each joint the parent of the next) needs no walk up the chain.
+            const bool direct = parents[t->middle] == static_cast<std::int32_t>(t->root) &&
+                parents[t->end] == static_cast<std::int32_t>(t->middle);
+            if (direct && twoBoneValuesInBounds(*t)) continue;
             if (!isAncestor(parents, t->root, t->middle) || !isAncestor(parents, t->middle, t->end))
                 return failure(StatusCode::OutOfRange, "two-bone IK joints are not root, middle, end of one chain", i);
             if (twoBoneValuesInBounds(*t)) continue;

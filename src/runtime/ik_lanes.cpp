@@ -166,32 +166,46 @@ KINEMA_LANE_INLINE bool skewedFrame(Vec3 s, Quat q) noexcept {
     return differ | (stretch > kUnitSlack);
 }
 
-// f = f o t; the rotation product only when `Rotations` (a chain below the root's
-// parent needs positions alone). Marks in `skewed` the lanes whose frame is skewed
-// (skewedFrame).
+// Lane l of `to` = `from` o t; the rotation product only when `Rotations` (a chain
+// below the root's parent needs positions alone). Marks in `skewed` the lanes whose
+// frame is skewed (skewedFrame). Each lane reads `from` before it writes `to`, so the
+// two may be one placement.
+template <bool Rotations>
+KINEMA_LANE_INLINE void composeLane(const LanePlacement& from, LanePlacement& to, const LaneFrame& t, const LaneQuat& r,
+                                    LaneFloat& skewed, std::size_t l) noexcept {
+    skewed[l] = skewedFrame(t.s[l], r[l]) ? 1.0f : skewed[l];
+    const float a0 = from.m[0][l], a1 = from.m[1][l], a2 = from.m[2][l], a3 = from.m[3][l], a4 = from.m[4][l],
+                a5 = from.m[5][l], a6 = from.m[6][l], a7 = from.m[7][l], a8 = from.m[8][l];
+    const Linear b = linearMap(r[l], t.s[l]);
+    const float px = t.p.x[l], py = t.p.y[l], pz = t.p.z[l];
+    to.p.x[l] = from.p.x[l] + (a0 * px + a3 * py + a6 * pz);
+    to.p.y[l] = from.p.y[l] + (a1 * px + a4 * py + a7 * pz);
+    to.p.z[l] = from.p.z[l] + (a2 * px + a5 * py + a8 * pz);
+    to.m[0][l] = a0 * b.m0 + a3 * b.m1 + a6 * b.m2;
+    to.m[1][l] = a1 * b.m0 + a4 * b.m1 + a7 * b.m2;
+    to.m[2][l] = a2 * b.m0 + a5 * b.m1 + a8 * b.m2;
+    to.m[3][l] = a0 * b.m3 + a3 * b.m4 + a6 * b.m5;
+    to.m[4][l] = a1 * b.m3 + a4 * b.m4 + a7 * b.m5;
+    to.m[5][l] = a2 * b.m3 + a5 * b.m4 + a8 * b.m5;
+    to.m[6][l] = a0 * b.m6 + a3 * b.m7 + a6 * b.m8;
+    to.m[7][l] = a1 * b.m6 + a4 * b.m7 + a7 * b.m8;
+    to.m[8][l] = a2 * b.m6 + a5 * b.m7 + a8 * b.m8;
+    if constexpr (Rotations) to.r.set(l, from.r[l] * r[l]);
+}
+
+// f = f o t (composeLane, every lane).
 template <bool Rotations>
 KINEMA_LANE_INLINE void compose(LanePlacement& __restrict f, const LaneFrame& __restrict t,
                                 const LaneQuat& __restrict r, LaneFloat& __restrict skewed) noexcept {
-    for (std::size_t l = 0; l < L; ++l) {
-        skewed[l] = skewedFrame(t.s[l], r[l]) ? 1.0f : skewed[l];
-        const float a0 = f.m[0][l], a1 = f.m[1][l], a2 = f.m[2][l], a3 = f.m[3][l], a4 = f.m[4][l], a5 = f.m[5][l],
-                    a6 = f.m[6][l], a7 = f.m[7][l], a8 = f.m[8][l];
-        const Linear b = linearMap(r[l], t.s[l]);
-        const float px = t.p.x[l], py = t.p.y[l], pz = t.p.z[l];
-        f.p.x[l] += a0 * px + a3 * py + a6 * pz;
-        f.p.y[l] += a1 * px + a4 * py + a7 * pz;
-        f.p.z[l] += a2 * px + a5 * py + a8 * pz;
-        f.m[0][l] = a0 * b.m0 + a3 * b.m1 + a6 * b.m2;
-        f.m[1][l] = a1 * b.m0 + a4 * b.m1 + a7 * b.m2;
-        f.m[2][l] = a2 * b.m0 + a5 * b.m1 + a8 * b.m2;
-        f.m[3][l] = a0 * b.m3 + a3 * b.m4 + a6 * b.m5;
-        f.m[4][l] = a1 * b.m3 + a4 * b.m4 + a7 * b.m5;
-        f.m[5][l] = a2 * b.m3 + a5 * b.m4 + a8 * b.m5;
-        f.m[6][l] = a0 * b.m6 + a3 * b.m7 + a6 * b.m8;
-        f.m[7][l] = a1 * b.m6 + a4 * b.m7 + a7 * b.m8;
-        f.m[8][l] = a2 * b.m6 + a5 * b.m7 + a8 * b.m8;
-        if constexpr (Rotations) f.r.set(l, f.r[l] * r[l]);
-    }
+    for (std::size_t l = 0; l < L; ++l) composeLane<Rotations>(f, f, t, r, skewed, l);
+}
+
+// to = from o t, without copying `from` first.
+template <bool Rotations>
+KINEMA_LANE_INLINE void composeFrom(const LanePlacement& __restrict from, LanePlacement& __restrict to,
+                                    const LaneFrame& __restrict t, const LaneQuat& __restrict r,
+                                    LaneFloat& __restrict skewed) noexcept {
+    for (std::size_t l = 0; l < L; ++l) composeLane<Rotations>(from, to, t, r, skewed, l);
 }
 
 // f = t: the top ancestor's frame as a placement.
@@ -304,11 +318,12 @@ using ChainFrames = std::span<const LaneFrame* const>;
 KINEMA_LANE_LOOPS void placeChain(const LanePlacement& parent, ChainFrames chain, std::size_t middleAt,
                                   const LaneQuat& root, const LaneQuat& middle, LaneChain& __restrict out,
                                   LaneFloat& __restrict skewed) noexcept {
-    LanePlacement f = parent;
+    LanePlacement f;
     const std::size_t last = chain.size() - 1;
-    for (std::size_t k = 0; k < last; ++k) {
-        compose<false>(f, *chain[k], k == 0 ? root : k == middleAt ? middle : chain[k]->r, skewed);
-        if (k == 0) out.root = f.p;
+    composeFrom<false>(parent, f, *chain[0], root, skewed);  // the chain has at least three joints
+    out.root = f.p;
+    for (std::size_t k = 1; k < last; ++k) {
+        compose<false>(f, *chain[k], k == middleAt ? middle : chain[k]->r, skewed);
         if (k == middleAt) out.middle = f.p;
     }
     // The end: only where it lies (its rotation and scale turn nothing of the chain).
@@ -637,12 +652,6 @@ KINEMA_LANE_LOOPS std::uint32_t reportOutcomes(const LaneChain& __restrict c, co
     return lanesWhere([&](std::size_t l) { return distance[l] <= 1e-4f * (c.upper[l] + c.lower[l]); });
 }
 
-// A TwoBoneIk as floats: the joint indices, then target, pole, twist, weight, soften.
-constexpr std::size_t kTwoBoneFloats = 12;
-static_assert(sizeof(TwoBoneIk) == kTwoBoneFloats * sizeof(float) && offsetof(TwoBoneIk, target) == 3 * sizeof(float) &&
-              offsetof(TwoBoneIk, pole) == 6 * sizeof(float) && offsetof(TwoBoneIk, twist) == 9 * sizeof(float) &&
-              offsetof(TwoBoneIk, weight) == 10 * sizeof(float) && offsetof(TwoBoneIk, soften) == 11 * sizeof(float));
-
 // What each lane's task asks: target and pole into `c`, the twist as the sine and
 // cosine of its half angle, weight and softness, and whether any lane softens or
 // blends.
@@ -752,7 +761,10 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, PoseLanes& poses,
     // else the general one: a lane's result does not depend on the others'.
     // Root, middle and end each the parent of the next (a leg, an arm): the plain
     // solve measures the outcome itself.
-    const bool measured = direct && spanLength == 3;
+    // (Lanes without a skewed frame need no measuring, and the direct solve gives them
+    // the same results: with none, it is taken.)
+    const bool anySkewed = lanesWhere([&](std::size_t l) { return skewed[l] != 0.0f; }) != 0;
+    const bool measured = direct && spanLength == 3 && anySkewed;
     LaneFloat upperAfter, lowerAfter;
     const auto solve = measured ? solvePlainMeasured : direct ? solvePlainDirect : solvePlainBetween;
     const bool allPlain =
@@ -786,7 +798,7 @@ void solveTwoBoneLanes(std::span<const std::int32_t> parents, PoseLanes& poses,
     // A lane the plain solve measured (a root-middle-end chain, in general position,
     // at full weight) keeps that outcome whatever the other lanes need, so that its
     // result does not depend on the group it is solved in.
-    const bool recompose = anyPartial || lanesWhere([&](std::size_t l) { return skewed[l] != 0.0f; }) != 0;
+    const bool recompose = anyPartial || anySkewed;
     if (recompose && measured && allPlain && !anyPartial) {
         std::copy(upperAfter.begin(), upperAfter.end(), c.upper.begin());
         std::copy(lowerAfter.begin(), lowerAfter.end(), c.lower.begin());

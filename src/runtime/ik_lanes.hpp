@@ -20,6 +20,13 @@
 
 namespace kinema::detail {
 
+// A TwoBoneIk as floats: the joint indices, then target, pole, twist, weight, soften
+// (read as one array by the checks and the lane solver).
+inline constexpr std::size_t kTwoBoneFloats = 12;
+static_assert(sizeof(TwoBoneIk) == kTwoBoneFloats * sizeof(float) && offsetof(TwoBoneIk, target) == 3 * sizeof(float) &&
+              offsetof(TwoBoneIk, pole) == 6 * sizeof(float) && offsetof(TwoBoneIk, twist) == 9 * sizeof(float) &&
+              offsetof(TwoBoneIk, weight) == 10 * sizeof(float) && offsetof(TwoBoneIk, soften) == 11 * sizeof(float));
+
 // One task that checkIkTasks accepted, on `local`; its outcome after it. A task of
 // weight 0 changes nothing and only reports.
 IkOutcome solveIkTask(std::span<const std::int32_t> parents, SoaPose& local, const IkTask& task) noexcept;

@@ -215,6 +215,11 @@ Status InstanceEvaluator::evaluateGroup(std::span<const InstanceRequest> request
         prefetch(requests[k].ik.data(), requests[k].ik.size_bytes());
         prefetch(&states[k], sizeof(InstanceState));
     }
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::vector<IkOutcome>& outcomes = states[k].ikOutcomes_;
+        if (!requests[k].ik.empty() && !outcomes.empty())
+            prefetch(outcomes.data(), outcomes.size() * sizeof(IkOutcome));
+    }
     for (std::size_t k = 0; k < count; ++k) blendPose(requests[k], states[k], work[k]);
     solveIk(requests, states, work);
     if (!modelMatrices_) return Status::success();

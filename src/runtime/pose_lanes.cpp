@@ -178,11 +178,13 @@ KINEMA_HALF void halfReadBlock(const Rows& rows, std::size_t stride,
     }
 }
 
-KINEMA_HALF void halfWriteBlockRotations(const Rows& rows, std::size_t stride, std::size_t count,
+// Only the halves of the block (joints 0-7, 8-15) with a rotation set (bits of `changed`).
+KINEMA_HALF void halfWriteBlockRotations(const Rows& rows, std::size_t stride, std::size_t count, std::uint32_t changed,
                                          const std::array<LaneFrame, kBlockJoints>& in) noexcept {
     for (std::size_t c = kFirstRotation; c < kRotationEnd; ++c) {
         for (std::size_t h = 0; h < 2 && 8 * h < count; ++h) {
             for (std::size_t g = 0; g < 2; ++g) {
+                if ((changed >> (8 * g) & 0xFFu) == 0) continue;
                 __m256 r[8];
                 for (std::size_t k = 0; k < 8; ++k) r[k] = _mm256_load_ps(componentOf(in[8 * g + k], c) + 8 * h);
                 transpose(r);
@@ -321,7 +323,7 @@ void PoseLanes::writeBack(Slot& slot) noexcept {
         if (moves_ == BlockMoves::Full) {
             writeBlockRotations(rows, stride_, count_, slot.joints);
         } else {
-            halfWriteBlockRotations(rows, stride_, count_, slot.joints);
+            halfWriteBlockRotations(rows, stride_, count_, slot.changed, slot.joints);
         }
         slot.changed = 0;
         return;

@@ -350,6 +350,70 @@ TEST(Ik, TargetsFartherThan1e18AreRefused) {
     EXPECT_LT(distance(at(far.model[2]), Vec3{1, 1, 0} * std::sqrt(2.0f)), 1e-5f);
 }
 
+// Each value of a two-bone task at the edge of what the checks take, and one float
+// past it, on a leg (root, middle, end each the parent of the next) and on a chain
+// with a joint between root and middle: the bounds as ik.hpp states them.
+TEST(TwoBoneIk, EveryValueIsCheckedAtItsBounds) {
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
+    constexpr float kMax = std::numeric_limits<float>::max();
+    const float past1e18 = std::nextafter(1e18f, kInf);
+    const float below1 = std::nextafter(1.0f, 0.0f);
+    const std::vector<std::int32_t> parents = {-1, 0, 1, 2};
+    using Edit = void (*)(TwoBoneIk&, float);
+    struct Field {
+        const char* name;
+        Edit set;
+        std::vector<float> taken;
+        std::vector<std::pair<float, StatusCode>> refused;
+    };
+    const std::vector<std::pair<float, StatusCode>> farOrNot = {{past1e18, StatusCode::OutOfRange},
+                                                                {-past1e18, StatusCode::OutOfRange},
+                                                                {kInf, StatusCode::NotFinite},
+                                                                {kNan, StatusCode::NotFinite}};
+    const std::vector<Field> fields = {
+        {"target.x", [](TwoBoneIk& t, float v) { t.target.x = v; }, {1e18f, -1e18f, 0.0f}, farOrNot},
+        {"target.z", [](TwoBoneIk& t, float v) { t.target.z = v; }, {1e18f, -1e18f}, farOrNot},
+        {"pole.x", [](TwoBoneIk& t, float v) { t.pole.x = v; }, {1e18f, -1e18f}, farOrNot},
+        {"pole.y", [](TwoBoneIk& t, float v) { t.pole.y = v; }, {1e18f, -1e18f}, farOrNot},
+        {"pole.z", [](TwoBoneIk& t, float v) { t.pole.z = v; }, {1e18f, -1e18f}, farOrNot},
+        {"twist",
+         [](TwoBoneIk& t, float v) { t.twist = v; },
+         {kMax, -kMax, 0.0f},
+         {{kInf, StatusCode::NotFinite}, {-kInf, StatusCode::NotFinite}, {kNan, StatusCode::NotFinite}}},
+        {"weight",
+         [](TwoBoneIk& t, float v) { t.weight = v; },
+         {0.0f, -0.0f, 1.0f, 0.5f},
+         {{std::nextafter(1.0f, 2.0f), StatusCode::OutOfRange},
+          {-std::numeric_limits<float>::denorm_min(), StatusCode::OutOfRange},
+          {kNan, StatusCode::OutOfRange}}},
+        {"soften",
+         [](TwoBoneIk& t, float v) { t.soften = v; },
+         {0.0f, -0.0f, below1},
+         {{1.0f, StatusCode::OutOfRange},
+          {-std::numeric_limits<float>::denorm_min(), StatusCode::OutOfRange},
+          {kNan, StatusCode::OutOfRange}}},
+    };
+    for (const TwoBoneIk base : {TwoBoneIk{0, 1, 2, {1, 1, 0}, {0, 1, 0}}, TwoBoneIk{0, 2, 3, {1, 1, 0}, {0, 1, 0}}}) {
+        for (const Field& f : fields) {
+            for (const float v : f.taken) {
+                TwoBoneIk t = base;
+                f.set(t, v);
+                const IkTask task[] = {t};
+                EXPECT_TRUE(checkIkTasks(task, parents).ok()) << f.name << " = " << v << ", middle " << base.middle;
+            }
+            for (const auto& [v, code] : f.refused) {
+                TwoBoneIk t = base;
+                f.set(t, v);
+                const IkTask task[] = {TwoBoneIk{0, 1, 2, {1, 1, 0}, {0, 1, 0}}, t};
+                const Status s = checkIkTasks(task, parents);
+                EXPECT_EQ(s.code, code) << f.name << " = " << v << ", middle " << base.middle << ": " << s.what;
+                EXPECT_EQ(s.index, 1) << f.name << " = " << v;
+            }
+        }
+    }
+}
+
 TEST(TwoBoneIk, JointsOutOfChainOrderAreRefused) {
     const Chain c = makeChain(3, {1, 0, 0});
     const Solved s = solve(c, {TwoBoneIk{0, 2, 1, {1, 1, 0}, {0, 1, 0}}});
