@@ -232,6 +232,37 @@ TEST_F(ComputeRaster, ATriangleCrossingTheNearPlaneIsClippedThere) {
     for (std::uint32_t x = 0; x < kSize; ++x) EXPECT_EQ(pixelAt(compute, x, 4)[3], 0) << x;
 }
 
+// A vertex whose clip position overflows (a finite position through a finite but huge
+// world matrix: a pose that blew up) leaves its triangles at no place on screen: they
+// are dropped, and the mesh's other triangles draw as they would without them.
+TEST_F(ComputeRaster, TrianglesWithAVertexAtNoFinitePlaceAreDropped) {
+    // The square at a thousandth of its size under a world matrix that scales by 1000.
+    RenderMesh square = squareMesh();
+    for (Vec3& p : square.positions) p = p * 1e-3f;
+    Mat4 world = Mat4::identity();
+    world.m[0] = world.m[5] = world.m[10] = 1e3f;
+    // A third triangle whose far vertex overflows: 3e38 times 1000 is infinite, and the
+    // projection of infinity is not a number.
+    RenderMesh exploded = square;
+    exploded.positions.push_back({3e38f, -3e38f, 0});
+    exploded.normals.push_back({0, 0, 1});
+    exploded.texcoords.push_back({0, 0});
+    for (const std::uint32_t i : {0u, 1u, 4u}) exploded.indices.push_back(i);
+    MaterialDesc material;
+    material.doubleSided = true;
+    OffscreenRenderer renderer = makeRenderer();
+    ImageRGBA8 withIt, without;
+    const OneObject a = oneObject(exploded, material, world);
+    auto stats = renderer.render(computeFrame(a, frontCamera()), &withIt);
+    ASSERT_TRUE(stats.ok()) << stats.message();
+    EXPECT_TRUE(stats->computeRaster);
+    const OneObject b = oneObject(square, material, world);
+    ASSERT_TRUE(renderer.render(computeFrame(b, frontCamera()), &without).ok());
+    EXPECT_GT(coveredPixels(without), std::size_t{kSize} * kSize / 8);
+    EXPECT_EQ(coveredPixels(withIt), coveredPixels(without));
+    EXPECT_TRUE(withIt.pixels == without.pixels);
+}
+
 TEST_F(ComputeRaster, AnEmptyFrameIsTheBackground) {
     RenderCatalogue catalogue;
     DrawList none;

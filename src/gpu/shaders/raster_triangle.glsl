@@ -98,6 +98,12 @@ void rasterise(vec4 a, vec4 b, vec4 c, uint flags, uint id) {
 // The triangle of three clip positions: culled against the frustum, clipped against
 // the near plane, rasterised.
 void rasteriseClip(vec4 v[3], uint flags, uint id) {
+    // A vertex at no finite place (a pose or world matrix that overflowed) puts the
+    // triangle nowhere: dropped here, since min, max and clamp of a NaN, which the tests
+    // below would meet, are undefined.
+    for (uint i = 0u; i < 3u; ++i) {
+        if (any(isnan(v[i])) || any(isinf(v[i]))) return;
+    }
     // Wholly outside one plane of the frustum: nothing to draw.
     if ((v[0].x > v[0].w && v[1].x > v[1].w && v[2].x > v[2].w) ||
         (v[0].x < -v[0].w && v[1].x < -v[1].w && v[2].x < -v[2].w) ||
