@@ -38,7 +38,7 @@ std::string writeTemp(const std::string& name, const std::string& content) {
 // no bytes (/dev/full) loses every line the command prints.
 TEST(Cli, OutputThatCannotBeWrittenFailsTheCommand) {
     if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "this system has no /dev/full";
-    for (const char* command : {"demo", "demo --json"}) {
+    for (const char* command : {"demo", "demo --json", "--help", "info --help", "--version"}) {
         const CliRun r = runKinema(std::string(command) + " >/dev/full");
         EXPECT_EQ(r.exitCode, 1) << command;
         EXPECT_TRUE(kinema::test::contains(r.err, "standard output could not be written")) << command << ": " << r.err;
@@ -170,8 +170,16 @@ TEST(Cli, ValidateRefusesUrisLeavingTheFolderUnlessAllowed) {
     // A folder that is not there allows nothing: a typo, refused.
     const CliRun typo = runKinema("validate --allow-folder /nonexistent-kinema-folder " + path);
     EXPECT_EQ(typo.exitCode, 2);
-    EXPECT_NE(typo.err.find("--allow-folder: Directory does not exist: /nonexistent-kinema-folder"), std::string::npos)
+    EXPECT_NE(typo.err.find("--allow-folder: '/nonexistent-kinema-folder': no such folder"), std::string::npos)
         << typo.err;
+    EXPECT_NE(typo.err.find("Run 'kinema validate --help' for its options."), std::string::npos) << typo.err;
+    // An empty folder is no folder; a file is not one either.
+    const CliRun empty = runKinema("validate --allow-folder '' " + path);
+    EXPECT_EQ(empty.exitCode, 2);
+    EXPECT_NE(empty.err.find("--allow-folder: must not be empty"), std::string::npos) << empty.err;
+    const CliRun file = runKinema("validate --allow-folder " + outside + " " + path);
+    EXPECT_EQ(file.exitCode, 2);
+    EXPECT_NE(file.err.find("--allow-folder: '" + outside + "' is not a folder"), std::string::npos) << file.err;
     const CliRun absolute =
         runKinema("validate " + gltfWithBuffer("cli_abs_" + std::to_string(::getpid()), "/etc/passwd"));
     EXPECT_EQ(absolute.exitCode, 1);
@@ -208,6 +216,11 @@ TEST(Cli, MemoryBudgetTakesUnitsAndIsReportedWithNumbers) {
             EXPECT_TRUE(r.out.empty()) << r.out;
         }
     }
+    // Each option counts what it limits.
+    EXPECT_NE(runKinema("validate --max-image-pixels 0 " + path).err.find("is not a whole number of pixels in 1.."),
+              std::string::npos);
+    EXPECT_NE(runKinema("validate --memory-budget 0 " + path).err.find("is not a whole number of bytes in 1.."),
+              std::string::npos);
 }
 
 TEST(Cli, ImagePixelLimitOnlyWhereImagesAreDecoded) {
@@ -665,6 +678,35 @@ TEST(Cli, NumbersAreDecimalAndTextOptionsAreNotEmpty) {
         EXPECT_EQ(r.exitCode, 2) << args << ": " << r.err;
         EXPECT_NE(r.err.find(expect), std::string::npos) << args << ": " << r.err;
         EXPECT_TRUE(r.out.empty()) << args << ": " << r.out;
+    }
+    // A decimal number may have spaces around it, on either side, as a --times item may.
+    for (const char* seconds : {"' 0.5'", "'0.5 '", "' 0.5 '"}) {
+        const CliRun r = runKinema(std::string("demo --json --seconds ") + seconds);
+        EXPECT_EQ(r.exitCode, 0) << seconds << ": " << r.err;
+    }
+}
+
+// Every argument a command refuses after parsing exits 2 and says where to look, as
+// the parser's own refusals do.
+TEST(Cli, ArgumentsRefusedByTheCommandsSayWhereToLook) {
+    const std::string model = writeTemp("cli_where.gltf", R"({"asset":{"version":"2.0"},"nodes":[{}]})");
+    const std::string dir = testing::TempDir();
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {"render " + model + " --size 10x --out " + dir + "w.png", "render"},
+        {"render " + model + " --out " + dir + "w.jpg", "render"},
+        {"render " + model + " --background zzzzzz --out " + dir + "w.png", "render"},
+        {"demo --gif " + dir + "w.png", "demo"},
+        {"demo --gif " + dir + "w.gif --seconds 0.01", "demo"},
+        {"cook " + model + " --out ''", "cook"},
+        {"bench --workload nope", "bench"},
+        {"sample " + model + " --animation 3 --times 0", "sample"},
+    };
+    for (const auto& [args, command] : cases) {
+        const CliRun r = runKinema(args);
+        EXPECT_EQ(r.exitCode, 2) << args << ": " << r.err;
+        EXPECT_NE(r.err.find("kinema " + command + ": "), std::string::npos) << args << ": " << r.err;
+        EXPECT_NE(r.err.find("\nRun 'kinema " + command + " --help' for its options.\n"), std::string::npos)
+            << args << ": " << r.err;
     }
 }
 

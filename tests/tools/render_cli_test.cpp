@@ -397,6 +397,10 @@ TEST_F(RenderCli, RefusesUnknownAnimations) {
     expectRefusal(quoted(file) + " --animation Nope", 2, parts, png);
     const std::string pastEnd = std::to_string(names.size());
     expectRefusal(quoted(file) + " --animation " + pastEnd, 2, {"animation " + pastEnd, pastEnd + " animations"}, png);
+    // '' names a clip without a name (every clip here has one), as `kinema sample` reads it.
+    std::vector<std::string> unnamed = names;
+    unnamed.push_back("no animation is named ''");
+    expectRefusal(quoted(file) + " --animation ''", 2, unnamed, png);
 }
 
 TEST_F(RenderCli, RefusesAnUnknownDevice) {

@@ -53,6 +53,26 @@ TEST(ViewCli, AnUnknownAnimationIsRefusedBeforeAnyWindowOpens) {
     EXPECT_NE(r.err.find("no animation is named 'Nope'"), std::string::npos) << r.err;
 }
 
+// '' names a clip without a name (every clip here has one), as `kinema sample` reads it.
+TEST(ViewCli, AnEmptyAnimationNameNamesAnUnnamedClip) {
+    KINEMA_REQUIRE_ASSET(file, "InterpolationTest/InterpolationTest.glb");
+    const CommandRun r =
+        runWith("env -u DISPLAY -u WAYLAND_DISPLAY", "view '" + file_opt->string() + "' --animation ''");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("no animation is named ''; the file has 'Step Scale'"), std::string::npos) << r.err;
+}
+
+// A --gpu naming no device is a usage error (exit 2), found before a display is looked for.
+TEST(ViewCli, AnUnknownDeviceIsAUsageErrorWithoutADisplay) {
+    KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
+    const CommandRun r =
+        runWith("env -u DISPLAY -u WAYLAND_DISPLAY", "view '" + file_opt->string() + "' --gpu no-such-device");
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_NE(r.err.find("no Vulkan device named like \"no-such-device\""), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("devices present"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("no display"), std::string::npos) << r.err;
+}
+
 TEST(DemoCli, GifHasAFramePerThirtiethOfASecond) {
     const std::string gif = testing::TempDir() + "kinema_demo_" + std::to_string(::getpid()) + ".gif";
     const CommandRun r = runWith("", "demo --seconds 1 --gif '" + gif + "' --gpu lavapipe");

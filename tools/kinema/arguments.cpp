@@ -8,6 +8,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <system_error>
 
 namespace kinema::cli {
 
@@ -54,6 +57,7 @@ CLI::Validator finiteIn(double lo, double hi) {
             if (!value) return "'" + input + "' is not a number";
             if (!std::isfinite(*value)) return "'" + input + "' is not a finite number (wanted: " + bounds + ")";
             if (*value < lo || *value > hi) return "'" + input + "' is outside " + bounds;
+            input = std::string(trimmed(input));
             return {};
         },
         "FLOAT in " + bounds);
@@ -74,31 +78,31 @@ CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi) {
         "INT in " + bounds);
 }
 
-CLI::Validator sizeIn(std::uint64_t lo, std::uint64_t hi) {
+CLI::Validator sizeIn(std::uint64_t lo, std::uint64_t hi, std::string unit) {
     const std::string bounds = std::to_string(lo) + ".." + std::to_string(hi);
     return CLI::Validator(
-        [lo, hi, bounds](std::string& input) -> std::string {
+        [lo, hi, bounds, unit](std::string& input) -> std::string {
             const std::string_view text = trimmed(input);
             std::uint64_t count = 0;
             const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
             const auto refused = [&] {
-                return "'" + input + "' is not a whole number of bytes in " + bounds +
+                return "'" + input + "' is not a whole number of " + unit + " in " + bounds +
                     " with an optional unit K, M, G, T, P or E (powers of 1024)";
             };
             if (text.empty() || error != std::errc{} || end == text.data()) return refused();
-            std::string unit(end, text.data() + text.size());
-            std::transform(unit.begin(), unit.end(), unit.begin(),
+            std::string suffix(end, text.data() + text.size());
+            std::transform(suffix.begin(), suffix.end(), suffix.begin(),
                            [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-            if (unit.size() >= 2 && unit.substr(unit.size() - 2) == "ib") {
-                unit.resize(unit.size() - 2);
-            } else if (!unit.empty() && unit.back() == 'b') {
-                unit.pop_back();
+            if (suffix.size() >= 2 && suffix.substr(suffix.size() - 2) == "ib") {
+                suffix.resize(suffix.size() - 2);
+            } else if (!suffix.empty() && suffix.back() == 'b') {
+                suffix.pop_back();
             }
             static constexpr std::string_view kUnits = "kmgtpe";
             unsigned shift = 0;
-            if (unit.size() == 1 && kUnits.find(unit[0]) != std::string_view::npos) {
-                shift = 10u * static_cast<unsigned>(kUnits.find(unit[0]) + 1);
-            } else if (!unit.empty()) {
+            if (suffix.size() == 1 && kUnits.find(suffix[0]) != std::string_view::npos) {
+                shift = 10u * static_cast<unsigned>(kUnits.find(suffix[0]) + 1);
+            } else if (!suffix.empty()) {
                 return refused();
             }
             if (shift > 0 && count > (hi >> shift)) return refused();
@@ -108,6 +112,24 @@ CLI::Validator sizeIn(std::uint64_t lo, std::uint64_t hi) {
             return {};
         },
         "");
+}
+
+CLI::Validator existingFolder() {
+    return CLI::Validator(
+        [](std::string& input) -> std::string {
+            if (input.empty()) return "must not be empty";
+            std::error_code error;
+            const std::filesystem::file_status status = std::filesystem::status(input, error);
+            if (!std::filesystem::exists(status)) return "'" + input + "': no such folder";
+            if (!std::filesystem::is_directory(status)) return "'" + input + "' is not a folder";
+            return {};
+        },
+        "");
+}
+
+int usageFailure(std::string_view command) {
+    std::cerr << "Run 'kinema " << command << " --help' for its options.\n";
+    return 2;
 }
 
 CLI::Validator notEmpty() {

@@ -20,19 +20,29 @@ namespace kinema::cli {
 // NaN are allowed (a literal too large for a double reads as one).
 std::optional<double> parseNumber(std::string_view text);
 
-// A check for a floating-point option: a finite number within [lo, hi]. CLI::Range
-// alone lets "nan" through, since every comparison with NaN is false.
+// A check for a floating-point option: a finite number within [lo, hi], spaces around
+// it allowed (as parseNumber reads it; the option then reads the number alone).
+// CLI::Range alone lets "nan" through, since every comparison with NaN is false.
 CLI::Validator finiteIn(double lo, double hi);
 
 // A check for an integer option: decimal digits naming a whole number within [lo, hi]
 // ("'1.5' is not a whole number in 1..1024", echoing what was typed), nothing else.
 CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi);
 
-// A size in bytes (or a count): decimal digits with an optional unit K, M, G, T, P or E
-// (powers of 1024, case and a trailing "B" or "iB" ignored, "512M", "2GiB"), naming a
-// whole number within [lo, hi]. Replaces the text with the number, for the option to
-// read; refuses anything else ("0x10", "1.5G", "nan") with a message echoing it.
-CLI::Validator sizeIn(std::uint64_t lo, std::uint64_t hi);
+// A size in bytes (or a count of `unit`, "pixels"): decimal digits with an optional unit
+// K, M, G, T, P or E (powers of 1024, case and a trailing "B" or "iB" ignored, "512M",
+// "2GiB"), naming a whole number within [lo, hi]. Replaces the text with the number, for
+// the option to read; refuses anything else ("0x10", "1.5G", "nan") with a message
+// echoing it ("is not a whole number of bytes in ...").
+CLI::Validator sizeIn(std::uint64_t lo, std::uint64_t hi, std::string unit = "bytes");
+
+// A check for a folder option: not empty, and an existing folder ("'x': no such folder",
+// "'x' is not a folder").
+CLI::Validator existingFolder();
+
+// The line after a refused argument that says where to look ("Run 'kinema render
+// --help' for its options."), on stderr; returns 2, the exit code of every bad argument.
+int usageFailure(std::string_view command);
 
 // A check for a text option given a value: the value is not empty (an empty --gpu
 // or --assets would otherwise quietly mean the default).

@@ -745,7 +745,7 @@ int runBench(const BenchOptions& options) {
         } else if (it == kWorkloads.end()) {
             std::cerr << "kinema bench: unknown workload '" << name
                       << "' (known: w1a, compressed, w1b, w1c, w1d, w1e, w1f, w1s, ik, w2, render, all)\n";
-            return 2;
+            return usageFailure("bench");
         } else {
             selected[static_cast<std::size_t>(it - kWorkloads.begin())] = true;
         }
@@ -761,12 +761,12 @@ int runBench(const BenchOptions& options) {
         const auto level = parseSimdLevel(options.simd);
         if (!level) {
             std::cerr << "kinema bench: unknown SIMD level '" << options.simd << "' (portable, sse4.2, avx2, avx512)\n";
-            return 2;
+            return usageFailure("bench");
         }
         if (!isSupported(*level)) {
             std::cerr << "kinema bench: SIMD level " << options.simd
                       << " is not supported here (best: " << toString(bestSimdLevel()) << ")\n";
-            return 2;
+            return usageFailure("bench");
         }
         s.simd = *level;
     }
@@ -781,7 +781,7 @@ int runBench(const BenchOptions& options) {
         s.clip = bench::W1Clip::Wide;
     } else if (options.clip != "smooth") {
         std::cerr << "kinema bench: unknown clip definition '" << options.clip << "' (smooth, wide)\n";
-        return 2;
+        return usageFailure("bench");
     }
 
     // W2's model first, so a missing file is reported before the long part.
@@ -816,7 +816,7 @@ int runBench(const BenchOptions& options) {
         if (auto context = GpuContext::create(gpuOptions); !context) {
             if (!options.gpu.empty()) {
                 std::cerr << "kinema bench: --gpu " << options.gpu << ": " << context.message() << '\n';
-                return asksForMissingDevice(context.faults()) ? 2 : 1;
+                return asksForMissingDevice(context.faults()) ? usageFailure("bench") : 1;
             }
             std::cerr << "kinema bench: skipping the GPU rows of render: " << context.message() << '\n';
         } else if (options.gpu.empty() && context->device().software) {

@@ -260,9 +260,10 @@ void printJson(const std::vector<std::string>& inputs, const std::vector<FileRes
 int runCook(const CookOptions& options) {
     const auto fail = [](const std::string& message) {
         std::cerr << "kinema cook: " << message << '\n';
-        return 2;
+        return usageFailure("cook");
     };
     // Every fault of an argument file on its own line, each with the command's prefix.
+    // (The file's faults locate themselves: no pointer to the options after them.)
     const auto failAll = [](std::span<const Fault> faults) {
         for (const Fault& fault : faults) std::cerr << "kinema cook: " << describe(fault) << '\n';
         return 2;

@@ -408,16 +408,16 @@ int runDemo(const DemoOptions& options) {
     if (!options.gif.empty()) {
         if (lowerExtension(options.gif) != ".gif") {
             std::cerr << "kinema demo: --gif: '" << options.gif << "' must end in .gif\n";
-            return 2;
+            return usageFailure("demo");
         }
         if (auto writable = checkOutputPath(options.gif); !writable) {
             std::cerr << "kinema demo: --gif: " << writable.message() << '\n';
-            return 2;
+            return usageFailure("demo");
         }
         if (options.seconds < 1.0 / 30.0) {
             std::cerr << "kinema demo: --gif: --seconds " << options.seconds
                       << " is too short for one frame (1/30 s)\n";
-            return 2;
+            return usageFailure("demo");
         }
         // One frame every other tick, all kept until the GIF is written.
         const auto frames = static_cast<std::uint64_t>((std::lround(options.seconds / kTick) + 1) / 2);
@@ -426,7 +426,7 @@ int runDemo(const DemoOptions& options) {
             std::cerr << "kinema demo: --gif: --seconds " << options.seconds << " makes " << frames << " frames of "
                       << kGifWidth << "x" << kGifHeight << ", more than 2 GiB held before the GIF is written; at most "
                       << kGifFrameBytesLimit / kFrameBytes / 30 << " s with --gif\n";
-            return 2;
+            return usageFailure("demo");
         }
     }
     auto built = buildHumanoid();
@@ -484,7 +484,7 @@ int runDemo(const DemoOptions& options) {
         auto opened = DemoGifRecorder::create(humanoid, kGifWidth, kGifHeight, options.gpu);
         if (!opened) {
             std::cerr << "kinema demo: --gif: " << opened.message() << '\n';
-            return asksForMissingDevice(opened.faults()) ? 2 : 1;
+            return asksForMissingDevice(opened.faults()) ? usageFailure("demo") : 1;
         }
         recorder.emplace(std::move(*opened));
         recorderPointer = &*recorder;

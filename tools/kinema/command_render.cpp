@@ -52,44 +52,44 @@ int runRender(const RenderOptions& options) {
     const auto size = parseImageSize(options.size, error);
     if (!size) {
         std::cerr << "kinema render: --size: " << error << '\n';
-        return 2;
+        return usageFailure("render");
     }
     const auto background = parseBackground(options.background, error);
     if (!background) {
         std::cerr << "kinema render: --background: " << error << '\n';
-        return 2;
+        return usageFailure("render");
     }
     const auto cameraChoice = parseCameraChoice(options.camera, error);
     if (!cameraChoice) {
         std::cerr << "kinema render: " << error << '\n';  // the message names the camera and its key
-        return 2;
+        return usageFailure("render");
     }
     const std::string ext = lowerExtension(options.out);
     const bool gif = ext == ".gif";
     if (!gif && ext != ".png") {
         std::cerr << "kinema render: --out: '" << options.out << "' must end in .png or .gif\n";
-        return 2;
+        return usageFailure("render");
     }
     if (options.frames && (*options.frames < 1 || *options.frames > static_cast<std::int64_t>(kMaxFrames))) {
         std::cerr << "kinema render: --frames: " << *options.frames << " is outside 1.." << kMaxFrames << '\n';
-        return 2;
+        return usageFailure("render");
     }
     if (gif && options.fps > kGifMaxFps) {
         std::cerr << "kinema render: --fps: " << options.fps
                   << " is over 50, the most a GIF plays (its frame delays are whole hundredths of a second, and "
                      "players slow delays under 0.02 s); write PNG frames instead\n";
-        return 2;
+        return usageFailure("render");
     }
     // A PNG sequence writes numbered files, checked below, never the name given.
     const bool sequence = !gif && options.frames && *options.frames > 1;
     if (auto writable = sequence ? Result<bool>(true) : checkOutputPath(options.out); !writable) {
         std::cerr << "kinema render: --out: " << writable.message() << '\n';
-        return 2;
+        return usageFailure("render");
     }
     if (!gif && (std::uint64_t{size->width} * 4 + 1) * size->height > kPngRowBytesLimit) {
         std::cerr << "kinema render: --size: " << options.size
                   << " is too large for a PNG (at most 2^29 bytes of rows: (4 x width + 1) x height)\n";
-        return 2;
+        return usageFailure("render");
     }
 
     const auto loaded = importForDrawing(options.file, options.import, "render");
@@ -98,7 +98,7 @@ int runRender(const RenderOptions& options) {
     printWarnings(std::cerr, builtResult.warnings());
     if (!builtResult) {
         std::cerr << "kinema render: " << builtResult.message() << '\n';
-        return 2;
+        return usageFailure("render");
     }
     ModelScene& built = *builtResult;
     if (built.scene.nodeCount() == 0) {
@@ -130,7 +130,7 @@ int runRender(const RenderOptions& options) {
             auto writable = f == 0 ? checkOutputPath(path) : checkOutputName(path);
             if (!writable) {
                 std::cerr << "kinema render: --out: " << writable.message() << '\n';
-                return 2;
+                return usageFailure("render");
             }
         }
     }
@@ -138,7 +138,7 @@ int runRender(const RenderOptions& options) {
         std::cerr << "kinema render: " << counted(frameCount, "frame") << " of " << size->width << "x" << size->height
                   << " would hold more than 2 GiB before the GIF is written; ask for fewer --frames, a smaller --size, "
                      "or PNG frames\n";
-        return 2;
+        return usageFailure("render");
     }
 
     DrawList draws;
@@ -156,7 +156,7 @@ int runRender(const RenderOptions& options) {
     if (cameraChoice->kind == CameraChoice::Kind::File && built.cameras.empty()) {
         std::cerr << "kinema render: --camera file: " << options.file
                   << " has no camera in its scene; use --camera auto or an explicit camera\n";
-        return 2;
+        return usageFailure("render");
     }
 
     const float aspect = static_cast<float>(size->width) / static_cast<float>(size->height);
@@ -178,7 +178,7 @@ int runRender(const RenderOptions& options) {
         auto matrices = cameraMatrices(cameraChoice->explicitCamera, aspect);
         if (!matrices) {
             std::cerr << "kinema render: --camera: " << matrices.message() << '\n';
-            return 2;
+            return usageFailure("render");
         }
         fixedCamera = *matrices;
     }
@@ -191,7 +191,7 @@ int runRender(const RenderOptions& options) {
     if (!context) {
         std::cerr << "kinema render: " << context.message() << '\n';
         // A device named with --gpu that is not there is a usage error, as in bench.
-        return asksForMissingDevice(context.faults()) ? 2 : 1;
+        return asksForMissingDevice(context.faults()) ? usageFailure("render") : 1;
     }
     auto renderer = OffscreenRenderer::create(*context, size->width, size->height);
     if (!renderer) {
@@ -205,7 +205,7 @@ int runRender(const RenderOptions& options) {
     ProgressBar progress("rendering", frameCount);
     if (auto s = built.scene.advance(start); !s) {
         std::cerr << "kinema render: --time: " << s.message() << '\n';
-        return 2;
+        return usageFailure("render");
     }
     for (std::size_t f = 0; f < frameCount; ++f) {
         if (f > 0) (void)built.scene.advance(step);

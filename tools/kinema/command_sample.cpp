@@ -9,6 +9,7 @@
 
 #include "arguments.hpp"
 #include "commands.hpp"
+#include "animation_choice.hpp"
 #include "json_writer.hpp"
 #include "kinema/core/counted.hpp"
 #include "kinema/io/gltf.hpp"
@@ -20,33 +21,6 @@
 namespace kinema::cli {
 
 namespace {
-
-// The clip named by `spec` (index or name), nullptr for "none" or a file without
-// animations; nullopt (with a message) when `spec` names nothing.
-std::optional<const Clip*> chooseClip(const Model& model, const std::string& spec, std::size_t& index) {
-    if (spec == "none" || (model.clips.empty() && spec == "0")) return nullptr;
-    std::int64_t i = 0;
-    const auto r = std::from_chars(spec.data(), spec.data() + spec.size(), i);
-    // Digits past int64's range are an index too, out of range like any past the clips.
-    if (r.ptr == spec.data() + spec.size() && (r.ec == std::errc{} || r.ec == std::errc::result_out_of_range)) {
-        if (r.ec == std::errc{} && i >= 0 && i < static_cast<std::int64_t>(model.clips.size())) {
-            index = static_cast<std::size_t>(i);
-            return &model.clips[index];
-        }
-        std::cerr << "kinema sample: animation " << spec << " is out of range: the file has "
-                  << counted(model.clips.size(), "animation") << "\n";
-        return std::nullopt;
-    }
-    for (std::size_t c = 0; c < model.clips.size(); ++c) {
-        if (model.clips[c].name() == spec) {
-            index = c;
-            return &model.clips[c];
-        }
-    }
-    std::cerr << "kinema sample: no animation is named '" << spec << "'; the file has " << clipNames(model.clips)
-              << "\n";
-    return std::nullopt;
-}
 
 // World-space positions of one primitive: morph, then skin (or the node's world matrix).
 std::vector<Vec3> posedPositions(const Model& model, const Pose& pose, const MeshInstance& inst,
@@ -126,10 +100,13 @@ int runSample(const SampleOptions& options) {
         return 1;
     }
     const Model& model = *loaded;
-    std::size_t clipIndex = 0;
-    const auto chosen = chooseClip(model, options.animation, clipIndex);
-    if (!chosen) return 2;
-    const Clip* clip = *chosen;
+    const auto chosen = chooseAnimation(model, options.animation);
+    if (!chosen) {
+        std::cerr << "kinema sample: " << chosen.message() << '\n';
+        return usageFailure("sample");
+    }
+    const std::size_t clipIndex = chosen->value_or(0);
+    const Clip* clip = *chosen ? &model.clips[clipIndex] : nullptr;
     const LoopMode mode = options.clamp ? LoopMode::Clamp : LoopMode::Loop;
 
     Pose pose = makeRestPose(model);

@@ -6,8 +6,10 @@
 #include <iostream>
 #include <numbers>
 
+#include "arguments.hpp"
 #include "commands.hpp"
 #include "import_flags.hpp"
+#include "kinema/gpu/gpu_context.hpp"
 #include "kinema/gpu/window_view.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/scene/skeleton_overlay.hpp"
@@ -77,13 +79,23 @@ void seek(Scene& scene, double time) {
 int runView(const ViewOptions& options) {
     if (options.frames && *options.frames < 1) {
         std::cerr << "kinema view: --frames: " << *options.frames << " is not a positive count\n";
-        return 2;
+        return usageFailure("view");
     }
     std::string error;
     const auto size = parseImageSize(options.size, error);
     if (!size) {
         std::cerr << "kinema view: --size: " << error << '\n';
-        return 2;
+        return usageFailure("view");
+    }
+    if (!options.gpu.empty()) {
+        // A device named with --gpu that is not there is a usage error, found before a
+        // display is looked for (the window's device is chosen only once it opens).
+        GpuOptions probe;
+        probe.device = options.gpu;
+        if (auto context = GpuContext::create(probe); !context && asksForMissingDevice(context.faults())) {
+            std::cerr << "kinema view: " << context.message() << '\n';
+            return usageFailure("view");
+        }
     }
     const auto loaded = importForDrawing(options.file, options.import, "view");
     if (!loaded) return 1;
@@ -92,7 +104,7 @@ int runView(const ViewOptions& options) {
     printWarnings(std::cerr, first.warnings());
     if (!first) {
         std::cerr << "kinema view: " << first.message() << '\n';
-        return 2;
+        return usageFailure("view");
     }
     ModelScene built = std::move(*first);
     if (built.scene.nodeCount() == 0) {
@@ -111,7 +123,7 @@ int runView(const ViewOptions& options) {
     auto opened = WindowView::open(windowOptions);
     if (!opened) {
         std::cerr << "kinema view: " << opened.message() << '\n';
-        return asksForMissingDevice(opened.faults()) ? 2 : 1;
+        return asksForMissingDevice(opened.faults()) ? usageFailure("view") : 1;
     }
     WindowView& window = *opened;
 

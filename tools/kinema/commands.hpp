@@ -54,9 +54,9 @@ int runDemo(const DemoOptions& options);
 
 struct RenderOptions {
     std::string file;
-    std::string animation;               // index or name; empty: the first
-    std::optional<double> time;          // seconds of the first frame (default 0)
-    std::optional<std::int64_t> frames;  // default 1, or the whole clip for a GIF without --time
+    std::optional<std::string> animation;  // index, name or "none" (animation_choice.hpp); not given: the first
+    std::optional<double> time;            // seconds of the first frame (default 0)
+    std::optional<std::int64_t> frames;    // default 1, or the whole clip for a GIF without --time
     double fps = 30.0;
     std::string size = "640x480";
     bool skeleton = false;
@@ -71,7 +71,7 @@ int runRender(const RenderOptions& options);
 
 struct ViewOptions {
     std::string file;
-    std::string animation;  // index or name; empty: the first
+    std::optional<std::string> animation;  // index or name (animation_choice.hpp); not given: the first
     std::string size = "1280x720";
     std::string gpu;
     bool validation = false;

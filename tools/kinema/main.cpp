@@ -59,8 +59,20 @@ int badArgument(const CLI::App& command, const CLI::ParseError& error) {
     } else {
         std::cerr << error.what();
     }
-    std::cerr << "\nRun '" << name << " --help' for its options.\n";
-    return 2;
+    std::cerr << '\n';
+    return kinema::cli::usageFailure(command.get_name());
+}
+
+// `code`, unless what went to stdout (results, help) did not get there (a full disk, a
+// device that refuses it): that is a failure, not a success.
+int withOutputWritten(int code) {
+    std::cout.flush();
+    const bool flushed = std::fflush(stdout) == 0;
+    if (!std::cout || !flushed || std::ferror(stdout) != 0) {
+        std::cerr << "kinema: standard output could not be written; the results are lost\n";
+        return code == 0 ? 1 : code;
+    }
+    return code;
 }
 
 }  // namespace
@@ -126,9 +138,9 @@ int main(int argc, char** argv) {
         "(planted ankles within 1 mm of the ground with foot IK and over 10 mm off without, the sword within "
         "1e-4 m of its socket).");
     demoCmd->add_option("--seconds", demo.seconds, "seconds to play, in ticks of 1/60 s (default 8)")
-        ->check(finiteIn(0.0, 3600.0));
+        ->transform(finiteIn(0.0, 3600.0));
     demoCmd->add_option("--step", demo.step, "seconds between printed poses (default 0.25)")
-        ->check(finiteIn(0.001, 10.0));
+        ->transform(finiteIn(0.001, 10.0));
     demoCmd->add_flag("--json", demo.json,
                       "print the run as one JSON object: events, states, rootMotion, footGroundErrorMm "
                       "(withIk, withoutIk), socketDrift, pass");
@@ -149,7 +161,7 @@ int main(int argc, char** argv) {
     renderCmd->add_option("--animation", render.animation,
                           "animation index or name, or none for the rest pose (default: the first)");
     renderCmd->add_option("--time", render.time, "seconds into the animation of the (first) frame (default 0)")
-        ->check(finiteIn(0.0, 1e6));
+        ->transform(finiteIn(0.0, 1e6));
     renderCmd
         ->add_option(
             "--frames", render.frames,
@@ -157,7 +169,7 @@ int main(int argc, char** argv) {
         ->check(wholeIn(1, 100'000));
     renderCmd
         ->add_option("--fps", render.fps, "frames per second of --frames and the GIF (default 30; a GIF: at most 50)")
-        ->check(finiteIn(0.1, 1000.0));
+        ->transform(finiteIn(0.1, 1000.0));
     renderCmd->add_option("--size", render.size, "image size WIDTHxHEIGHT, 1..16384 a side (default 640x480)");
     renderCmd->add_flag("--skeleton", render.skeleton,
                         "draw the rig over the mesh: bones, joints and axis triads (X red, Y green, Z blue)");
@@ -246,7 +258,7 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--repetitions", bench.repetitions, "repetitions per row; the median is reported (default 5)")
         ->check(wholeIn(1, 1000));
     benchCmd->add_option("--min-time", bench.minTime, "seconds each repetition runs at least (default 0.2)")
-        ->check(finiteIn(0.0, 600.0));
+        ->transform(finiteIn(0.0, 600.0));
     benchCmd
         ->add_option("--gpu", bench.gpu,
                      "Vulkan device of the render workload's GPU rows: lavapipe, an index or part of a name, "
@@ -279,7 +291,7 @@ int main(int argc, char** argv) {
         ->add_option("--error-cm", cook.errorCm,
                      "largest error a point 3 cm from a joint may show, in cm, for files in metres, 1e-6..1e6 "
                      "(default 0.01)")
-        ->check(finiteIn(1e-6, 1e6));
+        ->transform(finiteIn(1e-6, 1e6));
     const auto powerOfTwo = [](std::uint32_t low, std::uint32_t high, bool zero) {
         return CLI::Validator(
             [=](std::string& text) -> std::string {
@@ -335,7 +347,7 @@ int main(int argc, char** argv) {
         const std::string_view first = argc > 1 ? argv[1] : "";
         if (e.get_exit_code() != 0 && (app.get_subcommands().empty() || first.starts_with('-')))
             return noCommand(app, e, first);
-        if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+        if (e.get_exit_code() == 0) return withOutputWritten(app.exit(e));  // --help, --version
         return badArgument(*app.get_subcommands().front(), e);
     }
 
@@ -346,8 +358,8 @@ int main(int argc, char** argv) {
             std::string error;
             auto parsed = parseTimes(times, error);
             if (!parsed) {
-                std::cerr << "kinema sample: --times: " << error << "\nRun 'kinema sample --help' for its options.\n";
-                return 2;
+                std::cerr << "kinema sample: --times: " << error << '\n';
+                return usageFailure("sample");
             }
             sample.times = std::move(*parsed);
             return runSample(sample);
@@ -360,9 +372,8 @@ int main(int argc, char** argv) {
                 std::string error;
                 const auto names = splitList(list, "w1a,ik", error);
                 if (!names) {
-                    std::cerr << "kinema bench: --workload: " << error
-                              << "\nRun 'kinema bench --help' for its options.\n";
-                    return 2;
+                    std::cerr << "kinema bench: --workload: " << error << '\n';
+                    return usageFailure("bench");
                 }
                 bench.workloads.insert(bench.workloads.end(), names->begin(), names->end());
             }
@@ -378,13 +389,5 @@ int main(int argc, char** argv) {
         std::cerr << "kinema: " << e.what() << '\n';
         return 3;
     }
-    // Results that did not reach stdout (a full disk, a device that refuses them) are
-    // lost: that is a failure, not a success.
-    std::cout.flush();
-    const bool flushed = std::fflush(stdout) == 0;
-    if (!std::cout || !flushed || std::ferror(stdout) != 0) {
-        std::cerr << "kinema: standard output could not be written; the results are lost\n";
-        return code == 0 ? 1 : code;
-    }
-    return code;
+    return withOutputWritten(code);
 }

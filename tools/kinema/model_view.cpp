@@ -1,12 +1,13 @@
 #include "model_view.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <charconv>
+#include <limits>
 #include <cmath>
 #include <iostream>
 #include <variant>
 
+#include "animation_choice.hpp"
 #include "kinema/core/counted.hpp"
 #include "kinema/io/model_file.hpp"
 #include "kinema/scene/posed_vertices.hpp"
@@ -36,36 +37,15 @@ std::optional<Model> importForDrawing(const std::string& file, const ImportFlags
     return std::move(*loaded);
 }
 
-std::optional<std::int64_t> animationIndex(const Model& model, const std::string& spec) {
-    std::int64_t i = 0;
-    const auto r = std::from_chars(spec.data(), spec.data() + spec.size(), i);
-    if (spec.empty() || r.ptr != spec.data() + spec.size()) return std::nullopt;
-    if (r.ec == std::errc::result_out_of_range)
-        i = spec.front() == '-' ? -1 : std::numeric_limits<std::int64_t>::max();
-    else if (r.ec != std::errc{})
-        return std::nullopt;
-    // A clip may be named "1": a name wins over an index.
-    for (const Clip& c : model.clips)
-        if (c.name() == spec) return std::nullopt;
-    return i;
-}
-
-Result<ModelScene> modelSceneFor(const Model& model, const std::string& spec) {
+Result<ModelScene> modelSceneFor(const Model& model, const std::optional<std::string>& spec) {
     ModelSceneOptions options;
-    // "none", or "0" on a file without animations: the rest pose, as `kinema sample` reads them.
-    if (spec == "none" || (model.clips.empty() && spec == "0")) {
-        options.bindAnimation = false;
-        return buildModelScene(model, options);
-    }
-    if (const auto index = animationIndex(model, spec)) {
-        if (*index < 0 || *index >= static_cast<std::int64_t>(model.clips.size())) {
-            return Fault{
-                model.source + "#/animations",
-                "animation " + spec + " is out of range: the file has " + counted(model.clips.size(), "animation")};
-        }
-        options.animationIndex = static_cast<std::int32_t>(*index);
+    if (!spec) return buildModelScene(model, options);
+    const auto chosen = chooseAnimation(model, *spec);
+    if (!chosen) return std::vector<Fault>(chosen.faults().begin(), chosen.faults().end());
+    if (*chosen) {
+        options.animationIndex = static_cast<std::int32_t>(**chosen);
     } else {
-        options.animation = spec;
+        options.bindAnimation = false;
     }
     return buildModelScene(model, options);
 }

@@ -18,14 +18,10 @@ namespace kinema::cli {
 // and the fault go to stderr after "kinema <command>: ". Nullopt when it failed.
 std::optional<Model> importForDrawing(const std::string& file, const ImportFlags& flags, const char* command);
 
-// `spec` as a clip index when it is a whole number (negative ones too, to be refused
-// as such) and no clip is named so; nullopt otherwise (then it is a name, or empty for
-// the first clip).
-std::optional<std::int64_t> animationIndex(const Model& model, const std::string& spec);
-
-// The model's scene with the animation `spec` names bound (looping), or the fault;
-// "none" (or "0" on a file without animations) binds none: the rest pose.
-Result<ModelScene> modelSceneFor(const Model& model, const std::string& spec);
+// The model's scene with the animation `spec` names bound (looping), or the fault
+// (chooseAnimation): "none" (or "0" on a file without animations) binds none, the rest
+// pose; no spec binds the first animation, if the file has any.
+Result<ModelScene> modelSceneFor(const Model& model, const std::optional<std::string>& spec);
 
 // The rig a skeleton overlay draws: the joints of every skin, or every node that is
 // not a renderable when there are no skins. Sorted, each once.
