@@ -172,8 +172,6 @@ bool isAncestor(std::span<const std::int32_t> parents, std::uint32_t ancestor, s
     return false;
 }
 
-bool unitWeight(float w) noexcept { return std::isfinite(w) && w >= 0.0f && w <= 1.0f; }
-
 // Coordinates up to this far square and sum without overflowing a float (3e36 of
 // 3.4e38), differences of two included: a farther target is as good as infinite.
 constexpr float kFarthest = 1e18f;
@@ -181,12 +179,6 @@ bool near(Vec3 v) noexcept {
     return std::abs(v.x) <= kFarthest && std::abs(v.y) <= kFarthest && std::abs(v.z) <= kFarthest;
 }
 bool nonZero(Vec3 v) noexcept { return isFinite(v) && dot(v, v) > 0.0f; }
-
-// A non-zero finite `v` at unit length, scaled first so that no square overflows.
-Vec3 unitOf(Vec3 v) noexcept {
-    const float largest = std::max({std::abs(v.x), std::abs(v.y), std::abs(v.z)});
-    return directionOr(v * (1.0f / largest), Vec3{});
-}
 
 // Every float of a two-bone task within its bounds (the common case), in comparisons
 // without branches: each bound holds exactly where the checks of checkIkTasks that
@@ -217,8 +209,10 @@ bool twoBoneValuesInBounds(const TwoBoneIk& t) noexcept {
 #endif
 }
 
+std::int64_t index(std::size_t task) noexcept { return static_cast<std::int64_t>(task); }
+
 Status failure(StatusCode code, const char* what, std::size_t task) noexcept {
-    return Status::failure(code, what).withIndex(static_cast<std::int64_t>(task));
+    return Status::failure(code, what).withIndex(index(task));
 }
 
 Status checkChainOrder(std::span<const std::int32_t> parents, std::span<const std::uint32_t> joints, bool direct,
@@ -412,7 +406,7 @@ float aimPass(const AimIk& task, AimChain& chain, std::span<const float> shares,
               Vec3 poseForward) noexcept {
     const std::size_t n = task.joints.size();
     const Frame aimed = chain.frame(task.joints[n - 1]);
-    const Vec3 forward = axisOf(aimed, task.forward);
+    const Vec3 forward = axisOf(aimed, detail::unitAxis(task.forward));
     if (dot(forward, forward) == 0.0f) return 0.0f;
     // A target within rounding of the aimed joint's origin has no direction: no turn.
     const Vec3 toTarget = task.target - aimed.p;
@@ -429,7 +423,8 @@ void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose&
     const std::size_t n = task.joints.size();
     const std::uint32_t aimedJoint = task.joints[n - 1];
     AimChain chain(parents, local, task.joints[0]);
-    const Vec3 poseForward = directionOr(axisOf(chain.frame(aimedJoint), task.forward), Vec3{0.0f, 0.0f, 1.0f});
+    const Vec3 poseForward =
+        directionOr(axisOf(chain.frame(aimedJoint), detail::unitAxis(task.forward)), Vec3{0.0f, 0.0f, 1.0f});
     std::array<float, kMaxChain> shares;  // floats: the array is not filled first
     detail::aimShares(task.decay, std::span<float>(shares.data(), n));
     const AimLimit limit(task.maxAngle);
@@ -453,9 +448,9 @@ void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose&
     }
     if (task.upVector) {
         const Frame aimed = chain.frame(aimedJoint);
-        const Vec3 forward = axisOf(aimed, task.forward);
-        const Vec3 up = axisOf(aimed, task.up);
-        const Vec3 want = directionOr(*task.upVector, Vec3{});
+        const Vec3 forward = axisOf(aimed, detail::unitAxis(task.forward));
+        const Vec3 up = axisOf(aimed, detail::unitAxis(task.up));
+        const Vec3 want = detail::unitAxis(*task.upVector);
         // The up axis and the up vector across the forward axis; the roll about that
         // axis exactly (its angle from their cross and dot products), so that it
         // leaves the aimed axis where the passes put it.
@@ -477,6 +472,40 @@ void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose&
     }
 }
 
+// A chain whose joints all lie on the line from its root toward the target (within
+// rounding: kOnChainLine of the chain's length) gives FABRIK and CCD nothing to turn:
+// FABRIK's passes only slide the joints along the line, and CCD finds every bone
+// already pointing at the target. Such a chain is first turned rigidly about its root
+// by kUnbend radians toward a fixed perpendicular of the line (perpendicularTo), after
+// which it folds toward the target as any bent chain does. `points` are the joints'
+// model positions, root first; the direction is the line's own (the end's, with the
+// target at the root).
+constexpr float kOnChainLine = 1e-5f;
+constexpr float kUnbend = 0.05f;
+
+bool onOneLine(std::span<const Vec3> points, Vec3 direction, float total) noexcept {
+    const Vec3 root = points[0];
+    for (const Vec3& q : points) {
+        const Vec3 v = q - root;
+        const Vec3 off = v - direction * dot(v, direction);
+        if (length(off) > kOnChainLine * total + detail::pointNoise(root, q)) return false;
+    }
+    return true;
+}
+
+// The turn that unbends a straight chain toward the target (identity where the chain
+// is not straight along the line toward the target). About `hinge` (model space) where
+// it is given and leaves the line (a first joint that only bends about it), else about
+// a fixed perpendicular of the line.
+Quat unbendingTurn(std::span<const Vec3> points, Vec3 target, float total, Vec3 hinge = Vec3{}) noexcept {
+    const Vec3 root = points[0];
+    const Vec3 direction = directionOr(target - root, directionOr(points.back() - root, Vec3{}));
+    if (dot(direction, direction) == 0.0f || !onOneLine(points, direction, total)) return kIdentity;
+    Vec3 axis = directionOr(hinge - direction * dot(hinge, direction), Vec3{});
+    if (dot(axis, axis) == 0.0f) axis = directionOr(cross(direction, perpendicularTo(direction)), Vec3{});
+    return dot(axis, axis) > 0.0f ? fromAxisAngle(axis, kUnbend) : kIdentity;
+}
+
 void solveChain(const ChainIk& task, std::span<const std::int32_t> parents, SoaPose& local) noexcept {
     const std::size_t n = task.joints.size();
     std::array<Vec3, kMaxChain> original{}, p{};
@@ -495,6 +524,10 @@ void solveChain(const ChainIk& task, std::span<const std::int32_t> parents, SoaP
         const Vec3 dir = directionOr(task.target - root, directionOr(original[n - 1] - root, Vec3{0, 1, 0}));
         for (std::size_t k = 0; k + 1 < n; ++k) p[k + 1] = p[k] + dir * lengths[k];
     } else if (task.solver == ChainSolver::Fabrik) {
+        if (length(p[n - 1] - task.target) > task.tolerance) {
+            const Quat unbend = unbendingTurn(std::span<const Vec3>(p.data(), n), task.target, total);
+            for (std::size_t k = 1; k < n; ++k) p[k] = root + rotate(unbend, p[k] - root);
+        }
         for (std::uint32_t it = 0; it < task.iterations && length(p[n - 1] - task.target) > task.tolerance; ++it) {
             p[n - 1] = task.target;
             for (std::size_t k = n - 1; k-- > 0;) {
@@ -520,6 +553,10 @@ void solveChain(const ChainIk& task, std::span<const std::int32_t> parents, SoaP
             for (std::size_t m = k; m + 1 < n; ++m) e = e + bone[m];
             return e;
         };
+        if (length(endFrom(0) - goal) > task.tolerance) {
+            const Quat unbend = unbendingTurn(std::span<const Vec3>(original.data(), n), task.target, total);
+            for (std::size_t k = 0; k + 1 < n; ++k) bone[k] = rotate(unbend, bone[k]);
+        }
         for (std::uint32_t it = 0; it < task.iterations && length(endFrom(0) - goal) > task.tolerance; ++it) {
             for (std::size_t k = n - 1; k-- > 0;) {
                 Vec3 at{};
@@ -553,7 +590,7 @@ void splitSwingTwist(Quat q, Vec3 a, Quat& swing, Quat& twist) noexcept {
 // `relative` (a joint's turn from its pose rotation, in its own frame there) kept within `limit`.
 Quat withinLimit(Quat relative, const JointLimit& limit) noexcept {
     if (limit.kind == JointLimit::Kind::Free) return relative;
-    const Vec3 axis = directionOr(limit.axis, Vec3{1.0f, 0.0f, 0.0f});
+    const Vec3 axis = detail::unitAxis(limit.axis);
     Quat swing, twist;
     splitSwingTwist(relative, axis, swing, twist);
     float angle = 2.0f * std::atan2(twist.x * axis.x + twist.y * axis.y + twist.z * axis.z, twist.w);
@@ -606,8 +643,25 @@ void solveLimitedChain(const ChainIk& task, std::span<const std::int32_t> parent
         }
     };
     positions();
-    for (std::size_t k = 0; k + 1 < n; ++k) lengths[k] = length(p[k + 1] - p[k]);
+    float total = 0.0f;
+    for (std::size_t k = 0; k + 1 < n; ++k) {
+        lengths[k] = length(p[k + 1] - p[k]);
+        total += lengths[k];
+    }
     const std::span<const Quat> poseRotations(pose.data(), n);
+    if (length(p[n - 1] - task.target) > task.tolerance && length(task.target - p[0]) < total) {
+        // A straight chain toward the target, unbent at its first joint (unbendingTurn),
+        // about that joint's hinge where it has one.
+        const JointLimit& first = task.limits[0];
+        const Vec3 hinge = first.kind == JointLimit::Kind::Hinge
+            ? rotate(frameOf(parents, local, task.joints[0]).r, detail::unitAxis(first.axis))
+            : Vec3{};
+        const Quat unbend = unbendingTurn(std::span<const Vec3>(p.data(), n), task.target, total, hinge);
+        if (unbend.w < 1.0f) {
+            turnWithinLimit(parents, local, task, 0, unbend, poseRotations);
+            positions();
+        }
+    }
     for (std::uint32_t it = 0; it < task.iterations && length(p[n - 1] - task.target) > task.tolerance; ++it) {
         if (task.solver == ChainSolver::Ccd) {
             for (std::size_t k = n - 1; k-- > 0;) {
@@ -655,7 +709,7 @@ IkOutcome outcomeOf(const IkTask& task, std::span<const std::int32_t> parents, c
         out.reached = out.distance <= 1e-4f * (length(b - a) + length(c - b));
     } else if (const auto* aim = std::get_if<AimIk>(&task)) {
         const Frame f = frameOf(parents, local, aim->joints.back());
-        const Vec3 forward = axisOf(f, aim->forward);
+        const Vec3 forward = axisOf(f, detail::unitAxis(aim->forward));
         const Vec3 toTarget = aim->target - f.p;
         const float along = dot(toTarget, forward);
         out.distance = along >= 0.0f ? length(toTarget - forward * along) : length(toTarget);
@@ -724,7 +778,8 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
                 return failure(StatusCode::NotFinite, "IK target, pole or twist not finite", i);
             if (!near(t->target) || !near(t->pole))
                 return failure(StatusCode::OutOfRange, "IK target or pole farther than 1e18 along an axis", i);
-            if (!unitWeight(t->weight)) return failure(StatusCode::OutOfRange, "IK weight outside [0, 1]", i);
+            if (Status w = checkUnitWeight(t->weight, "IK weight outside [0, 1]"); !w) return w.withIndex(index(i));
+            if (!std::isfinite(t->soften)) return failure(StatusCode::NotFinite, "two-bone IK soften not finite", i);
             if (!(t->soften >= 0.0f && t->soften < 1.0f))
                 return failure(StatusCode::OutOfRange, "two-bone IK soften outside [0, 1)", i);
         } else if (const auto* aim = std::get_if<AimIk>(&tasks[i])) {
@@ -734,16 +789,20 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
             if (!isFinite(aim->target)) return failure(StatusCode::NotFinite, "IK target not finite", i);
             if (!near(aim->target))
                 return failure(StatusCode::OutOfRange, "IK target farther than 1e18 along an axis", i);
+            if (!isFinite(aim->forward) || !isFinite(aim->up) || (aim->upVector && !isFinite(*aim->upVector)))
+                return failure(StatusCode::NotFinite, "aim IK forward axis, up axis or up vector not finite", i);
             if (!nonZero(aim->forward) || !nonZero(aim->up))
-                return failure(StatusCode::OutOfRange, "aim IK forward or up axis zero or not finite", i);
+                return failure(StatusCode::OutOfRange, "aim IK forward or up axis zero", i);
             if (aim->upVector && !(nonZero(*aim->upVector) && near(*aim->upVector)))
-                return failure(StatusCode::OutOfRange, "aim IK up vector zero, not finite or farther than 1e18", i);
-            if (aim->upVector && length(cross(unitOf(aim->up), unitOf(aim->forward))) <= detail::kRollSlack)
+                return failure(StatusCode::OutOfRange, "aim IK up vector zero or farther than 1e18", i);
+            if (aim->upVector &&
+                length(cross(detail::unitAxis(aim->up), detail::unitAxis(aim->forward))) <= detail::kRollSlack)
                 return failure(StatusCode::OutOfRange, "aim IK up axis along the forward axis: no roll about it", i);
-            if (!unitWeight(aim->weight)) return failure(StatusCode::OutOfRange, "IK weight outside [0, 1]", i);
-            if (!(std::isfinite(aim->maxAngle) && aim->maxAngle >= 0.0f) ||
-                !(std::isfinite(aim->decay) && aim->decay >= 0.0f))
-                return failure(StatusCode::OutOfRange, "aim IK angle limit or decay negative or not finite", i);
+            if (Status w = checkUnitWeight(aim->weight, "IK weight outside [0, 1]"); !w) return w.withIndex(index(i));
+            if (!std::isfinite(aim->maxAngle) || !std::isfinite(aim->decay))
+                return failure(StatusCode::NotFinite, "aim IK angle limit or decay not finite", i);
+            if (!(aim->maxAngle >= 0.0f && aim->decay >= 0.0f))
+                return failure(StatusCode::OutOfRange, "aim IK angle limit or decay negative", i);
         } else if (const auto* chain = std::get_if<ChainIk>(&tasks[i])) {
             if (chain->joints.size() < 2 || chain->joints.size() > kMaxChain)
                 return failure(StatusCode::WrongCount, "chain IK needs 2 to 64 joints", i);
@@ -751,7 +810,7 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
             if (!isFinite(chain->target)) return failure(StatusCode::NotFinite, "IK target not finite", i);
             if (!near(chain->target))
                 return failure(StatusCode::OutOfRange, "IK target farther than 1e18 along an axis", i);
-            if (!unitWeight(chain->weight)) return failure(StatusCode::OutOfRange, "IK weight outside [0, 1]", i);
+            if (Status w = checkUnitWeight(chain->weight, "IK weight outside [0, 1]"); !w) return w.withIndex(index(i));
             if (chain->iterations == 0 || chain->iterations > kMaxChainIterations)
                 return failure(StatusCode::OutOfRange, "chain IK needs 1 to 1000 iterations", i);
             if (!std::isfinite(chain->tolerance))
@@ -764,6 +823,9 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
                     std::isfinite(limit.coneAngle) && std::isfinite(limit.minTwist) && std::isfinite(limit.maxTwist);
                 if (!finite || !isFinite(limit.axis))
                     return failure(StatusCode::NotFinite, "joint limit angle or axis not finite", i);
+                if (limit.kind != JointLimit::Kind::Free && limit.kind != JointLimit::Kind::Hinge &&
+                    limit.kind != JointLimit::Kind::Cone)
+                    return failure(StatusCode::OutOfRange, "joint limit of no known kind (free, hinge, cone)", i);
                 if (!nonZero(limit.axis) || limit.minAngle > limit.maxAngle || limit.minTwist > limit.maxTwist ||
                     limit.coneAngle < 0.0f)
                     return failure(StatusCode::OutOfRange,

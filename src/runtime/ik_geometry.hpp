@@ -62,6 +62,18 @@ struct AimLimitAngles {
 // it: no roll is taken from it.
 inline constexpr float kRollSlack = 1e-4f;
 
+// A non-zero finite axis or direction at unit length, scaled by its largest component
+// first so that its square neither overflows nor underflows: the checks take axes of
+// any length that has a direction (1e20 and 1e-20 as well as 1), and the solvers use
+// them through this. (An axis the checks take has a square above 0, so its largest
+// component is above 1e-23 and its reciprocal finite.)
+inline Vec3 unitAxis(Vec3 v) noexcept {
+    const auto most = [](float x, float y) { return x < y ? y : x; };
+    const float largest = most(most(std::abs(v.x), std::abs(v.y)), std::abs(v.z));
+    const Vec3 s = v * (1.0f / largest);
+    return s * (1.0f / std::sqrt(dot(s, s)));
+}
+
 // The rounding noise of a difference of two points with these coordinates: a vector
 // between them no longer than this has no direction. (Points 1000 units from the
 // origin carry about 6e-5 of it, so a target "at" a root placed there is 6e-5 away.)

@@ -1085,9 +1085,9 @@ void solveAimLanes(std::span<const std::int32_t> parents, PoseLanes& poses,
     for (std::size_t l = 0; l < L; ++l) {
         const AimIk& t = *tasks[l];
         g.target.set(l, t.target);
-        g.forward.set(l, t.forward);
-        g.up.set(l, t.up);
-        g.upVector.set(l, t.upVector ? *t.upVector : Vec3{});
+        g.forward.set(l, unitAxis(t.forward));
+        g.up.set(l, unitAxis(t.up));
+        g.upVector.set(l, t.upVector ? unitAxis(*t.upVector) : Vec3{});
         g.hasUp[l] = t.upVector ? 1.0f : 0.0f;
         g.weight[l] = t.weight;
         anyPartial = anyPartial || t.weight < 1.0f;

@@ -21,6 +21,15 @@ Vec3 at(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
 Vec3 normalize3(Vec3 v) { return v * (1.0f / length(v)); }
 float distance(Vec3 a, Vec3 b) { return length(a - b); }
 
+// The angle of `q` about unit `axis` when it turns about that axis alone, and how far
+// it is from doing so (the length of its part off the axis).
+float angleAbout(Quat q, Vec3 axis, float* offAxis = nullptr) {
+    if (q.w < 0.0f) q = -q;
+    const Vec3 v{q.x, q.y, q.z};
+    if (offAxis != nullptr) *offAxis = length(v - axis * dot(v, axis));
+    return 2.0f * std::atan2(dot(v, axis), q.w);
+}
+
 // A chain of `links` joints, each `step` from its parent (in the parent's frame),
 // under an optional placement joint 0 (then the chain starts at joint 1).
 struct Chain {
@@ -386,13 +395,13 @@ TEST(TwoBoneIk, EveryValueIsCheckedAtItsBounds) {
          {0.0f, -0.0f, 1.0f, 0.5f},
          {{std::nextafter(1.0f, 2.0f), StatusCode::OutOfRange},
           {-std::numeric_limits<float>::denorm_min(), StatusCode::OutOfRange},
-          {kNan, StatusCode::OutOfRange}}},
+          {kNan, StatusCode::NotFinite}}},
         {"soften",
          [](TwoBoneIk& t, float v) { t.soften = v; },
          {0.0f, -0.0f, below1},
          {{1.0f, StatusCode::OutOfRange},
           {-std::numeric_limits<float>::denorm_min(), StatusCode::OutOfRange},
-          {kNan, StatusCode::OutOfRange}}},
+          {kNan, StatusCode::NotFinite}}},
     };
     for (const TwoBoneIk base : {TwoBoneIk{0, 1, 2, {1, 1, 0}, {0, 1, 0}}, TwoBoneIk{0, 2, 3, {1, 1, 0}, {0, 1, 0}}}) {
         for (const Field& f : fields) {
@@ -434,6 +443,97 @@ TEST(AimIk, TheForwardAxisPointsAtTheTarget) {
     const Vec3 forward = transformDirection(s.model[1], {0, 0, 1});
     EXPECT_LT(distance(forward, {1, 0, 0}), 1e-5f);
     EXPECT_TRUE(s.outcomes[0].reached);
+}
+
+// The checks take axes of any length that has a direction; the solvers use them as
+// the unit axes they point along, however long or short (a square of 1e40 overflows a
+// float, one of 1e-40 is below its normal range).
+TEST(Ik, AxesOfAnyLengthTheChecksTakeActAsUnitAxes) {
+    const Chain c = makeChain(2, {0, 1, 0});
+    const std::uint32_t head[] = {1};
+    for (const float scale : {2e19f, 1e20f, 1e-20f, 1e-22f}) {
+        AimIk task;
+        task.joints = head;
+        task.target = {3, 1, 0};
+        task.forward = {0, 0, scale};
+        task.up = {0, scale, 0};
+        task.upVector = Vec3{0, 0, -1};
+        const Solved s = solve(c, {task});
+        ASSERT_TRUE(s.status.ok()) << scale << ": " << s.status.message();
+        EXPECT_TRUE(s.outcomes[0].reached) << scale;
+        // Forward (local +Z) onto +X, then rolled so that up (local +Y) leans toward -Z:
+        // up at (0, 0, -1) exactly, the roll about +X being free.
+        EXPECT_LT(distance(transformDirection(s.model[1], {0, 0, 1}), {1, 0, 0}), 1e-5f) << scale;
+        EXPECT_LT(distance(transformDirection(s.model[1], {0, 1, 0}), {0, 0, -1}), 1e-5f) << scale;
+    }
+    // A hinge about z, long or short: the two-joint chain bends about z alone, by the
+    // same angles as about the unit axis (a bend that the hinge of scale 1 makes).
+    const Chain arm = makeChain(3, {1, 0, 0});
+    const std::uint32_t joints[] = {0, 1, 2};
+    float unitAngle = 0.0f;
+    for (const float scale : {1.0f, 1e20f, 1e-20f}) {
+        JointLimit hinge;
+        hinge.kind = JointLimit::Kind::Hinge;
+        hinge.axis = {0, 0, scale};
+        hinge.minAngle = -1.0f;
+        hinge.maxAngle = 1.0f;
+        const JointLimit limits[] = {hinge, hinge, JointLimit{}};
+        ChainIk task;
+        task.joints = joints;
+        task.limits = limits;
+        task.target = {0, 1, 0};
+        task.iterations = 50;
+        const Solved s = solve(arm, {task});
+        ASSERT_TRUE(s.status.ok()) << scale << ": " << s.status.message();
+        float off = 0.0f;
+        const float angle = angleAbout(s.pose.joint(0).rotation, {0, 0, 1}, &off);
+        if (scale == 1.0f) unitAngle = angle;
+        EXPECT_GT(std::abs(angle), 0.1f) << scale;
+        EXPECT_NEAR(angle, unitAngle, 1e-5f) << scale;
+        EXPECT_LT(off, 1e-5f) << scale;
+    }
+}
+
+// Every value that is not finite is NotFinite, whichever task holds it; a joint limit
+// of no known kind is refused.
+TEST(Ik, ValuesThatAreNotFiniteAreNamedSo) {
+    constexpr float kNan = std::numeric_limits<float>::quiet_NaN();
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    const std::vector<std::int32_t> parents = {-1, 0, 1};
+    const std::uint32_t joints[] = {0, 1, 2};
+    const auto codeOf = [&](const IkTask& task) {
+        return checkIkTasks(std::span<const IkTask>(&task, 1), parents).code;
+    };
+    AimIk aim;
+    aim.joints = joints;
+    for (const auto edit :
+         std::vector<void (*)(AimIk&)>{[](AimIk& a) { a.forward.x = kNan; }, [](AimIk& a) { a.up.y = kInf; },
+                                       [](AimIk& a) {
+                                           a.upVector = Vec3{kNan, 0, 1};
+                                       },
+                                       [](AimIk& a) { a.weight = kNan; }, [](AimIk& a) { a.maxAngle = kInf; },
+                                       [](AimIk& a) { a.decay = kNan; }}) {
+        AimIk bad = aim;
+        edit(bad);
+        EXPECT_EQ(codeOf(bad), StatusCode::NotFinite);
+    }
+    AimIk negative = aim;
+    negative.decay = -1.0f;
+    EXPECT_EQ(codeOf(negative), StatusCode::OutOfRange);
+    ChainIk chain;
+    chain.joints = joints;
+    chain.weight = kNan;
+    EXPECT_EQ(codeOf(chain), StatusCode::NotFinite);
+    chain.weight = 1.5f;
+    EXPECT_EQ(codeOf(chain), StatusCode::OutOfRange);
+    chain.weight = 1.0f;
+    JointLimit odd;
+    odd.kind = static_cast<JointLimit::Kind>(7);
+    const JointLimit limits[] = {odd, JointLimit{}, JointLimit{}};
+    chain.limits = limits;
+    const Status s = checkIkTasks(std::span<const IkTask>(std::vector<IkTask>{chain}), parents);
+    EXPECT_EQ(s.code, StatusCode::OutOfRange);
+    EXPECT_NE(std::string(s.what).find("no known kind"), std::string::npos) << s.what;
 }
 
 TEST(AimIk, TheAngleLimitStopsTheTurn) {
@@ -670,15 +770,6 @@ TEST_P(ChainIkTest, MoreIterationsNeverDriftAwayFarFromTheOrigin) {
 INSTANTIATE_TEST_SUITE_P(Solvers, ChainIkTest, ::testing::Values(ChainSolver::Fabrik, ChainSolver::Ccd),
                          [](const auto& solver) { return solver.param == ChainSolver::Fabrik ? "Fabrik" : "Ccd"; });
 
-// The angle of `q` about unit `axis` when it turns about that axis alone, and how far
-// it is from doing so (the length of its part off the axis).
-float angleAbout(Quat q, Vec3 axis, float* offAxis = nullptr) {
-    if (q.w < 0.0f) q = -q;
-    const Vec3 v{q.x, q.y, q.z};
-    if (offAxis != nullptr) *offAxis = length(v - axis * dot(v, axis));
-    return 2.0f * std::atan2(dot(v, axis), q.w);
-}
-
 TEST_P(ChainIkTest, AHingeTurnsOnlyAboutItsAxisWithinItsRange) {
     const Chain c = makeChain(3, {0, 1, 0});  // (0,0,0) -> (0,1,0) -> (0,2,0)
     const std::uint32_t joints[] = {0, 1, 2};
@@ -712,6 +803,40 @@ TEST_P(ChainIkTest, AHingeTurnsOnlyAboutItsAxisWithinItsRange) {
     task.target = {0, 1, 1};
     const Solved reachable = solve(c, {task});
     EXPECT_TRUE(reachable.outcomes[0].reached) << reachable.outcomes[0].distance;
+}
+
+// A straight chain (an arm held out) with the target on its line, short of its end:
+// nothing points it anywhere but along the line, yet the target is in reach. It bends
+// and reaches it, bones kept; with hinges, it bends about them.
+TEST_P(ChainIkTest, AStraightChainBendsToATargetOnItsOwnLine) {
+    const Chain c = makeChain(4, {1, 0, 0});  // (0,0,0) -> (1,0,0) -> (2,0,0) -> (3,0,0)
+    const std::uint32_t joints[] = {0, 1, 2, 3};
+    ChainIk task;
+    task.joints = joints;
+    task.solver = GetParam();
+    task.iterations = 1000;
+    for (const float x : {2.5f, 2.0f, 1.5f, 0.5f, 0.0f}) {
+        task.target = {x, 0, 0};
+        const Solved s = solve(c, {task});
+        ASSERT_TRUE(s.status.ok()) << s.status.message();
+        EXPECT_TRUE(s.outcomes[0].reached) << "target x " << x << ": " << s.outcomes[0].distance;
+        EXPECT_LT(distance(at(s.model[3]), task.target), 2e-4f) << x;
+        for (std::uint32_t j = 0; j < 3; ++j)
+            EXPECT_NEAR(distance(at(s.model[j]), at(s.model[j + 1])), 1.0f, 1e-5f) << x << ", bone " << j;
+    }
+    // Hinges about z at every joint: the chain bends in the x-y plane alone.
+    JointLimit elbow;
+    elbow.kind = JointLimit::Kind::Hinge;
+    elbow.axis = {0, 0, 1};
+    elbow.minAngle = -3.0f;
+    elbow.maxAngle = 3.0f;
+    const JointLimit limits[] = {elbow, elbow, elbow, JointLimit{}};
+    task.limits = limits;
+    task.target = {2.0f, 0, 0};
+    const Solved hinged = solve(c, {task});
+    ASSERT_TRUE(hinged.status.ok()) << hinged.status.message();
+    EXPECT_TRUE(hinged.outcomes[0].reached) << hinged.outcomes[0].distance;
+    for (const Mat4& m : hinged.model) EXPECT_NEAR(at(m).z, 0.0f, 1e-5f);
 }
 
 TEST_P(ChainIkTest, AConeKeepsTheBoneWithinItsAngleAndTheTwistWithinItsRange) {

@@ -17,8 +17,9 @@ Result<std::optional<std::size_t>> chooseAnimation(const Model& model, const std
         if (r.ec == std::errc{} && i >= 0 && i < static_cast<std::int64_t>(model.clips.size())) {
             return std::optional<std::size_t>{static_cast<std::size_t>(i)};
         }
-        return Fault{"--animation",
-                     "animation " + spec + " is out of range: the file has " + counted(model.clips.size(), "animation")};
+        return Fault{
+            "--animation",
+            "animation " + spec + " is out of range: the file has " + counted(model.clips.size(), "animation")};
     }
     for (std::size_t c = 0; c < model.clips.size(); ++c) {
         if (model.clips[c].name() == spec) return std::optional<std::size_t>{c};

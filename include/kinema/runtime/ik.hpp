@@ -7,7 +7,9 @@
 // instance's world matrix. The solvers turn joints about their own origins and never
 // move them, so bone lengths are kept exactly as the pose has them; a task writes
 // only the local rotations of the joints it solves, blended from the pose's by its
-// weight (0 leaves the pose untouched, bit for bit).
+// weight (0 leaves the pose untouched, bit for bit; docs/IK.md says how each solver
+// blends between 0 and 1). Axes and up vectors may be of any length that has a
+// direction: the solvers use them at unit length.
 //
 // Solvers:
 //   - TwoBoneIk: an analytic solution for any three joints of one chain (root, middle,
@@ -118,8 +120,10 @@ struct IkOutcome {
 // below the joint count, chain order as each task requires (an ancestor, or for
 // ChainIk the parent, of the next), finite targets, poles and axes, non-zero axes,
 // weights in [0, 1], soften in [0, 1), a limit and decay >= 0, 1 to 1000 iterations
-// and a tolerance >= 0, joint limits one per chain joint with a non-zero axis,
-// min <= max and a cone angle >= 0. The failure names the task (Status::index).
+// and a tolerance >= 0, joint limits one per chain joint of a known kind with a
+// non-zero axis, min <= max and a cone angle >= 0. The failure names the task
+// (Status::index); a value that is not finite is NotFinite, the rest OutOfRange or
+// WrongCount.
 // `parents` as a Skeleton keeps them (each before its child); other lists are
 // walked safely but give no meaningful answer. Allocates nothing.
 Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t> parents) noexcept;
