@@ -80,6 +80,9 @@ std::size_t markersCrossed(std::span<const Marker> markers, double duration, Loo
         const int n = markerPoints(mode, duration, static_cast<double>(markers[i].time), points);
         double best = -1.0;
         for (int p = 0; p < n; ++p) {
+            // Met kMarkerSlack early in the direction of travel (marker_sweep.hpp).
+            points[p] += step.travel > 0.0 ? -kMarkerSlack : kMarkerSlack;
+            if (period > 0.0) points[p] = wrapPosition(points[p], period);
             if (!covers(step, period, points[p])) continue;
             const double d = distanceTo(step, period, points[p]);
             if (best < 0.0 || d < best) best = d;

@@ -2,6 +2,7 @@
 // onto the head's coordinate first, so they announce what a Player's steps would.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -29,6 +30,47 @@ TEST(MarkerSweep, StepsOfAnUnwrappedClockAnnounceAsOnTheFirstLap) {
     EXPECT_EQ(crossed(LoopMode::PingPong, {2.2, 2.6, 0.4}), (V{0, 1}));
     // Clamp has no laps: nothing to wrap, a step past the end crosses nothing.
     EXPECT_EQ(crossed(LoopMode::Clamp, {1.2, 1.6, 0.4}), V{});
+}
+
+// A head that adds up ticks of 1/60 s reaches a marker's instant one rounding short of
+// it (thirty ticks sum to 0.49999999999999994): it still announces the marker on that
+// tick, and on no other. Over ten laps of a 1 s loop, forward and backward, and once
+// on a clamped clip, each marker comes on exactly the ticks where the exact head n/60
+// meets it.
+TEST(MarkerSweep, AHeadTickingOntoAMarkerAnnouncesItOnThatTick) {
+    const std::array<Marker, 3> markers{Marker{"l", 0.0f}, Marker{"q", 0.25f}, Marker{"r", 0.5f}};
+    struct Run {
+        LoopMode mode;
+        double direction;
+    };
+    for (const Run run : {Run{LoopMode::Loop, 1.0}, Run{LoopMode::Loop, -1.0}, Run{LoopMode::Clamp, 1.0}}) {
+        std::array<std::vector<long>, 3> announced;
+        double head = 0.0;
+        for (long n = 1; n <= 600; ++n) {
+            const double tick = run.direction / 60.0;
+            PlaybackStep step{head, head + tick, tick};
+            head += tick;  // summed, as a Player sums its updates
+            if (run.mode == LoopMode::Clamp && step.to > 1.0) step = {step.from, 1.0, 1.0 - step.from};
+            std::array<std::uint32_t, 3> out{};
+            const std::size_t k = markersCrossed(markers, 1.0, run.mode, step, out);
+            for (std::size_t i = 0; i < k; ++i) announced[out[i]].push_back(n);
+        }
+        for (std::size_t m = 0; m < markers.size(); ++m) {
+            // The first tick at the marker: n/60 = its time ahead, or 1 - its time behind
+            // (a marker at 0, where the head starts, a whole lap later); then every 60.
+            const double ahead = run.direction > 0.0 ? markers[m].time : 1.0 - markers[m].time;
+            long first = std::lround(ahead * 60.0);
+            if (first == 0) first = 60;
+            std::vector<long> expected;
+            for (long n = first; n <= 600; n += 60) {
+                expected.push_back(n);
+                if (run.mode == LoopMode::Clamp) break;
+            }
+            if (run.mode == LoopMode::Clamp && markers[m].time == 0.0f) expected.clear();  // never reached again
+            EXPECT_EQ(announced[m], expected) << "marker " << markers[m].name << ", mode " << static_cast<int>(run.mode)
+                                              << ", direction " << run.direction;
+        }
+    }
 }
 
 }  // namespace

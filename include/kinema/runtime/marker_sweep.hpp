@@ -8,7 +8,8 @@
 //
 // | the head...                                   | announces              |
 // |-----------------------------------------------|------------------------|
-// | lands exactly on a marker                     | yes (arrival closed)   |
+// | lands exactly on a marker, or short of it by   | yes (arrival closed)   |
+// | no more than kMarkerSlack                      |                        |
 // | moves off it again, either direction          | no (departure open)    |
 // | wraps past the end of a looping clip          | yes, on the lap it wraps into |
 // | runs backwards over it (negative speed)       | yes, once              |
@@ -16,6 +17,11 @@
 //
 // Nothing is announced by a step of zero travel, or by a clamped head resting at
 // its end.
+//
+// Tick lengths rarely add up to a marker's instant exactly (thirty steps of 1/60 s sum
+// to 0.49999999999999994 s): each marker is met kMarkerSlack early, in the direction the
+// head moves, so a head ticking onto it announces it on that tick, not the next. The
+// sweeps still meet without a gap or an overlap: the shift is the same for every step.
 #pragma once
 
 #include <cstddef>
@@ -36,6 +42,9 @@ struct PlaybackStep {
     double to = 0.0;
     double travel = 0.0;  // signed distance moved, before wrapping
 };
+
+// How early (seconds of the head's coordinate) a step meets a marker.
+inline constexpr double kMarkerSlack = 1e-6;
 
 // Length of the head's coordinate before it repeats: the duration for Loop, twice
 // it for PingPong, 0 (no repeat) for Clamp.
