@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -281,11 +282,14 @@ void Importer::readAsset() {
     auto readExtensionList = [&](std::string_view key, bool required) {
         dom::array list;
         if (!getArray(root_, key, Pointer{}, list, false)) return;
+        std::set<std::string_view> seen;  // the schema's unique items
         std::size_t i = 0;
         for (dom::element e : list) {
             std::string_view name;
             if (e.get_string().get(name)) {
                 fault(Pointer{} / key / i, "must be a string");
+            } else if (!seen.insert(name).second) {
+                fault(Pointer{} / key / i, "extension " + std::string(name) + " is listed twice");
             } else if (name == "KHR_mesh_quantization") {
                 quantized_ = true;
             } else if (required) {

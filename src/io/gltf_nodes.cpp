@@ -252,6 +252,9 @@ void Importer::bindNodes() {
 
 void Importer::readScenes() {
     model_.scenes.resize(table("scenes", sizeof(SceneRoots)));
+    // The scene (plus one) that last listed each node: a root listed twice in one scene
+    // breaks the schema's unique items, found in one pass whatever the scene count.
+    std::vector<std::size_t> listedBy(nodes_.size(), 0);
     forEachObject("scenes", [&](std::size_t si, const dom::object& o, const Pointer& at) {
         SceneRoots& scene = model_.scenes[si];
         readName(o, at, scene.name);
@@ -262,11 +265,14 @@ void Importer::readScenes() {
             const auto v = asUint(e);
             if (!v || *v >= nodes_.size()) {
                 fault(at / "nodes" / r, "not a node index");
+            } else if (listedBy[*v] == si + 1) {
+                fault(at / "nodes" / r, "node " + std::to_string(*v) + " is listed twice");
             } else if (nodes_[*v].parent >= 0) {
                 fault(at / "nodes" / r,
                       "node " + std::to_string(*v) + " is not a root (its parent is node " +
                           std::to_string(nodes_[*v].parent) + ")");
             } else {
+                listedBy[*v] = si + 1;
                 scene.roots.push_back(model_.jointOfNode[*v]);
             }
             ++r;

@@ -352,6 +352,22 @@ std::vector<SpecFixture> specFixtures() {
                         for (double& c : d.jointBRotation) c *= 2;
                     }});
 
+    // The schema's unique items: a root listed twice in one scene, an extension named twice.
+    list.push_back(
+        {.name = "scene-root-listed-twice",
+         .validatorCode = "DUPLICATE_ELEMENTS",
+         .validatorPointer = "/scenes/0/nodes/1",
+         .pointer = "/scenes/0/nodes/1",
+         .damage = [](GltfWriter& w, const SpecBaseIds& base) { w.json()["scenes"][0]["nodes"][1] = base.root; }});
+    list.push_back({.name = "extension-used-twice",
+                    .validatorCode = "DUPLICATE_ELEMENTS",
+                    .validatorPointer = "/extensionsUsed/1",
+                    .pointer = "/extensionsUsed/1",
+                    .damage = [](GltfWriter& w, const SpecBaseIds&) {
+                        for (int twice = 0; twice < 2; ++twice)
+                            w.json()["extensionsUsed"].push("KHR_texture_transform");
+                    }});
+
     // ---- containers ------------------------------------------------------------------------------
     list.push_back({.name = "json-truncated",
                     .validatorCode = "INVALID_JSON",
