@@ -84,7 +84,7 @@ bool Importer::charged(std::size_t count, std::size_t perItem, const Pointer& at
 }
 
 std::string Importer::budgetMessage(std::size_t bytes, const std::string& what) const {
-    return what + " needs " + std::to_string(bytes) + " bytes; the import's memory budget of " +
+    return what + " needs " + std::to_string(bytes) + " bytes" + std::string(kBudgetWords) +
         std::to_string(opt_.memoryBudget) + " bytes has " + std::to_string(budgetLeft()) + " left";
 }
 

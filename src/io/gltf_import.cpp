@@ -6,6 +6,7 @@
 // holds the public API.
 #include "gltf_importer.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <new>
 #include <string>
@@ -101,6 +102,11 @@ Result<Model> importGltf(const GltfSource& source, const ImportOptions& options)
 Result<Model> importGltfFile(const std::filesystem::path& path, const ImportOptions& options) {
     GltfImporter importer;
     return importer.importFile(path, options);
+}
+
+bool outOfMemoryBudget(std::span<const Fault> faults) noexcept {
+    return std::any_of(faults.begin(), faults.end(),
+                       [](const Fault& f) { return f.what.find(gltf_import::kBudgetWords) != std::string::npos; });
 }
 
 }  // namespace kinema

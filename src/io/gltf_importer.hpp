@@ -45,6 +45,9 @@
 
 namespace kinema::gltf_import {
 
+// The words every fault of the import's memory budget holds (outOfMemoryBudget()).
+inline constexpr std::string_view kBudgetWords = "; the import's memory budget of ";
+
 namespace dom = simdjson::dom;
 using gltf::AccessorDesc;
 using gltf::ComponentType;

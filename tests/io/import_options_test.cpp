@@ -114,6 +114,16 @@ TEST(ImportOptions, MemoryBudgetIsHonoured) {
     EXPECT_EQ(r.faults()[0].what,
               "decoded data needs 1200 bytes; the import's memory budget of " + std::to_string(high - 1) +
                   " bytes has 1199 left");
+    // The faults say the budget stopped it, not a rule of the file; a broken file's do not.
+    EXPECT_TRUE(outOfMemoryBudget(r.faults()));
+    GltfSource broken = source;
+    const std::string text = R"({"asset":{"version":"2.0"},"nodes":[{"mesh":7}]})";
+    broken.bytes = std::make_shared<const std::vector<std::byte>>(
+        reinterpret_cast<const std::byte*>(text.data()), reinterpret_cast<const std::byte*>(text.data()) + text.size());
+    broken.name = "broken.gltf";
+    const auto refused = importGltf(broken);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_FALSE(outOfMemoryBudget(refused.faults())) << refused.message();
 }
 
 TEST(ImportOptions, TheFileItselfCountsAgainstTheBudget) {

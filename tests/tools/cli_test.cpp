@@ -216,6 +216,13 @@ TEST(Cli, MemoryBudgetTakesUnitsAndIsReportedWithNumbers) {
             EXPECT_TRUE(r.out.empty()) << r.out;
         }
     }
+    // A file whose import needs more than the budget holds is not called invalid either:
+    // it could not be checked.
+    const CliRun parse = runKinema("validate --memory-budget 200 " + path);
+    EXPECT_EQ(parse.exitCode, 1);
+    EXPECT_TRUE(parse.out.empty()) << parse.out;
+    EXPECT_NE(parse.err.find(": cannot check within --memory-budget: "), std::string::npos) << parse.err;
+    EXPECT_NE(parse.err.find("parsing the JSON text needs"), std::string::npos) << parse.err;
     // Each option counts what it limits.
     EXPECT_NE(runKinema("validate --max-image-pixels 0 " + path).err.find("is not a whole number of pixels in 1.."),
               std::string::npos);

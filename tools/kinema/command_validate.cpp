@@ -15,7 +15,8 @@ int runValidate(const ValidateOptions& options) {
     ImportOptions importOptions = toImportOptions(options.import);
     importOptions.decodeImages = true;
     // The file is read first, apart from the import, so that a file that cannot be
-    // read (missing, a folder, a FIFO, over the memory budget) is not called invalid.
+    // read (missing, a folder, a FIFO, over the memory budget) is not called invalid;
+    // nor is one whose import runs out of the budget.
     const std::filesystem::path path(options.file);
     auto bytes = readFileBytes(path, importOptions.memoryBudget);
     if (!bytes) {
@@ -29,6 +30,13 @@ int runValidate(const ValidateOptions& options) {
     const bool cooked = format == ModelFileFormat::Cooked;
     const auto warnings = model.warnings();
     const std::string warned = warnings.empty() ? "" : ", " + counted(warnings.size(), "warning");
+    if (!model && outOfMemoryBudget(model.faults())) {
+        // Neither valid nor invalid: the import could not hold the file within the budget.
+        for (const Fault& f : model.faults()) {
+            std::cerr << options.file << ": cannot check within --memory-budget: " << describe(f) << '\n';
+        }
+        return 1;
+    }
     if (!model) {
         std::cout << options.file << ": invalid, " << counted(model.faults().size(), "fault") << warned << '\n';
         for (const Fault& f : model.faults()) std::cerr << "  " << describe(f) << '\n';

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -110,6 +111,11 @@ private:
 // One-shot conveniences.
 Result<Model> importGltf(const GltfSource& source, const ImportOptions& options = {});
 Result<Model> importGltfFile(const std::filesystem::path& path, const ImportOptions& options = {});
+
+// Whether an import's faults say it stopped because ImportOptions::memoryBudget ran
+// out, not because the file breaks a rule: within that budget the file is neither
+// valid nor invalid (`kinema validate` says it cannot check it).
+bool outOfMemoryBudget(std::span<const Fault> faults) noexcept;
 
 // Reads a whole regular file of at most `maxBytes` bytes. A FIFO, a device or a
 // folder is refused without blocking; the fault names the path and the reason (an
