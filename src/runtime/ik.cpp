@@ -180,8 +180,8 @@ bool near(Vec3 v) noexcept {
 }
 bool nonZero(Vec3 v) noexcept { return isFinite(v) && dot(v, v) > 0.0f; }
 
-// Every float of a two-bone task within its bounds (the common case), in comparisons
-// without branches: each bound holds exactly where the checks of checkIkTasks that
+// Every float of a two-bone task within its bounds (the common case), in vector
+// comparisons: each bound holds exactly where the checks of checkIkTasks that
 // name the failure pass (NaN and infinity fail the first). The task's floats after
 // its joints (detail::kTwoBoneFloats: their layout) are compared with a low and a
 // high bound each (soften's high bound is the float below 1), four at a time.
@@ -200,11 +200,12 @@ bool twoBoneValuesInBounds(const TwoBoneIk& t) noexcept {
                                   _mm_cmple_ps(a, _mm_loadu_ps(kTwoBoneHigh.data())));
     const __m128 inB = _mm_and_ps(_mm_cmple_ps(_mm_loadu_ps(kTwoBoneLow.data() + 4), b),
                                   _mm_cmple_ps(b, _mm_loadu_ps(kTwoBoneHigh.data() + 4)));
-    return (_mm_movemask_ps(_mm_and_ps(inA, inB)) == 0xF) & (kTwoBoneLow[8] <= v[11]) & (v[11] <= kTwoBoneHigh[8]);
+    const bool floats = _mm_movemask_ps(_mm_and_ps(inA, inB)) == 0xF;
+    return floats && kTwoBoneLow[8] <= v[11] && v[11] <= kTwoBoneHigh[8];
 #else
     bool ok = true;
     for (std::size_t k = 0; k < kTwoBoneLow.size(); ++k)
-        ok &= (kTwoBoneLow[k] <= v[3 + k]) & (v[3 + k] <= kTwoBoneHigh[k]);
+        ok = ok && kTwoBoneLow[k] <= v[3 + k] && v[3 + k] <= kTwoBoneHigh[k];
     return ok;
 #endif
 }
