@@ -402,12 +402,13 @@ struct AimLimit : detail::AimLimitAngles {
 
 // One aim pass: turns the joints so that the aimed joint's forward axis turns toward
 // the target (limited to `limit` from `poseForward`), the turn shared out by decay.
-// Returns the angle turned (radians).
-float aimPass(const AimIk& task, AimChain& chain, std::span<const float> shares, const AimLimit& limit,
-              Vec3 poseForward) noexcept {
+// Returns the angle turned (radians). `forwardAxis`: the task's forward axis at unit
+// length (detail::unitAxis), taken once per task.
+float aimPass(const AimIk& task, Vec3 forwardAxis, AimChain& chain, std::span<const float> shares,
+              const AimLimit& limit, Vec3 poseForward) noexcept {
     const std::size_t n = task.joints.size();
     const Frame aimed = chain.frame(task.joints[n - 1]);
-    const Vec3 forward = axisOf(aimed, detail::unitAxis(task.forward));
+    const Vec3 forward = axisOf(aimed, forwardAxis);
     if (dot(forward, forward) == 0.0f) return 0.0f;
     // A target within rounding of the aimed joint's origin has no direction: no turn.
     const Vec3 toTarget = task.target - aimed.p;
@@ -424,8 +425,8 @@ void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose&
     const std::size_t n = task.joints.size();
     const std::uint32_t aimedJoint = task.joints[n - 1];
     AimChain chain(parents, local, task.joints[0]);
-    const Vec3 poseForward =
-        directionOr(axisOf(chain.frame(aimedJoint), detail::unitAxis(task.forward)), Vec3{0.0f, 0.0f, 1.0f});
+    const Vec3 forwardAxis = detail::unitAxis(task.forward);
+    const Vec3 poseForward = directionOr(axisOf(chain.frame(aimedJoint), forwardAxis), Vec3{0.0f, 0.0f, 1.0f});
     std::array<float, kMaxChain> shares;  // floats: the array is not filled first
     detail::aimShares(task.decay, std::span<float>(shares.data(), n));
     const AimLimit limit(task.maxAngle);
@@ -445,11 +446,11 @@ void solveAim(const AimIk& task, std::span<const std::int32_t> parents, SoaPose&
     const int passes = n > 1 ? kAimPasses : 1;
     const std::span<const float> parts(shares.data(), n);
     for (int pass = 0; pass < passes; ++pass) {
-        if (aimPass(task, chain, parts, limit, poseForward) <= kAimSettled) break;
+        if (aimPass(task, forwardAxis, chain, parts, limit, poseForward) <= kAimSettled) break;
     }
     if (task.upVector) {
         const Frame aimed = chain.frame(aimedJoint);
-        const Vec3 forward = axisOf(aimed, detail::unitAxis(task.forward));
+        const Vec3 forward = axisOf(aimed, forwardAxis);
         const Vec3 up = axisOf(aimed, detail::unitAxis(task.up));
         const Vec3 want = detail::unitAxis(*task.upVector);
         // The up axis and the up vector across the forward axis; the roll about that
