@@ -81,7 +81,10 @@ void storeInterpolated(const Track& t, std::size_t k, float u, Transform& local,
             }
             float tmp[4];
             float* out = t.path == TrackPath::Weights ? weights : tmp;
-            for (std::size_t i = 0; i < w; ++i) out[i] = a[i] + (b[i] - a[i]) * u;
+            // In double: keys of opposite signs more than the largest float apart
+            // interpolate to the finite value between them.
+            for (std::size_t i = 0; i < w; ++i)
+                out[i] = static_cast<float>(a[i] + (static_cast<double>(b[i]) - a[i]) * u);
             if (t.path != TrackPath::Weights) store(t, tmp, local, weights);
             return;
         }
@@ -98,7 +101,12 @@ void storeInterpolated(const Track& t, std::size_t k, float u, Transform& local,
             const float* v1 = &t.values[(k * 3 + 4) * w];
             float tmp[4];
             float* out = t.path == TrackPath::Weights ? weights : tmp;
-            for (std::size_t i = 0; i < w; ++i) out[i] = h00 * v0[i] + h10 * b0[i] + h01 * v1[i] + h11 * a1[i];
+            // In double, as the linear case: the sum's terms may pass the float range
+            // where the curve itself does not.
+            for (std::size_t i = 0; i < w; ++i) {
+                out[i] = static_cast<float>(double{h00} * v0[i] + double{h10} * b0[i] + double{h01} * v1[i] +
+                                            double{h11} * a1[i]);
+            }
             if (t.path == TrackPath::Rotation) {
                 const auto q = tryNormalize({tmp[0], tmp[1], tmp[2], tmp[3]});
                 // A spline through unit keys can pass through zero only with absurd

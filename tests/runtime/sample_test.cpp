@@ -242,6 +242,20 @@ TEST(SampleLinear, TranslationHandCalculated) {
     EXPECT_EQ(local[0].translation, (Vec3{0.5f, -1.0f, 1.5f}));
 }
 
+TEST(SampleLinear, KeysFartherApartThanTheLargestFloatInterpolateToFiniteValues) {
+    // A quarter of the way from -3e38 to 3e38 is -1.5e38, though the keys' difference
+    // (6e38) is past the float range; equal keys give their value exactly.
+    const Clip clip = makeClip({makeTrack(0, TrackPath::Translation, Interpolation::Linear, {0.0f, 1.0f},
+                                          {-3e38f, 3e38f, 1e38f, 3e38f, -3e38f, 1e38f})});
+    std::vector<Transform> local(1);
+    ASSERT_TRUE(kinema::reference::sample(clip, 0.25, local, {}));
+    EXPECT_FLOAT_EQ(local[0].translation.x, -1.5e38f);
+    EXPECT_FLOAT_EQ(local[0].translation.y, 1.5e38f);
+    EXPECT_EQ(local[0].translation.z, 1e38f);
+    const Vec3 half = kinema::lerp({-3e38f, 3e38f, 1e38f}, {3e38f, -3e38f, 1e38f}, 0.5f);
+    EXPECT_EQ(half, (Vec3{0.0f, 0.0f, 1e38f}));
+}
+
 TEST(SampleLinear, RotationSlerpsByHand) {
     // Keys 0, 100 deg about one axis, 150 deg more about another, then a key stored
     // with the opposite sign (dot < 0: the short arc must be taken).
@@ -333,6 +347,22 @@ TEST(SampleCubicSpline, HandCalculatedScalar) {
     std::vector<float> w(1);
     ASSERT_TRUE(kinema::reference::sample(clip, 2.0f, local, w));
     EXPECT_EQ(w[0], 0.75f);
+}
+
+TEST(SampleCubicSpline, TermsPastTheFloatRangeSumToTheFiniteCurve) {
+    // p0 = m0 = X, p1 = -X, m1 = X over one second: at s = 0.1 the first two terms
+    // make 1.053 X (past the largest float for X = 3.3e38), the whole curve
+    // (h00 - h01 + h10 + h11) X = 1.016 X, about 3.35e38.
+    constexpr float x = 3.3e38f;
+    const Clip clip = makeClip(
+        {makeTrack(0, TrackPath::Weights, Interpolation::CubicSpline, {0.0f, 1.0f}, {0, x, x, x, -x, 0}, 1, 0)});
+    std::vector<Transform> local(1);
+    std::vector<float> w(1);
+    ASSERT_TRUE(kinema::reference::sample(clip, 0.1, local, w));
+    const double s = 0.1, s2 = s * s, s3 = s2 * s;
+    const double want = ((2 * s3 - 3 * s2 + 1) + (s3 - 2 * s2 + s) - (-2 * s3 + 3 * s2) + (s3 - s2)) * double{x};
+    ASSERT_TRUE(std::isfinite(w[0]));
+    EXPECT_NEAR(w[0] / want, 1.0, 1e-6);
 }
 
 TEST(SampleCubicSpline, RotationIsTheNormalisedHermite) {

@@ -184,6 +184,22 @@ TEST_P(SimdLevels, ExactKeyTimesReturnTheStoredValueBitForBit) {
     }
 }
 
+TEST_P(SimdLevels, KeysFartherApartThanTheLargestFloatInterpolateToFiniteValues) {
+    // A quarter of the way from -3e38 to 3e38 is -1.5e38, though the keys' difference
+    // is past the float range: no infinity on any lane.
+    std::vector<Track> tracks{test::makeTrack(0, TrackPath::Translation, Interpolation::Linear, {0.0f, 1.0f},
+                                              {-3e38f, 3e38f, 2.0f, 3e38f, -3e38f, 2.0f})};
+    auto clip = Clip::create("far apart", std::move(tracks));
+    ASSERT_TRUE(clip.ok()) << clip.message();
+    const PackedClip packed(clip.value());
+    PackedClipCursor cursor(packed);
+    SoaPose pose(1, 0);
+    ASSERT_TRUE(kernels.sample(packed, 0.25, cursor, pose));
+    EXPECT_NEAR(pose.component(SoaComponent::Tx)[0] / -1.5e38f, 1.0f, 1e-6f);
+    EXPECT_NEAR(pose.component(SoaComponent::Ty)[0] / 1.5e38f, 1.0f, 1e-6f);
+    EXPECT_FLOAT_EQ(pose.component(SoaComponent::Tz)[0], 2.0f);
+}
+
 // One LINEAR rotation track per (a, b) pair, keys at 0 and 1, sampled at 999
 // fractions: the worst component error against the long double geodesic.
 long double worstSlerpError(const PoseKernels& kernels, const std::vector<std::pair<Quat, Quat>>& pairs) {

@@ -24,9 +24,13 @@ constexpr Vec3 cross(Vec3 a, Vec3 b) noexcept {
     return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 inline float length(Vec3 a) noexcept { return std::sqrt(dot(a, a)); }
-// a + (b - a) * t; t = 0 returns a exactly.
+// a + (b - a) * t, in double: t = 0 returns a exactly, and points of opposite signs
+// more than the largest float apart give the finite point between them.
 constexpr Vec3 lerp(Vec3 a, Vec3 b, float t) noexcept {
-    return {a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t};
+    const auto along = [t](float from, float to) {
+        return static_cast<float>(from + (static_cast<double>(to) - from) * t);
+    };
+    return {along(a.x, b.x), along(a.y, b.y), along(a.z, b.z)};
 }
 inline bool isFinite(Vec3 a) noexcept { return std::isfinite(a.x) && std::isfinite(a.y) && std::isfinite(a.z); }
 

@@ -221,11 +221,13 @@ void sampleBlock(const detail::PackedBlock& block, const detail::SampleArgs& arg
             });
         return;
     }
+    // a - a u + b u rather than a + (b - a) u: keys of opposite signs more than the
+    // largest float apart interpolate to a finite value, as the reference sampler's.
     const F fu = S::set1(u);
     forEachChunk<C, 1, Over>(out, [&](unsigned ch, F* v) {
         for (unsigned c = 0; c < C; ++c) {
             const F a = S::load(r0[c] + ch);
-            v[c] = S::fmadd(S::sub(S::load(r1[c] + ch), a), fu, a);
+            v[c] = S::fmadd(S::load(r1[c] + ch), fu, S::fnmadd(a, fu, a));
         }
     });
 }
