@@ -261,7 +261,15 @@ Result<Clip> Clip::withCurves(std::vector<CurveTrack> curves) const {
                 break;
             }
         }
-        if (!c.times.empty() && std::isfinite(c.times.back())) last = std::max(last, c.times.back());
+        if (!c.times.empty() && std::isfinite(c.times.back())) {
+            last = std::max(last, c.times.back());
+            // A length holds the clip open; it does not cut a curve short.
+            if (length_ > 0.0f && c.times.back() > length_) {
+                keyFault("times", c.times.size() - 1,
+                         "key " + std::to_string(c.times.size() - 1) + ": time " + exactNumber(c.times.back()) +
+                             " s is past the clip's length " + exactNumber(length_) + " s");
+            }
+        }
     }
     if (!faults.empty()) return faults;
     Clip c = *this;
@@ -272,12 +280,15 @@ Result<Clip> Clip::withCurves(std::vector<CurveTrack> curves) const {
         if (!t.times.empty()) tracksEnd = std::max(tracksEnd, t.times.back());
     }
     c.keysDuration_ = std::max(tracksEnd, last);
-    if (c.length_ > 0.0f && c.length_ < c.keysDuration_) {
-        return Fault{"length",
-                     "the clip's length " + exactNumber(c.length_) + " s is shorter than its last key at " +
-                         exactNumber(c.keysDuration_) + " s"};
-    }
     c.duration_ = std::max(c.keysDuration_, c.length_);
+    // As withMarkers: a marker past the end would never be crossed. Curves that
+    // lengthened the clip may be replaced by shorter ones; a marker create() took
+    // past the keys (for a length to come) is the caller's to cover.
+    if (!c.markers_.empty() && c.markers_.back().time > c.duration_ && !(c.markers_.back().time > duration_)) {
+        return Fault{"curves",
+                     "with these curves the clip ends at " + exactNumber(c.duration_) + " s, before its marker " +
+                         inQuotes(c.markers_.back().name, '"') + " at " + exactNumber(c.markers_.back().time) + " s"};
+    }
     Result<Clip> out = std::move(c);
     // A curve that outlasts the tracks (and any length) makes the clip longer: the
     // pose holds its last keys while the curve goes on, and a loop waits for it.

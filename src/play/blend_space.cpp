@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <numeric>
+#include <utility>
 
 #include "elapsed.hpp"
 #include "kinema/core/counted.hpp"
@@ -450,6 +451,23 @@ BlendSpacePlayer::BlendSpacePlayer(const BlendSpace& space) : space_(&space) {
         times_[i] = wrapTime(unwrapped_[i], space.clips()[i].clip->duration());
     }
     refreshSamples(0.0, 0.0);
+}
+
+void BlendSpacePlayer::takeFrom(BlendSpacePlayer& other) noexcept {
+    space_ = std::exchange(other.space_, nullptr);
+    x_ = std::exchange(other.x_, 0.0f);
+    y_ = std::exchange(other.y_, 0.0f);
+    speed_ = std::exchange(other.speed_, 1.0);
+    phase_ = std::exchange(other.phase_, 0.0);
+    weights_ = std::move(other.weights_);
+    times_ = std::move(other.times_);
+    unwrapped_ = std::move(other.unwrapped_);
+    samples_ = std::move(other.samples_);
+    sampleCount_ = std::exchange(other.sampleCount_, 0);
+    other.weights_.clear();
+    other.times_.clear();
+    other.unwrapped_.clear();
+    other.samples_.clear();
 }
 
 Status BlendSpacePlayer::setParameters(float x, float y) noexcept {

@@ -329,7 +329,78 @@ StateMachine::StateMachine(const StateMachineDefinition& definition) : def_(&def
     publish(samples_, sampleCount_);
 }
 
+namespace {
+constexpr Status kMachineMovedFrom = Status::failure(StatusCode::NotReady, "the state machine was moved from");
+}  // namespace
+
+StateMachine::StateMachine(StateMachine&& other) noexcept
+    : def_(other.def_),
+      movedFrom_(other.movedFrom_),
+      values_(std::move(other.values_)),
+      predicates_(std::move(other.predicates_)),
+      blendPlayers_(std::move(other.blendPlayers_)),
+      slots_{std::move(other.slots_[0]), std::move(other.slots_[1])},
+      fading_(other.fading_),
+      transition_(other.transition_),
+      fadeRemaining_(other.fadeRemaining_),
+      samples_(std::move(other.samples_)),
+      sampleCount_(other.sampleCount_),
+      motion_(std::move(other.motion_)),
+      motionCount_(other.motionCount_),
+      motionApart_(other.motionApart_),
+      events_(std::move(other.events_)),
+      eventCount_(other.eventCount_),
+      crossed_(std::move(other.crossed_)) {
+    other.becomeMovedFrom();
+}
+
+StateMachine& StateMachine::operator=(StateMachine&& other) noexcept {
+    if (this == &other) return *this;
+    def_ = other.def_;
+    movedFrom_ = other.movedFrom_;
+    values_ = std::move(other.values_);
+    predicates_ = std::move(other.predicates_);
+    blendPlayers_ = std::move(other.blendPlayers_);
+    slots_[0] = std::move(other.slots_[0]);
+    slots_[1] = std::move(other.slots_[1]);
+    fading_ = other.fading_;
+    transition_ = other.transition_;
+    fadeRemaining_ = other.fadeRemaining_;
+    samples_ = std::move(other.samples_);
+    sampleCount_ = other.sampleCount_;
+    motion_ = std::move(other.motion_);
+    motionCount_ = other.motionCount_;
+    motionApart_ = other.motionApart_;
+    events_ = std::move(other.events_);
+    eventCount_ = other.eventCount_;
+    crossed_ = std::move(other.crossed_);
+    other.becomeMovedFrom();
+    return *this;
+}
+
+void StateMachine::becomeMovedFrom() noexcept {
+    // Every container the moves emptied is read as empty: no slot refers to a blend
+    // player or a parameter, and nothing is published.
+    movedFrom_ = true;
+    values_.clear();
+    predicates_.clear();
+    blendPlayers_.clear();
+    slots_[0] = Slot{};
+    slots_[1] = Slot{};
+    fading_ = false;
+    fadeRemaining_ = 0.0;
+    samples_.clear();
+    sampleCount_ = 0;
+    motion_.clear();
+    motionCount_ = 0;
+    motionApart_ = true;
+    events_.clear();
+    eventCount_ = 0;
+    crossed_.clear();
+}
+
 Status StateMachine::checkParameter(std::uint32_t parameter, ParameterType type) const noexcept {
+    if (movedFrom_) return kMachineMovedFrom;
     if (parameter >= values_.size()) {
         return Status::failure(StatusCode::OutOfRange, "no parameter with this index").withIndex(parameter);
     }
@@ -425,13 +496,14 @@ double StateMachine::speedOf(std::uint32_t state) const noexcept {
 }
 
 double StateMachine::timeOf(const Slot& slot) const noexcept {
+    if (movedFrom_) return 0.0;
     const auto& s = def_->states_[slot.state];
     if (s.blendSpace < 0) return slot.player.clipTime();
     const BlendSpacePlayer& bp = blendPlayers_[slot.blend];
     return bp.phase() * bp.cycleDuration();
 }
 
-void StateMachine::enter(Slot& slot, std::uint32_t state, double offset, const Slot* other) noexcept {
+void StateMachine::enter(Slot& slot, std::uint32_t state, double offset, const Slot* other, bool synced) noexcept {
     const auto& s = def_->states_[state];
     slot.state = state;
     slot.normalized = offset;
@@ -442,8 +514,9 @@ void StateMachine::enter(Slot& slot, std::uint32_t state, double offset, const S
         slot.player.play();
         (void)slot.player.setSpeed(speedOf(state));
         // A one-shot played backwards starts from its end: the offset is measured
-        // along the way it plays. (A loop played backwards wraps from its start.)
-        const bool fromEnd = s.mode == LoopMode::Clamp && speedOf(state) < 0.0;
+        // along the way it plays. (A loop played backwards wraps from its start.) A
+        // synced start is a place on the clip's own timeline, whichever way it plays.
+        const bool fromEnd = !synced && s.mode == LoopMode::Clamp && speedOf(state) < 0.0;
         (void)slot.player.seek((fromEnd ? 1.0 - offset : offset) * clip.duration());
         slot.step = {slot.player.position(), slot.player.position(), 0.0};
         return;
@@ -586,14 +659,15 @@ void StateMachine::fire(std::uint32_t t) noexcept {
     // Mid-fade the state fading in is the source: the one fading out is dropped.
     const Slot& source = fading_ ? slots_[1] : slots_[0];
     double offset = tr.offset;
-    if (tr.syncMarkers) offset = syncedOffset(source, tr.to).value_or(offset);
+    const std::optional<double> synced = tr.syncMarkers ? syncedOffset(source, tr.to) : std::nullopt;
+    if (synced) offset = *synced;
     if (!(tr.duration > 0.0)) {  // a cut
         fading_ = false;
-        enter(slots_[0], tr.to, offset, nullptr);
+        enter(slots_[0], tr.to, offset, nullptr, synced.has_value());
         return;
     }
     if (fading_) slots_[0] = slots_[1];
-    enter(slots_[1], tr.to, offset, &slots_[0]);
+    enter(slots_[1], tr.to, offset, &slots_[0], synced.has_value());
     fading_ = true;
     transition_ = t;
     fadeRemaining_ = tr.duration;
@@ -661,6 +735,7 @@ void StateMachine::publish(std::vector<MotionSample>& out, std::size_t& count) c
 }
 
 Status StateMachine::update(double elapsed) noexcept {
+    if (movedFrom_) return kMachineMovedFrom;
     if (Status s = detail::checkElapsed(elapsed); !s) return s;
     if (!stepsFinitely(slots_[0], elapsed) || (fading_ && !stepsFinitely(slots_[1], elapsed))) {
         return Status::failure(StatusCode::OutOfRange, "elapsed time at this state's speed overflows its time");
@@ -722,7 +797,7 @@ Status StateMachine::update(double elapsed) noexcept {
 }
 
 bool StateMachine::forceState(std::uint32_t state) noexcept {
-    if (state >= def_->states_.size()) return false;
+    if (movedFrom_ || state >= def_->states_.size()) return false;
     fading_ = false;
     fadeRemaining_ = 0.0;
     enter(slots_[0], state, 0.0, nullptr);
@@ -734,6 +809,7 @@ bool StateMachine::forceState(std::uint32_t state) noexcept {
 }
 
 std::string StateMachine::describe() const {
+    if (movedFrom_) return "state machine moved from\n";
     const auto& states = def_->desc_.states;
     const auto line = [&](const char* label, const Slot& slot, float weight) {
         char buf[160];

@@ -183,6 +183,55 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
     return checkIkTasks(in.ik, parents_);
 }
 
+InstanceState::InstanceState(InstanceState&& other) noexcept
+    : cursors_(std::move(other.cursors_)),
+      crossed_(std::move(other.crossed_)),
+      events_(std::move(other.events_)),
+      eventCount_(other.eventCount_),
+      ikOutcomes_(std::move(other.ikOutcomes_)),
+      ikCount_(other.ikCount_),
+      curves_(std::move(other.curves_)),
+      curveLayer_(std::move(other.curveLayer_)),
+      curveCount_(other.curveCount_),
+      curveClips_(other.curveClips_),
+      curveNames_(other.curveNames_),
+      curveOutputs_(std::move(other.curveOutputs_)) {
+    other.forgetMoved();
+}
+
+InstanceState& InstanceState::operator=(InstanceState&& other) noexcept {
+    if (this == &other) return *this;
+    cursors_ = std::move(other.cursors_);
+    crossed_ = std::move(other.crossed_);
+    events_ = std::move(other.events_);
+    eventCount_ = other.eventCount_;
+    ikOutcomes_ = std::move(other.ikOutcomes_);
+    ikCount_ = other.ikCount_;
+    curves_ = std::move(other.curves_);
+    curveLayer_ = std::move(other.curveLayer_);
+    curveCount_ = other.curveCount_;
+    curveClips_ = other.curveClips_;
+    curveNames_ = other.curveNames_;
+    curveOutputs_ = std::move(other.curveOutputs_);
+    other.forgetMoved();
+    return *this;
+}
+
+void InstanceState::forgetMoved() noexcept {
+    // The moves emptied the lists these count into and left the cursors unbound.
+    crossed_.clear();
+    events_.clear();
+    eventCount_ = 0;
+    ikOutcomes_.clear();
+    ikCount_ = 0;
+    curves_.clear();
+    curveLayer_.clear();
+    curveCount_ = 0;
+    curveClips_.fill(nullptr);
+    curveNames_.fill(0);
+    for (std::vector<std::int32_t>& o : curveOutputs_) o.clear();
+}
+
 Status InstanceEvaluator::evaluate(const InstanceRequest& request, InstanceState& state, WorkPoses& work,
                                    std::span<Mat4> model, std::span<Mat4> palettes) const {
     return evaluateGroup({&request, 1}, {&state, 1}, {&work, 1}, model, palettes);
@@ -381,7 +430,8 @@ void InstanceEvaluator::blendCurves(const InstanceRequest& input, InstanceState&
         const PackedClip& clip = *layer.clip;
         const auto curves = clip.curves();
         std::vector<std::int32_t>& outputs = state.curveOutputs_[l];
-        if (state.curveClips_[l] != &clip || outputs.size() != curves.size()) {
+        if (state.curveClips_[l] != &clip || state.curveNames_[l] != clip.curveNamesFingerprint() ||
+            outputs.size() != curves.size()) {
             // Mapped once per clip a layer takes up, like a cursor binding.
             outputs.assign(curves.size(), -1);
             for (std::size_t k = 0; k < curves.size(); ++k) {
@@ -389,6 +439,7 @@ void InstanceEvaluator::blendCurves(const InstanceRequest& input, InstanceState&
                 if (found != curveNames_.end()) outputs[k] = static_cast<std::int32_t>(found - curveNames_.begin());
             }
             state.curveClips_[l] = &clip;
+            state.curveNames_[l] = clip.curveNamesFingerprint();
         }
         const double t = clipTime(layer.time, clip.duration(), layer.loop);
         const float w = l == 0 ? 1.0f : layer.weight;

@@ -68,6 +68,10 @@ PackedClip::PackedClip(const Clip& clip, const CompressedClip* compressed)
       jointsNeeded_(clip.jointsNeeded()),
       weightsNeeded_(clip.weightsNeeded()),
       trackCount_(clip.tracks().size()) {
+    std::vector<std::string> curveNames;
+    curveNames.reserve(curves_.size());
+    for (const CurveTrack& c : curves_) curveNames.push_back(c.name);
+    curveNames_ = jointNamesFingerprint(curveNames);
     // Timelines: one per distinct key-time array.
     std::map<std::vector<float>, std::uint32_t> timelineOf;
     std::vector<std::uint32_t> trackTimeline(clip.tracks().size());

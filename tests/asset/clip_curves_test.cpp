@@ -112,13 +112,25 @@ TEST(ClipLength, HoldsTheClipOpenPastItsLastKey) {
     // A marker past the end, the length included, is refused at its index.
     EXPECT_EQ(longer->withMarkers({{"ok", 1.6f}, {"late", 1.7f}}).message(),
               "markers/1: marker \"late\" at 1.7 s is past the clip's end (1.6 s): it would never be crossed");
-    auto cut = longer->withCurves({curve("c", {0.0f, 2.0f}, {0.0f, 1.0f})});
-    EXPECT_FALSE(cut.ok());
+    auto cut = longer->withCurves({curve("c", {0.0f, 1.0f}, {0.0f, 1.0f}), curve("d", {0.0f, 2.0f}, {0.0f, 1.0f})});
+    EXPECT_EQ(cut.message(), "curves/1/times/1: key 1: time 2 s is past the clip's length 1.6 s");
     // A length that would leave a marker past the end is refused as well; one that
     // reaches it is taken.
     const Clip marked = longer->withMarkers({{"step", 1.5f}}).value();
     EXPECT_EQ(marked.withLength(1.2f).message(), "length: 1.2 s ends the clip before its marker \"step\" at 1.5 s");
     EXPECT_EQ(marked.withLength(1.5f).value().duration(), 1.5f);
+}
+
+TEST(ClipLength, CurvesThatWouldLeaveAMarkerPastTheEndAreRefused) {
+    // A curve to 3 s lengthens a 1 s clip; a marker at 2.5 s fits it then, and the
+    // curves cannot be replaced by shorter ones under it.
+    const auto longer = oneTrack(1.0f).withCurves({curve("a", {0.0f, 3.0f}, {0.0f, 1.0f})});
+    ASSERT_TRUE(longer.ok()) << longer.message();
+    const auto marked = longer->withMarkers({{"late", 2.5f}});
+    ASSERT_TRUE(marked.ok()) << marked.message();
+    EXPECT_EQ(marked->withCurves({}).message(),
+              "curves: with these curves the clip ends at 1 s, before its marker \"late\" at 2.5 s");
+    EXPECT_EQ(marked->withCurves({curve("b", {0.0f, 2.5f}, {0.0f, 1.0f})}).value().duration(), 2.5f);
 }
 
 }  // namespace

@@ -96,6 +96,11 @@ TEST(CurveJson, EveryFaultIsLocatedAndNothingIsApplied) {
         applyCurveJson(R"({"clips": {"Walk": {"a": {"times": [0], "values": [1]}, "a": {}, "a": {}}}})", m, "f");
     ASSERT_FALSE(thrice.ok());
     EXPECT_EQ(thrice.message(), "f#/clips/Walk/a: duplicate key (keys must be unique)");
+    // A curve past a clip's length is refused at its last key.
+    m.clips[1] = m.clips[1].withLength(1.5f).value();
+    const auto pastLength =
+        applyCurveJson(R"({"clips": {"Run": {"long": {"times": [0, 3], "values": [0, 1]}}}})", m, "f");
+    EXPECT_EQ(pastLength.message(), "f#/clips/Run/long/times/1: key 1: time 3 s is past the clip's length 1.5 s");
 }
 
 }  // namespace

@@ -696,6 +696,28 @@ TEST(BlendSpacePlayer, UpdateNeverMovesItsStorage) {
     }
 }
 
+TEST(BlendSpacePlayer, APlayerMovedFromIsAsOneWithoutASpace) {
+    Line l;
+    BlendSpacePlayer a(l.space);
+    ASSERT_TRUE(a.setParameters(0.5f));
+    ASSERT_TRUE(a.update(0.1).ok());
+    const double phase = a.phase();
+    ASSERT_EQ(a.samples().size(), 2u);
+    BlendSpacePlayer b = std::move(a);
+    EXPECT_EQ(b.space(), &l.space);
+    EXPECT_EQ(b.phase(), phase);
+    EXPECT_EQ(b.samples().size(), 2u);
+    EXPECT_EQ(a.space(), nullptr);
+    EXPECT_TRUE(a.samples().empty());
+    EXPECT_TRUE(a.weights().empty());
+    EXPECT_EQ(a.cycleDuration(), 0.0);
+    EXPECT_TRUE(a.update(0.1).ok());
+    EXPECT_TRUE(a.samples().empty());
+    a = std::move(b);
+    EXPECT_EQ(a.samples().size(), 2u);
+    EXPECT_TRUE(b.samples().empty());
+}
+
 TEST(BlendSpacePlayer, WithoutASpaceNothingHappens) {
     BlendSpacePlayer p;
     EXPECT_EQ(p.space(), nullptr);

@@ -628,6 +628,45 @@ StateMachineDesc blendDesc(BlendSync sync) {
     return d;
 }
 
+TEST(StateMachine, AMachineMovedFromRefusesAndTheOneMovedToCarriesOn) {
+    const Clips clips = locomotionClips();
+    auto desc = blendDesc(BlendSync::NormalizedTime);
+    desc.defaultState = "move";  // a blend space state: its time reads a blend player
+    desc.transitions = {transition("move", "idle", 0.5f)};
+    desc.transitions[0].conditions = {less("speed", 0.5f)};
+    const auto def = define(desc, clips);
+    StateMachine a(def);
+    ASSERT_TRUE(a.setFloat("speed", 2.0f).ok());
+    tick(a, 0.25);
+    ASSERT_TRUE(a.setFloat("speed", 0.0f).ok());
+    tick(a, 0.1);
+    ASSERT_TRUE(a.transitioning());
+    const std::string before = a.describe();
+    StateMachine b = std::move(a);
+    EXPECT_EQ(b.describe(), before);
+    EXPECT_EQ(a.update(0.1).code, StatusCode::NotReady);
+    EXPECT_FALSE(a.forceState(0));
+    EXPECT_EQ(a.setFloat("speed", 1.0f).code, StatusCode::NotReady);
+    EXPECT_EQ(a.setFloat(0, 1.0f).code, StatusCode::NotReady);
+    EXPECT_TRUE(a.samples().empty());
+    EXPECT_TRUE(a.motion().empty());
+    EXPECT_TRUE(a.events().empty());
+    EXPECT_FALSE(a.transitioning());
+    EXPECT_EQ(a.currentTime(), 0.0);
+    EXPECT_EQ(&a.definition(), &def);
+    EXPECT_EQ(a.describe(), "state machine moved from\n");
+    // The machine moved to finishes the fade, which began as the last update ended.
+    tick(b, 0.4);
+    EXPECT_TRUE(b.transitioning());
+    tick(b, 0.1);
+    EXPECT_FALSE(b.transitioning());
+    EXPECT_EQ(b.currentState(), *def.findState("idle"));
+    // Assigned over, the moved-from machine is whole again.
+    a = std::move(b);
+    EXPECT_TRUE(a.update(0.1).ok());
+    EXPECT_EQ(b.update(0.1).code, StatusCode::NotReady);
+}
+
 TEST(StateMachine, BlendSpaceStateWeighsItsClipsByParameter) {
     const Clips clips = locomotionClips();
     const auto def = define(blendDesc(BlendSync::NormalizedTime), clips);
@@ -903,6 +942,21 @@ TEST(StateMachineSync, ATransitionCanEnterAtTheSourcesMarkerPhase) {
     clips.erase("run");
     clips.emplace("run", test::lineClip("run", 0.5f, {{"hit", 0.1f}}));
     EXPECT_NEAR(runStartAfterWalking(walkToRun(true, 0.5f), clips, 0.6), 0.25, 1e-9);
+}
+
+TEST(StateMachineSync, AOneShotPlayedBackwardsEntersAtTheSyncedPlaceOnItsTimeline) {
+    std::map<std::string, Clip, std::less<>> clips;
+    clips.emplace("walk", test::lineClip("walk", 1.0f, {{"footL", 0.1f}, {"footR", 0.6f}}));
+    clips.emplace("run", test::lineClip("run", 0.5f, {{"footL", 0.2f}, {"footR", 0.4f}}));
+    StateMachineDesc desc = walkToRun(true, 0.1f);
+    desc.states[1].mode = LoopMode::Clamp;
+    desc.states[1].speed = -1.0f;
+    // 0.35 s into the walk is half way from footL to footR: the run enters half way
+    // between its own, at 0.3 s, though it plays toward its start.
+    EXPECT_NEAR(runStartAfterWalking(desc, clips, 0.35), 0.3, 1e-9);
+    // An offset is measured along the way it plays: 0.1 of the way back from the end.
+    desc.transitions[0].syncMarkers = false;
+    EXPECT_NEAR(runStartAfterWalking(desc, clips, 0.35), 0.45, 1e-9);
 }
 
 }  // namespace

@@ -77,6 +77,50 @@ TEST(CurveBlend, LayersMoveEachCurveAsTheyMoveThePose) {
     EXPECT_EQ(e.state.curves()[1], 0.0f);
 }
 
+TEST(CurveBlend, AClipReplacedAtTheSameAddressIsMappedByItsOwnNames) {
+    const std::vector<std::string> names{"ik", "blink"};
+    Evaluation e = evaluationWith(names);
+    PackedClip slot(line({{"ik", {0.0f}, {1.0f}}, {"blink", {0.0f}, {7.0f}}}));
+    InstanceRequest request;
+    request.layerCount = 1;
+    request.layers[0].clip = &slot;
+    ASSERT_TRUE(e.evaluator.evaluate(request, e.state, e.work, e.model, {}).ok());
+    EXPECT_EQ(e.state.curves()[0], 1.0f);
+    EXPECT_EQ(e.state.curves()[1], 7.0f);
+    // As many curves, other names in another order, at the same address.
+    slot = PackedClip(line({{"blink", {0.0f}, {3.0f}}, {"ik", {0.0f}, {5.0f}}}));
+    ASSERT_TRUE(e.evaluator.evaluate(request, e.state, e.work, e.model, {}).ok());
+    EXPECT_EQ(e.state.curves()[0], 5.0f);
+    EXPECT_EQ(e.state.curves()[1], 3.0f);
+}
+
+TEST(CurveBlend, AStateMovedFromReportsNothingAndEvaluatesAfresh) {
+    const std::vector<std::string> names{"a"};
+    Evaluation e = evaluationWith(names);
+    const PackedClip clip(line({{"a", {0.0f, 1.0f}, {0.0f, 1.0f}}}, {{"half", 0.5f}}));
+    InstanceRequest request;
+    request.layerCount = 1;
+    request.layers[0].clip = &clip;
+    request.layers[0].time = 0.75;
+    request.layers[0].sweep = true;
+    request.layers[0].step = {0.25, 0.75, 0.5};
+    ASSERT_TRUE(e.evaluator.evaluate(request, e.state, e.work, e.model, {}).ok());
+    ASSERT_EQ(e.state.events().size(), 1u);
+    InstanceState moved = std::move(e.state);
+    EXPECT_EQ(moved.events().size(), 1u);
+    EXPECT_FLOAT_EQ(moved.curves()[0], 0.75f);
+    EXPECT_TRUE(e.state.events().empty());
+    EXPECT_TRUE(e.state.curves().empty());
+    EXPECT_TRUE(e.state.ikOutcomes().empty());
+    // The state moved from evaluates as a new one: x = 0.5 at 0.5 s.
+    request.layers[0].time = 0.5;
+    request.layers[0].step = {0.25, 0.5, 0.25};
+    ASSERT_TRUE(e.evaluator.evaluate(request, e.state, e.work, e.model, {}).ok());
+    EXPECT_FLOAT_EQ(e.model[0].m[12], 0.5f);
+    EXPECT_FLOAT_EQ(e.state.curves()[0], 0.5f);
+    EXPECT_EQ(e.state.events().size(), 1u);  // 0.25 to 0.5 meets the marker again
+}
+
 TEST(CurveBlend, CurveNamesMustBeUniqueAndNamed) {
     const std::vector<std::string> twice{"a", "a"};
     EvaluatorOptions options;

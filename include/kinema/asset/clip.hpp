@@ -89,7 +89,9 @@ public:
     // The same clip with `curves` instead of its own. Faults, at "curves/<i>": an
     // empty or repeated name, no key, times not finite, negative or not strictly
     // increasing, a value count other than the key count, a value not finite, an
-    // interpolation other than Step or Linear.
+    // interpolation other than Step or Linear, a last key past the clip's length()
+    // (at "curves/<i>/times/<k>"); at "curves", curves that end the clip before a
+    // marker that lay within it.
     Result<Clip> withCurves(std::vector<CurveTrack> curves) const;
     // The same clip held open until `seconds`: duration() becomes `seconds`, so a
     // loop wraps there and markers up to it are swept, while the pose holds the

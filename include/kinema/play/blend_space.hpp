@@ -158,6 +158,15 @@ public:
     // speed 1. Allocates its buffers here, never in update(). samples() starts as the
     // clips weighted at (0, 0) with steps of zero travel.
     explicit BlendSpacePlayer(const BlendSpace& space);
+    BlendSpacePlayer(const BlendSpacePlayer&) = default;
+    BlendSpacePlayer& operator=(const BlendSpacePlayer&) = default;
+    // A player moved from is as one default-constructed: no space, no samples.
+    BlendSpacePlayer(BlendSpacePlayer&& other) noexcept { takeFrom(other); }
+    BlendSpacePlayer& operator=(BlendSpacePlayer&& other) noexcept {
+        if (this != &other) takeFrom(other);
+        return *this;
+    }
+    ~BlendSpacePlayer() = default;
 
     const BlendSpace* space() const noexcept { return space_; }
 
@@ -202,6 +211,8 @@ public:
 
 private:
     void refreshSamples(double travelPhase, double laps) noexcept;
+    // Takes `other`'s space, state and buffers, leaving it default-constructed.
+    void takeFrom(BlendSpacePlayer& other) noexcept;
 
     const BlendSpace* space_ = nullptr;
     float x_ = 0.0f;

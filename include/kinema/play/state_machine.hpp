@@ -267,6 +267,13 @@ public:
     // Starts in the definition's default state at time 0, every parameter at its
     // default. `definition` must outlive the instance.
     explicit StateMachine(const StateMachineDefinition& definition);
+    StateMachine(const StateMachine&) = default;
+    StateMachine& operator=(const StateMachine&) = default;
+    // A machine moved from keeps its definition() and refuses update() (NotReady),
+    // forceState() and the parameter setters; it reports no samples, motion or events.
+    StateMachine(StateMachine&& other) noexcept;
+    StateMachine& operator=(StateMachine&& other) noexcept;
+    ~StateMachine() = default;
 
     const StateMachineDefinition& definition() const noexcept { return *def_; }
 
@@ -344,7 +351,9 @@ private:
         PlaybackStep step;
     };
     // `other`: the slot that may hold the same blend state (its player is left alone).
-    void enter(Slot& slot, std::uint32_t state, double offset, const Slot* other) noexcept;
+    // `synced`: `offset` is a place on the clip's timeline (syncedOffset), not one
+    // measured along the way the state plays.
+    void enter(Slot& slot, std::uint32_t state, double offset, const Slot* other, bool synced = false) noexcept;
     // The normalised start of `state` matching `source`'s marker phase, if both have markers to match.
     std::optional<double> syncedOffset(const Slot& source, std::uint32_t state) const noexcept;
     void advance(Slot& slot, double elapsed) noexcept;
@@ -360,8 +369,11 @@ private:
     void collectEvents(const Slot& slot, float weight) noexcept;
     // The playing clips, their weights and steps, into `out`.
     void publish(std::vector<MotionSample>& out, std::size_t& count) const noexcept;
+    // Leaves a machine moved from as StateMachine(StateMachine&&) says.
+    void becomeMovedFrom() noexcept;
 
     const StateMachineDefinition* def_;
+    bool movedFrom_ = false;
     std::vector<float> values_;  // per parameter: float value, or 0/1
     std::vector<Predicate> predicates_;
     std::vector<BlendSpacePlayer> blendPlayers_;  // two per blend space state (both slots may hold it)

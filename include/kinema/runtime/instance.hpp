@@ -146,6 +146,15 @@ inline constexpr std::size_t kIkGroup = 16;
 // binding; after that an evaluation allocates nothing.
 class InstanceState {
 public:
+    InstanceState() = default;
+    InstanceState(const InstanceState&) = default;
+    InstanceState& operator=(const InstanceState&) = default;
+    // A state moved from reports no events, outcomes or curves, and its next
+    // evaluation binds its clips afresh.
+    InstanceState(InstanceState&& other) noexcept;
+    InstanceState& operator=(InstanceState&& other) noexcept;
+    ~InstanceState() = default;
+
     // Markers crossed in the last evaluation, by layer, then in the order the head
     // met them.
     std::span<const MarkerEvent> events() const noexcept { return {events_.data(), eventCount_}; }
@@ -158,6 +167,7 @@ public:
 
 private:
     friend class InstanceEvaluator;
+    void forgetMoved() noexcept;  // what a move leaves behind
     std::array<PackedClipCursor, kMaxLayers> cursors_;
     std::vector<std::uint32_t> crossed_;  // markersCrossed() output, the largest clip's marker count
     std::vector<MarkerEvent> events_;
@@ -167,8 +177,10 @@ private:
     std::vector<float> curves_;
     std::vector<float> curveLayer_;  // one layer's curve values, before blending
     std::size_t curveCount_ = 0;
-    // Per layer: the clip whose curves were last mapped, and each of its curves' output (-1: not asked for).
+    // Per layer: the clip whose curves were last mapped, its curve names' fingerprint,
+    // and each of its curves' output (-1: not asked for).
     std::array<const PackedClip*, kMaxLayers> curveClips_{};
+    std::array<std::uint64_t, kMaxLayers> curveNames_{};
     std::array<std::vector<std::int32_t>, kMaxLayers> curveOutputs_;
 };
 

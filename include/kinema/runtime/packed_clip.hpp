@@ -23,6 +23,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kinema/asset/clip.hpp"
@@ -58,6 +59,10 @@ public:
     std::span<const Marker> markers() const noexcept { return markers_; }
     // The source clip's user curves, sampled and blended by the evaluation.
     std::span<const CurveTrack> curves() const noexcept { return curves_; }
+    // The curves' names as jointNamesFingerprint digests a name list: what an
+    // evaluation's mapping of curves to outputs was made for (another clip built at
+    // the same address may name its curves otherwise).
+    std::uint64_t curveNamesFingerprint() const noexcept { return curveNames_; }
     // The source clip's Clip::skeletonFingerprint(): 0 binds by index, anything else
     // is evaluated only on the skeleton of that fingerprint.
     std::uint64_t skeletonFingerprint() const noexcept { return skeleton_; }
@@ -95,6 +100,7 @@ private:
     std::string name_;
     std::vector<Marker> markers_;
     std::vector<CurveTrack> curves_;
+    std::uint64_t curveNames_ = jointNamesFingerprint({});
     std::uint64_t skeleton_ = 0;
     float duration_ = 0.0f;
     std::size_t jointsNeeded_ = 0;
@@ -121,6 +127,24 @@ class PackedClipCursor {
 public:
     PackedClipCursor() = default;
     explicit PackedClipCursor(const PackedClip& clip) { bind(clip); }
+    PackedClipCursor(const PackedClipCursor&) = default;
+    PackedClipCursor& operator=(const PackedClipCursor&) = default;
+    // A cursor moved from is bound to nothing (its hints went with the move), so the
+    // next sample binds it afresh.
+    PackedClipCursor(PackedClipCursor&& other) noexcept
+        : clip_(std::exchange(other.clip_, nullptr)),
+          count_(std::exchange(other.count_, 0)),
+          hints_(std::move(other.hints_)),
+          points_(std::move(other.points_)) {}
+    PackedClipCursor& operator=(PackedClipCursor&& other) noexcept {
+        if (this == &other) return *this;
+        clip_ = std::exchange(other.clip_, nullptr);
+        count_ = std::exchange(other.count_, 0);
+        hints_ = std::move(other.hints_);
+        points_ = std::move(other.points_);
+        return *this;
+    }
+    ~PackedClipCursor() = default;
     void bind(const PackedClip& clip);
     // Room for a clip of `timelines` timelines, so that binding one allocates nothing.
     void reserve(std::size_t timelines);
