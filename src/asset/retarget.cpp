@@ -646,6 +646,10 @@ Result<RetargetReport> checkRetarget(const Clip& clip, const Skeleton& source, c
     auto c = correspond(source, target, map);
     if (!c) faults.insert(faults.end(), c.faults().begin(), c.faults().end());
     if (!faults.empty()) return faults;
+    // The reference joints are the map's too.
+    if (auto refs = references(source, target, map, *c); !refs) {
+        return std::vector<Fault>(refs.faults().begin(), refs.faults().end());
+    }
     std::vector<bool> animated(source.jointCount(), false);
     for (const Track& t : clip.tracks()) animated[t.target] = true;
     RetargetReport report;

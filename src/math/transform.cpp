@@ -50,27 +50,69 @@ Quat quatFromBasis(Vec3 c0, Vec3 c1, Vec3 c2) {
     return narrowNormalized(q);
 }
 
-Vec3 normalizedOrZero(Vec3 v) {
-    const double len = std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z);
-    if (!(len > 1e-30)) return {};
-    return {static_cast<float>(v.x / len), static_cast<float>(v.y / len), static_cast<float>(v.z / len)};
+// Three-vectors in double, for decompose(): a float axis squared overflows above
+// about 1.8e19 and underflows below about 1e-19, and glTF allows any finite scale.
+struct D3 {
+    double x, y, z;
+};
+D3 operator+(D3 a, D3 b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+D3 operator-(D3 a, D3 b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+D3 operator*(D3 a, double k) { return {a.x * k, a.y * k, a.z * k}; }
+double dot(D3 a, D3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+D3 cross(D3 a, D3 b) { return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
+double length(D3 a) { return std::sqrt(dot(a, a)); }
+D3 unitOrZero(D3 v) {
+    const double len = length(v);
+    return len > 0.0 && std::isfinite(len) ? v * (1.0 / len) : D3{0.0, 0.0, 0.0};
 }
+bool isZero(D3 v) { return v.x == 0.0 && v.y == 0.0 && v.z == 0.0; }
 
-// A unit vector perpendicular to `u`, taken from the identity axes in order so the
-// choice is deterministic.
-Vec3 perpendicularTo(Vec3 u) {
-    const Vec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    Vec3 best{};
-    float bestLen = -1.0f;
-    for (const Vec3& a : axes) {
-        const Vec3 p = a - u * dot(a, u);
-        const float l = length(p);
-        if (l > bestLen + 1e-3f) {
+// A unit vector perpendicular to unit `u`, taken from the identity axes in order so
+// the choice is deterministic.
+D3 perpendicularTo(D3 u) {
+    const D3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    D3 best{0.0, 0.0, 0.0};
+    double bestLen = -1.0;
+    for (const D3& a : axes) {
+        const D3 p = a - u * dot(a, u);
+        const double l = length(p);
+        if (l > bestLen + 1e-3) {
             best = p;
             bestLen = l;
         }
     }
-    return normalizedOrZero(best);
+    return unitOrZero(best);
+}
+
+// The rotation nearest the basis of unit columns u (a right-handed one): its polar
+// factor, by Newton's iteration X <- (g X + X^-T / g) / 2 with Higham's scaling g.
+// The polar factor of a rotation is itself, and it treats the three axes alike where
+// shear leaves them apart. Axes within 1e-9 of a plane are made orthonormal in order
+// instead (x kept, y in the x-y plane), where the iteration would divide by nearly 0.
+void nearestRotation(D3 (&u)[3]) {
+    constexpr double kFlat = 1e-9;
+    for (int pass = 0; pass < 40; ++pass) {
+        const D3 bc = cross(u[1], u[2]), ca = cross(u[2], u[0]), ab = cross(u[0], u[1]);
+        const double det = dot(u[0], bc);
+        if (!(det > kFlat)) break;
+        // X^-T has columns (b x c, c x a, a x b) / det.
+        const D3 inv[3] = {bc * (1.0 / det), ca * (1.0 / det), ab * (1.0 / det)};
+        const double normX = dot(u[0], u[0]) + dot(u[1], u[1]) + dot(u[2], u[2]);
+        const double normInv = dot(inv[0], inv[0]) + dot(inv[1], inv[1]) + dot(inv[2], inv[2]);
+        const double g = std::sqrt(std::sqrt(normInv / normX));
+        double change = 0.0;
+        for (int i = 0; i < 3; ++i) {
+            const D3 next = (u[i] * g + inv[i] * (1.0 / g)) * 0.5;
+            const D3 d = next - u[i];
+            change += dot(d, d);
+            u[i] = next;
+        }
+        if (change < 1e-30) return;
+    }
+    if (dot(u[0], cross(u[1], u[2])) > kFlat) return;  // converged on the last pass
+    u[1] = unitOrZero(u[1] - u[0] * dot(u[1], u[0]));
+    if (isZero(u[1])) u[1] = perpendicularTo(u[0]);
+    u[2] = cross(u[0], u[1]);
 }
 
 }  // namespace
@@ -182,42 +224,41 @@ Mat4 inverseAffine(const Mat4& a) noexcept {
 Transform decompose(const Mat4& m) noexcept {
     Transform t;
     t.translation = {m.m[12], m.m[13], m.m[14]};
-    const Vec3 c[3] = {{m.m[0], m.m[1], m.m[2]}, {m.m[4], m.m[5], m.m[6]}, {m.m[8], m.m[9], m.m[10]}};
-    // Axis lengths in double: squaring a float axis overflows above ~1.8e19 and
-    // underflows below ~1e-19, and glTF allows any finite scale.
-    auto axisLength = [](Vec3 v) {
-        return static_cast<float>(std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z));
-    };
-    float s[3] = {axisLength(c[0]), axisLength(c[1]), axisLength(c[2])};
-    Vec3 u[3] = {normalizedOrZero(c[0]), normalizedOrZero(c[1]), normalizedOrZero(c[2])};
-    bool present[3] = {u[0] != Vec3{}, u[1] != Vec3{}, u[2] != Vec3{}};
+    const D3 c[3] = {{m.m[0], m.m[1], m.m[2]}, {m.m[4], m.m[5], m.m[6]}, {m.m[8], m.m[9], m.m[10]}};
+    double s[3] = {length(c[0]), length(c[1]), length(c[2])};
+    D3 u[3] = {unitOrZero(c[0]), unitOrZero(c[1]), unitOrZero(c[2])};
+    const bool present[3] = {!isZero(u[0]), !isZero(u[1]), !isZero(u[2])};
     for (int i = 0; i < 3; ++i) {
-        if (!present[i]) s[i] = 0.0f;
+        if (!present[i]) s[i] = 0.0;
     }
     const int count = int(present[0]) + int(present[1]) + int(present[2]);
     if (count == 3) {
         // A mirrored basis: flip one axis so the rest is a proper rotation.
-        if (dot(c[0], cross(c[1], c[2])) < 0.0f) {
+        if (dot(u[0], cross(u[1], u[2])) < 0.0) {
             s[0] = -s[0];
-            u[0] = -u[0];
+            u[0] = u[0] * -1.0;
         }
     } else if (count == 2) {
         // Rebuild the collapsed axis from the two that survived (right-handed).
-        if (!present[0]) u[0] = normalizedOrZero(cross(u[1], u[2]));
-        if (!present[1]) u[1] = normalizedOrZero(cross(u[2], u[0]));
-        if (!present[2]) u[2] = normalizedOrZero(cross(u[0], u[1]));
+        if (!present[0]) u[0] = unitOrZero(cross(u[1], u[2]));
+        if (!present[1]) u[1] = unitOrZero(cross(u[2], u[0]));
+        if (!present[2]) u[2] = unitOrZero(cross(u[0], u[1]));
     } else if (count == 1) {
         const int k = present[0] ? 0 : (present[1] ? 1 : 2);
         const int k1 = (k + 1) % 3, k2 = (k + 2) % 3;
         u[k1] = perpendicularTo(u[k]);
-        u[k2] = normalizedOrZero(cross(u[k], u[k1]));
+        u[k2] = unitOrZero(cross(u[k], u[k1]));
     } else {
         u[0] = {1, 0, 0};
         u[1] = {0, 1, 0};
         u[2] = {0, 0, 1};
     }
-    t.rotation = quatFromBasis(u[0], u[1], u[2]);
-    t.scale = {s[0], s[1], s[2]};
+    nearestRotation(u);
+    const auto narrow = [](D3 v) {
+        return Vec3{static_cast<float>(v.x), static_cast<float>(v.y), static_cast<float>(v.z)};
+    };
+    t.rotation = quatFromBasis(narrow(u[0]), narrow(u[1]), narrow(u[2]));
+    t.scale = {static_cast<float>(s[0]), static_cast<float>(s[1]), static_cast<float>(s[2])};
     if (!isFinite(t.translation)) t.translation = {};
     if (!isFinite(t.scale)) t.scale = {};
     return t;

@@ -1,5 +1,6 @@
 #include "kinema/runtime/marker_sweep.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace kinema {
@@ -74,14 +75,22 @@ std::size_t markersCrossed(std::span<const Marker> markers, double duration, Loo
         step.from = wrapPosition(step.from, period);
         step.to = wrapPosition(step.to, period);
     }
+    // The coordinate's far end (its near end is 0).
+    const double end = period > 0.0 ? period : duration;
     // First-meeting distance of marker i, or a negative value when it is not crossed.
     auto firstMet = [&](std::size_t i) {
         double points[2];
         const int n = markerPoints(mode, duration, static_cast<double>(markers[i].time), points);
         double best = -1.0;
         for (int p = 0; p < n; ++p) {
-            // Met kMarkerSlack early in the direction of travel (marker_sweep.hpp).
-            points[p] += step.travel > 0.0 ? -kMarkerSlack : kMarkerSlack;
+            // Met kMarkerSlack early in the direction of travel (marker_sweep.hpp), or
+            // half way from the end the head comes from where that is nearer: a
+            // marker 0.5 us into the clip is still ahead of a head starting at 0.
+            if (step.travel > 0.0) {
+                points[p] -= points[p] > 0.0 ? std::min(kMarkerSlack, points[p] / 2.0) : kMarkerSlack;
+            } else {
+                points[p] += points[p] < end ? std::min(kMarkerSlack, (end - points[p]) / 2.0) : kMarkerSlack;
+            }
             if (period > 0.0) points[p] = wrapPosition(points[p], period);
             if (!covers(step, period, points[p])) continue;
             const double d = distanceTo(step, period, points[p]);

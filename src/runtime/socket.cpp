@@ -1,6 +1,7 @@
 #include "kinema/runtime/socket.hpp"
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -27,16 +28,16 @@ void Socket::setBone(std::string bone) {
 
 void Socket::setOffset(const Transform& offset) noexcept {
     offset_ = offset;
-    const Quat& q = offset.rotation;
-    const float q2 = dot(q, q);
     const StatusCode before = offsetStatus_.code;
+    // Normalised in double: a rotation of length 1e-30 or 3e38 has a direction.
+    const std::optional<Quat> unit = tryNormalize(offset.rotation);
     if (!isFinite(offset)) {
         offsetStatus_ = Status::failure(StatusCode::NotFinite, "socket: the offset holds a value that is not finite");
-    } else if (!(q2 > 0.0f) || !std::isfinite(q2)) {
+    } else if (!unit) {
         offsetStatus_ = Status::failure(StatusCode::OutOfRange, "socket: the offset's rotation is zero");
     } else {
         offsetStatus_ = Status::success();
-        offset_.rotation = normalize(q);
+        offset_.rotation = *unit;
     }
     offsetMatrix_ = offsetStatus_ ? toMatrix(offset_) : Mat4{};
     // An offset whose fault is another kind than the last one's is a new occurrence;
@@ -48,7 +49,8 @@ void Socket::setOffset(const Transform& offset) noexcept {
 std::int32_t Socket::resolve(const Skeleton& skeleton) {
     if (resolvedValid_ && resolvedFor_ == skeleton.fingerprint()) return index_;
     ++lookups_;
-    const auto found = skeleton.findJoint(bone_);
+    // No name is no bone, though a skeleton may have joints without names.
+    const auto found = bone_.empty() ? std::nullopt : skeleton.findJoint(bone_);
     index_ = found ? static_cast<std::int32_t>(*found) : -1;
     resolvedFor_ = skeleton.fingerprint();
     resolvedValid_ = true;
@@ -84,6 +86,7 @@ SocketReport Socket::place(const Skeleton& skeleton, std::span<const Mat4> model
     }
     passed(kWrongSize);
     const std::int32_t bone = resolve(skeleton);
+    if (bone_.empty()) return fault(Status::failure(StatusCode::Missing, "socket: it names no bone"), kUnknownBone);
     if (bone < 0) {
         return fault(Status::failure(StatusCode::UnknownName, "socket: the skeleton has no bone of that name"),
                      kUnknownBone);

@@ -718,6 +718,13 @@ TEST(Retarget, FaultsNameTheEntry) {
     options.map.sourceReference = "pelvis";
     EXPECT_EQ(retargetClip(clip, s, s, options).message(),
               "map/sourceReference: source joint \"pelvis\" is not in the source skeleton");
+    EXPECT_EQ(checkRetarget(clip, s, s, options.map).message(),
+              "map/sourceReference: source joint \"pelvis\" is not in the source skeleton");
+    options.map.sourceReference.clear();
+    options.map.targetReference = "pelvis";
+    EXPECT_EQ(checkRetarget(clip, s, s, options.map).message(),
+              "map/targetReference: target joint \"pelvis\" is not in the target skeleton");
+    options.map.targetReference.clear();
     options.map.sourceReference = "hips";
     options.map.targetReference = "hips";
     options.up = {0, -1, 0};

@@ -289,6 +289,47 @@ TEST(TransformDecompose, TinyFiniteScaleOnOneAxisComesBack) {
     expectExtremeScaleComesBack(1e-25f);
 }
 
+// Mirrored uniform scales from 1e-31 to 1e25: the sign and the rotation survive
+// (the mirror test and the axes' directions are taken in double).
+TEST(TransformDecompose, MirroredUniformScalesOfAnySizeKeepTheirSignAndRotation) {
+    const Quat q = kinema::normalize(Quat{0.3f, -0.5f, 0.2f, 0.8f});
+    for (const float k : {1e-31f, 1e-20f, 1e-16f, 1.0f, 1e16f, 1e25f}) {
+        const Transform d = kinema::decompose(kinema::toMatrix(Transform{{0, 1, 0}, q, {-k, k, k}}));
+        EXPECT_NEAR(d.scale.x / -k, 1.0, 1e-6) << k;
+        EXPECT_NEAR(d.scale.y / k, 1.0, 1e-6) << k;
+        EXPECT_NEAR(d.scale.z / k, 1.0, 1e-6) << k;
+        EXPECT_GT(std::fabs(kinema::dot(d.rotation, q)), 1.0f - 1e-6f) << k;
+    }
+}
+
+// Shear: the rotation is the polar factor of the unit axes. In a plane (axes x and
+// y turned about z, z untouched) that factor turns by atan2(c - b, a + d) for the
+// unit axes' 2 x 2 block [a b; c d].
+TEST(TransformDecompose, ShearGivesTheRotationNearestTheAxesDirections) {
+    for (const double turn : {0.0, 0.5236, 0.7854, 1.2, 2.5, -2.0}) {
+        for (const double stretch : {1.2, 2.0, 5.0}) {
+            // Parent scale (stretch, 1, 1) times a child turned by `turn` about z.
+            const double co = std::cos(turn), si = std::sin(turn);
+            const double x0 = stretch * co, y0 = si, x1 = -stretch * si, y1 = co;
+            Mat4 m;
+            m.m[0] = static_cast<float>(x0);
+            m.m[1] = static_cast<float>(y0);
+            m.m[4] = static_cast<float>(x1);
+            m.m[5] = static_cast<float>(y1);
+            const double n0 = std::hypot(x0, y0), n1 = std::hypot(x1, y1);
+            const double a = x0 / n0, c = y0 / n0, b = x1 / n1, d = y1 / n1;
+            const double want = std::atan2(c - b, a + d);
+            const Transform got = kinema::decompose(m);
+            const Quat expected = kinema::fromAxisAngle(Vec3{0.0f, 0.0f, 1.0f}, static_cast<float>(want));
+            EXPECT_GT(std::fabs(kinema::dot(got.rotation, expected)), 1.0f - 1e-6f)
+                << "turn " << turn << " stretch " << stretch;
+            EXPECT_NEAR(got.scale.x, n0, 1e-6 * n0);
+            EXPECT_NEAR(got.scale.y, n1, 1e-6 * n1);
+            EXPECT_EQ(got.scale.z, 1.0f);
+        }
+    }
+}
+
 TEST(TransformDecompose, NonFiniteMatrixNeverGivesNaN) {
     const float inf = std::numeric_limits<float>::infinity();
     const float nan = std::numeric_limits<float>::quiet_NaN();

@@ -73,6 +73,35 @@ TEST(MarkerSweep, AHeadTickingOntoAMarkerAnnouncesItOnThatTick) {
     }
 }
 
+// Markers within 1 us of the end a head starts from are still ahead of it: met half
+// way there, so the first pass announces them, once.
+TEST(MarkerSweep, AMarkerJustPastTheStartIsAnnouncedOnTheFirstPass) {
+    const std::array<Marker, 2> markers{Marker{"soon", 5e-7f}, Marker{"late", 1.0f - 5e-7f}};
+    std::array<std::uint32_t, 2> out{};
+    const auto count = [&](LoopMode mode, PlaybackStep step) { return markersCrossed(markers, 1.0, mode, step, out); };
+    // Forward from 0: "soon" on the first step, for a one-shot and a loop alike.
+    ASSERT_EQ(count(LoopMode::Clamp, {0.0, 0.1, 0.1}), 1u);
+    EXPECT_EQ(out[0], 0u);
+    ASSERT_EQ(count(LoopMode::Loop, {0.0, 0.1, 0.1}), 1u);
+    EXPECT_EQ(out[0], 0u);
+    // Backward from the end: "late" on the first step.
+    ASSERT_EQ(count(LoopMode::Clamp, {1.0, 0.9, -0.1}), 1u);
+    EXPECT_EQ(out[0], 1u);
+    // A head a rounding short of a marker 1 us in still meets it.
+    EXPECT_EQ(count(LoopMode::Clamp, {0.0, 5e-7 - 1e-18, 5e-7 - 1e-18}), 1u);
+    // A loop's laps: each marker once a lap, ten laps of 1/10 s ticks.
+    std::array<int, 2> seen{};
+    double head = 0.0;
+    for (int n = 0; n < 100; ++n) {
+        const PlaybackStep step{head, head + 0.1, 0.1};
+        head += 0.1;
+        const std::size_t k = count(LoopMode::Loop, step);
+        for (std::size_t i = 0; i < k; ++i) ++seen[out[i]];
+    }
+    EXPECT_EQ(seen[0], 10);
+    EXPECT_EQ(seen[1], 10);
+}
+
 }  // namespace
 }  // namespace kinema
 

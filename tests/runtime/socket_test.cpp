@@ -86,12 +86,33 @@ TEST(Socket, BadOffsetsAndBonesAreRefusedAndRotationsNormalised) {
         m.m[8] * (m.m[1] * m.m[6] - m.m[2] * m.m[5]);
     EXPECT_NEAR(det, 1.0f, 1e-5f);  // a rotation: nothing scaled by the quaternion's length
     EXPECT_EQ(socket.offset().rotation.z, 1.0f);
+    // Lengths whose squares leave float range still have a direction.
+    for (const float k : {1e-30f, 3e38f}) {
+        Transform scaled;
+        scaled.rotation = {0.0f, 0.0f, k, 0.0f};
+        socket.setOffset(scaled);
+        ASSERT_TRUE(socket.place(skeleton, restModel(skeleton), placed).status.ok()) << k;
+        EXPECT_EQ(socket.offset().rotation.z, 1.0f) << k;
+    }
 
     std::vector<Mat4> model = restModel(skeleton);
     model[1].m[13] = INFINITY;
     r = socket.place(skeleton, model, placed);
     EXPECT_EQ(r.status.code, StatusCode::NotFinite);
     EXPECT_EQ(r.status.index, 1);
+}
+
+TEST(Socket, ASocketNamingNoBoneIsRefusedThoughJointsHaveNoNames) {
+    std::vector<JointDesc> joints(2);
+    joints[1].parent = 0;  // both unnamed
+    const Skeleton unnamed = Skeleton::create(std::move(joints)).value();
+    Socket socket;
+    SocketPlacement placed;
+    const std::vector<Mat4> model(2);
+    const SocketReport r = socket.place(unnamed, model, placed);
+    EXPECT_EQ(r.status.code, StatusCode::Missing);
+    EXPECT_EQ(r.status.message(), "socket: it names no bone");
+    EXPECT_EQ(socket.resolve(unnamed), -1);
 }
 
 TEST(Socket, LooksTheBoneUpOncePerSkeletonAndNameFailuresToo) {

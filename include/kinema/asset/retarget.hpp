@@ -88,8 +88,8 @@ struct RetargetReport {
 };
 
 // The unmapped joints of `map` for `clip` (made for `source`) and `target`, without
-// retargeting anything. Faults: those of the map (as retargetClip gives them) and a
-// clip that does not fit `source`.
+// retargeting anything. Faults: those of the map (as retargetClip gives them: its
+// joint pairs and its reference joints) and a clip that does not fit `source`.
 Result<RetargetReport> checkRetarget(const Clip& clip, const Skeleton& source, const Skeleton& target,
                                      const RetargetMap& map);
 

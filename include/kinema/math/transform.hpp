@@ -41,12 +41,16 @@ inline Mat4 toMatrix(const Transform& t) noexcept {
     return m;
 }
 
-// Splits an affine matrix into TRS. Never produces NaN:
+// Splits an affine matrix into TRS, in double (any finite scale, 1e-40 or 1e38).
+// Never produces NaN:
 // - a mirrored basis (negative determinant) comes back with scale.x negative and a
 //   proper rotation, so toMatrix() reproduces the input;
 // - a zero-length axis gets scale 0 and its direction is rebuilt from the other two
 //   axes; with two or three axes gone the missing directions come from identity.
-// Shear cannot be represented and is dropped (glTF forbids it in node matrices).
+// Shear cannot be represented (glTF forbids it in node matrices): the scale is the
+// axes' lengths and the rotation the one nearest their directions (the polar factor
+// of the unit axes, which leans toward none of them); axes all but in one plane keep
+// x and the x-y plane.
 Transform decompose(const Mat4& m) noexcept;
 
 bool isFinite(const Transform& t) noexcept;

@@ -22,6 +22,9 @@
 // to 0.49999999999999994 s): each marker is met kMarkerSlack early, in the direction the
 // head moves, so a head ticking onto it announces it on that tick, not the next. The
 // sweeps still meet without a gap or an overlap: the shift is the same for every step.
+// A marker nearer than twice kMarkerSlack to the end of the coordinate the head comes
+// from (0 going forward; the clip's end, or the loop's period, going backward) is met
+// half way to that end instead, so a head starting there still has it ahead.
 #pragma once
 
 #include <cstddef>

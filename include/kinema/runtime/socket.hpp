@@ -28,9 +28,11 @@ namespace kinema {
 
 struct SocketPlacement {
     Mat4 matrix;  // model[bone] * offset: the held thing's model matrix
-    // `matrix` as TRS (decompose()): exact for translation, rotation and uniform
-    // scale; a mirrored axis comes back as a negative scale.x, a collapsed axis as a
-    // zero scale with its direction rebuilt from the others; never NaN.
+    // `matrix` as TRS (decompose()): exact for translation, rotation and scale
+    // along the bone's axes, of any finite size; a mirrored axis comes back as a
+    // negative scale.x, a collapsed axis as a zero scale with its direction rebuilt
+    // from the others; under shear (a bone turned inside a parent scaled unevenly)
+    // the rotation nearest the axes' directions; never NaN.
     Transform trs;
 };
 
@@ -51,20 +53,22 @@ public:
     void setBone(std::string bone);
     // The held thing in the bone's frame, as given (its rotation normalised) and as
     // the matrix placement uses. An offset holding a value that is not finite, or a
-    // zero rotation, is kept but refused by place() until a good one is set.
+    // zero rotation (a rotation of any other length is normalised, in double), is
+    // kept but refused by place() until a good one is set.
     const Transform& offset() const noexcept { return offset_; }
     const Mat4& offsetMatrix() const noexcept { return offsetMatrix_; }
     void setOffset(const Transform& offset) noexcept;
 
-    // The bone's joint index in `skeleton`, or -1 when it has no joint of that name.
+    // The bone's joint index in `skeleton`, or -1 when it has no joint of that name
+    // (or the socket names none: an empty name never means an unnamed joint).
     // Looked up only when the skeleton (by fingerprint) or the name changed since the
     // last call.
     std::int32_t resolve(const Skeleton& skeleton);
 
     // Places the socket from `model`, the pose's model matrices (one per joint of
-    // `skeleton`). Faults, out left untouched: Missing (no pose: `model` empty),
-    // NotReady (an empty skeleton), UnknownName (the bone is not in the skeleton:
-    // bone() names it), WrongCount (`model` and the skeleton differ in size),
+    // `skeleton`). Faults, out left untouched: Missing (no pose: `model` empty; or
+    // the socket names no bone), NotReady (an empty skeleton), UnknownName (the bone
+    // is not in the skeleton: bone() names it), WrongCount (`model` and the skeleton differ in size),
     // NotFinite (the offset, or the bone's model matrix, holds a value that is not
     // finite, or their product overflows; index: the bone), OutOfRange (the offset's
     // rotation is zero).
