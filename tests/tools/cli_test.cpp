@@ -61,6 +61,19 @@ TEST(Cli, EveryCommandHasHelp) {
     }
 }
 
+// A number's range is named once, as a type: "FLOAT in [0 to 3600]", not
+// "FLOAT:FLOAT in [0 to 3600]".
+TEST(Cli, NumberOptionsNameTheirRangeOnce) {
+    const CliRun help = runKinema("demo --help");
+    EXPECT_TRUE(kinema::test::contains(help.out, "--seconds FLOAT in [0 to 3600]")) << help.out;
+    EXPECT_TRUE(kinema::test::contains(runKinema("render --help").out, "--frames INT in 1..100000"));
+    EXPECT_FALSE(kinema::test::contains(help.out, "FLOAT:FLOAT"));
+    const CliRun missing = runKinema("demo --seconds");
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_TRUE(kinema::test::contains(missing.err, "--seconds: 1 required FLOAT in [0 to 3600] missing"))
+        << missing.err;
+}
+
 TEST(Cli, UnknownCommandFailsOnStderr) {
     const CliRun r = runKinema("frobnicate");
     EXPECT_EQ(r.exitCode, 2);

@@ -48,9 +48,16 @@ std::optional<double> parseNumber(std::string_view text) {
     return value;
 }
 
+namespace {
+
+// "to", not a dash: "[1e-06 - 1e+06]" reads as a negative bound.
+std::string decimalBounds(double lo, double hi) { return "[" + shortest(lo) + " to " + shortest(hi) + "]"; }
+std::string wholeBounds(std::uint64_t lo, std::uint64_t hi) { return std::to_string(lo) + ".." + std::to_string(hi); }
+
+}  // namespace
+
 CLI::Validator finiteIn(double lo, double hi) {
-    // "to", not a dash: "[1e-06 - 1e+06]" reads as a negative bound.
-    const std::string bounds = "[" + shortest(lo) + " to " + shortest(hi) + "]";
+    const std::string bounds = decimalBounds(lo, hi);
     return CLI::Validator(
         [lo, hi, bounds](std::string& input) -> std::string {
             const std::optional<double> value = parseNumber(input);
@@ -60,11 +67,11 @@ CLI::Validator finiteIn(double lo, double hi) {
             input = std::string(trimmed(input));
             return {};
         },
-        "FLOAT in " + bounds);
+        "");
 }
 
 CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi) {
-    const std::string bounds = std::to_string(lo) + ".." + std::to_string(hi);
+    const std::string bounds = wholeBounds(lo, hi);
     return CLI::Validator(
         [lo, hi, bounds](std::string& input) -> std::string {
             const std::string_view text = input;
@@ -75,7 +82,15 @@ CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi) {
             }
             return {};
         },
-        "INT in " + bounds);
+        "");
+}
+
+CLI::Option* decimalIn(CLI::Option* option, double lo, double hi) {
+    return option->transform(finiteIn(lo, hi))->type_name("FLOAT in " + decimalBounds(lo, hi));
+}
+
+CLI::Option* wholeNumberIn(CLI::Option* option, std::uint64_t lo, std::uint64_t hi) {
+    return option->check(wholeIn(lo, hi))->type_name("INT in " + wholeBounds(lo, hi));
 }
 
 CLI::Validator sizeIn(std::uint64_t lo, std::uint64_t hi, std::string unit) {

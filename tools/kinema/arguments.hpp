@@ -10,7 +10,8 @@
 
 namespace CLI {
 class Validator;
-}
+class Option;
+}  // namespace CLI
 
 namespace kinema::cli {
 
@@ -28,6 +29,11 @@ CLI::Validator finiteIn(double lo, double hi);
 // A check for an integer option: decimal digits naming a whole number within [lo, hi]
 // ("'1.5' is not a whole number in 1..1024", echoing what was typed), nothing else.
 CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi);
+
+// `option` checked by finiteIn or wholeIn, its help and its "missing" message naming
+// the range once ("FLOAT in [0 to 3600]", "INT in 1..1024"). Returns `option`.
+CLI::Option* decimalIn(CLI::Option* option, double lo, double hi);
+CLI::Option* wholeNumberIn(CLI::Option* option, std::uint64_t lo, std::uint64_t hi);
 
 // A size in bytes (or a count of `unit`, "pixels"): decimal digits with an optional unit
 // K, M, G, T, P or E (powers of 1024, case and a trailing "B" or "iB" ignored, "512M",

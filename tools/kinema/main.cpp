@@ -137,10 +137,9 @@ int main(int argc, char** argv) {
         "each planted foot's distance from the ground with and without foot IK; exit 1 when a target is missed "
         "(planted ankles within 1 mm of the ground with foot IK and over 10 mm off without, the sword within "
         "1e-4 m of its socket).");
-    demoCmd->add_option("--seconds", demo.seconds, "seconds to play, in ticks of 1/60 s (default 8)")
-        ->transform(finiteIn(0.0, 3600.0));
-    demoCmd->add_option("--step", demo.step, "seconds between printed poses (default 0.25)")
-        ->transform(finiteIn(0.001, 10.0));
+    decimalIn(demoCmd->add_option("--seconds", demo.seconds, "seconds to play, in ticks of 1/60 s (default 8)"), 0.0,
+              3600.0);
+    decimalIn(demoCmd->add_option("--step", demo.step, "seconds between printed poses (default 0.25)"), 0.001, 10.0);
     demoCmd->add_flag("--json", demo.json,
                       "print the run as one JSON object: events, states, rootMotion, footGroundErrorMm "
                       "(withIk, withoutIk), socketDrift, pass");
@@ -160,16 +159,17 @@ int main(int argc, char** argv) {
     renderCmd->add_option("FILE", render.file, "a .gltf or .glb file, or a cooked file")->required()->check(notEmpty());
     renderCmd->add_option("--animation", render.animation,
                           "animation index or name, or none for the rest pose (default: the first)");
-    renderCmd->add_option("--time", render.time, "seconds into the animation of the (first) frame (default 0)")
-        ->transform(finiteIn(0.0, 1e6));
-    renderCmd
-        ->add_option(
+    decimalIn(
+        renderCmd->add_option("--time", render.time, "seconds into the animation of the (first) frame (default 0)"),
+        0.0, 1e6);
+    wholeNumberIn(
+        renderCmd->add_option(
             "--frames", render.frames,
-            "frames to draw, 1/fps apart (default 1; a GIF given neither --frames nor --time plays the whole clip)")
-        ->check(wholeIn(1, 100'000));
-    renderCmd
-        ->add_option("--fps", render.fps, "frames per second of --frames and the GIF (default 30; a GIF: at most 50)")
-        ->transform(finiteIn(0.1, 1000.0));
+            "frames to draw, 1/fps apart (default 1; a GIF given neither --frames nor --time plays the whole clip)"),
+        1, 100'000);
+    decimalIn(renderCmd->add_option("--fps", render.fps,
+                                    "frames per second of --frames and the GIF (default 30; a GIF: at most 50)"),
+              0.1, 1000.0);
     renderCmd->add_option("--size", render.size, "image size WIDTHxHEIGHT, 1..16384 a side (default 640x480)");
     renderCmd->add_flag("--skeleton", render.skeleton,
                         "draw the rig over the mesh: bones, joints and axis triads (X red, Y green, Z blue)");
@@ -208,8 +208,8 @@ int main(int argc, char** argv) {
         ->check(notEmpty());
     viewCmd->add_flag("--validation", view.validation,
                       "run with the Vulkan validation layers (synchronisation included); any message fails");
-    viewCmd->add_option("--frames", view.frames, "close after this many frames (for scripts and tests)")
-        ->check(wholeIn(1, 1'000'000'000));
+    wholeNumberIn(viewCmd->add_option("--frames", view.frames, "close after this many frames (for scripts and tests)"),
+                  1, 1'000'000'000);
     addImportFlags(*viewCmd, view.import, ImageLimit::Offered);
 
     BenchOptions bench;
@@ -231,13 +231,13 @@ int main(int argc, char** argv) {
                      "(default all; may be repeated)")
         ->allow_extra_args(false)
         ->check(notEmpty());
-    benchCmd->add_option("--threads", bench.threads, "threads for w1e and w1f (default 0: as many as the hardware has)")
-        ->check(wholeIn(0, 1024));
-    benchCmd
-        ->add_option("--instances", bench.instances,
-                     "instances of every workload (default 0: each its own, 256 for W1, 10,000 for w1f, 1000 "
-                     "for w2; 1 times one instance whose data stays in cache)")
-        ->check(wholeIn(0, 100'000));
+    wholeNumberIn(benchCmd->add_option("--threads", bench.threads,
+                                       "threads for w1e and w1f (default 0: as many as the hardware has)"),
+                  0, 1024);
+    wholeNumberIn(benchCmd->add_option("--instances", bench.instances,
+                                       "instances of every workload (default 0: each its own, 256 for W1, 10,000 for "
+                                       "w1f, 1000 for w2; 1 times one instance whose data stays in cache)"),
+                  0, 100'000);
     benchCmd
         ->add_option("--clip", bench.clip,
                      "W1 clip definition: smooth (rotations turn at most 3.6 degrees per key) or wide (at "
@@ -255,10 +255,11 @@ int main(int argc, char** argv) {
                        "run every pass with the --simd level's own kernels (default: per CPU; at avx512, AMD "
                        "Zen 4 takes the avx2 local->model and palette kernels and skins blending in 256-bit "
                        "halves, Intel Ice Lake takes the avx2 kernels of every pass but skinning, docs/SIMD.md)");
-    benchCmd->add_option("--repetitions", bench.repetitions, "repetitions per row; the median is reported (default 5)")
-        ->check(wholeIn(1, 1000));
-    benchCmd->add_option("--min-time", bench.minTime, "seconds each repetition runs at least (default 0.2)")
-        ->transform(finiteIn(0.0, 600.0));
+    wholeNumberIn(benchCmd->add_option("--repetitions", bench.repetitions,
+                                       "repetitions per row; the median is reported (default 5)"),
+                  1, 1000);
+    decimalIn(benchCmd->add_option("--min-time", bench.minTime, "seconds each repetition runs at least (default 0.2)"),
+              0.0, 600.0);
     benchCmd
         ->add_option("--gpu", bench.gpu,
                      "Vulkan device of the render workload's GPU rows: lavapipe, an index or part of a name, "
@@ -285,13 +286,14 @@ int main(int argc, char** argv) {
     cookCmd->add_option("--out", cook.out, "folder for the .kinc files (created when missing)")
         ->type_name("DIR")
         ->required();
-    cookCmd->add_option("--jobs", cook.jobs, "files cooked at once, 1..1024 (default: the hardware's threads)")
-        ->check(wholeIn(1, 1024));
-    cookCmd
-        ->add_option("--error-cm", cook.errorCm,
-                     "largest error a point 3 cm from a joint may show, in cm, for files in metres, 1e-6..1e6 "
-                     "(default 0.01)")
-        ->transform(finiteIn(1e-6, 1e6));
+    wholeNumberIn(
+        cookCmd->add_option("--jobs", cook.jobs, "files cooked at once, 1..1024 (default: the hardware's threads)"), 1,
+        1024);
+    decimalIn(
+        cookCmd->add_option("--error-cm", cook.errorCm,
+                            "largest error a point 3 cm from a joint may show, in cm, for files in metres, 1e-6..1e6 "
+                            "(default 0.01)"),
+        1e-6, 1e6);
     const auto powerOfTwo = [](std::uint32_t low, std::uint32_t high, bool zero) {
         return CLI::Validator(
             [=](std::string& text) -> std::string {
