@@ -53,6 +53,33 @@ struct Correspondence {
     std::vector<std::int32_t> targetOf;  // per source joint: the (first) target joint it drives, or kNone
 };
 
+// Where map entry `i` was given: "map/joints/<i>[/side]", or its JSON pointer in the
+// map's file ("rig.json#/joints/<source name>") when the map has an origin.
+std::string entryAt(const RetargetMap& map, std::size_t i, std::string_view side) {
+    if (map.origin.empty()) {
+        std::string at = "map/joints/" + std::to_string(i);
+        if (!side.empty()) at.append("/").append(side);
+        return at;
+    }
+    std::string at = map.origin + "#/joints/";
+    for (const char ch : map.joints[i].source) {
+        if (ch == '~') {
+            at += "~0";
+        } else if (ch == '/') {
+            at += "~1";
+        } else {
+            at += ch;
+        }
+    }
+    return at;
+}
+
+// Where a reference joint was given ("source" or "target").
+std::string referenceAt(const RetargetMap& map, std::string_view side) {
+    if (map.origin.empty()) return std::string(side == "source" ? "map/sourceReference" : "map/targetReference");
+    return map.origin + "#/reference/" + std::string(side);
+}
+
 Result<Correspondence> correspond(const Skeleton& source, const Skeleton& target, const RetargetMap& map) {
     Correspondence c;
     c.sourceOf.assign(target.jointCount(), kNone);
@@ -72,30 +99,29 @@ Result<Correspondence> correspond(const Skeleton& source, const Skeleton& target
     std::vector<std::size_t> targetEntry(target.jointCount(), kUnused);
     for (std::size_t i = 0; i < map.joints.size(); ++i) {
         const JointPair& pair = map.joints[i];
-        const std::string at = "map/joints/" + std::to_string(i);
         const std::size_t before = faults.size();
         // Plain indices (kUnused: not found) rather than optionals, read after the checks.
         const std::size_t s = pair.source.empty() ? kUnused : source.findJoint(pair.source).value_or(kNoJoint);
         const std::size_t t = pair.target.empty() ? kUnused : target.findJoint(pair.target).value_or(kNoJoint);
         if (pair.source.empty()) {
-            faults.push_back({at + "/source", "the source joint name is empty"});
+            faults.push_back({entryAt(map, i, "source"), "the source joint name is empty"});
         } else if (s == kNoJoint) {
             faults.push_back(
-                {at + "/source", "source joint " + quoted(pair.source) + " is not in the source skeleton"});
+                {entryAt(map, i, "source"), "source joint " + quoted(pair.source) + " is not in the source skeleton"});
         } else if (sourceEntry[s] != kUnused) {
-            faults.push_back({at + "/source",
-                              "source joint " + quoted(pair.source) + " is mapped already by map/joints/" +
-                                  std::to_string(sourceEntry[s])});
+            faults.push_back(
+                {entryAt(map, i, "source"),
+                 "source joint " + quoted(pair.source) + " is mapped already by " + entryAt(map, sourceEntry[s], "")});
         }
         if (pair.target.empty()) {
-            faults.push_back({at + "/target", "the target joint name is empty"});
+            faults.push_back({entryAt(map, i, "target"), "the target joint name is empty"});
         } else if (t == kNoJoint) {
             faults.push_back(
-                {at + "/target", "target joint " + quoted(pair.target) + " is not in the target skeleton"});
+                {entryAt(map, i, "target"), "target joint " + quoted(pair.target) + " is not in the target skeleton"});
         } else if (targetEntry[t] != kUnused) {
-            faults.push_back({at + "/target",
-                              "target joint " + quoted(pair.target) + " is driven already by map/joints/" +
-                                  std::to_string(targetEntry[t]) + " (" + quoted(map.joints[targetEntry[t]].source) +
+            faults.push_back({entryAt(map, i, "target"),
+                              "target joint " + quoted(pair.target) + " is driven already by " +
+                                  entryAt(map, targetEntry[t], "") + " (" + quoted(map.joints[targetEntry[t]].source) +
                                   ")"});
         }
         if (faults.size() != before) continue;
@@ -132,7 +158,7 @@ Result<References> references(const Skeleton& source, const Skeleton& target, co
         if (const auto s = source.findJoint(map.sourceReference)) {
             r.source = static_cast<std::int32_t>(*s);
         } else {
-            faults.push_back({"map/sourceReference",
+            faults.push_back({referenceAt(map, "source"),
                               "source joint " + quoted(map.sourceReference) + " is not in the source skeleton"});
         }
     }
@@ -140,7 +166,7 @@ Result<References> references(const Skeleton& source, const Skeleton& target, co
         if (const auto t = target.findJoint(map.targetReference)) {
             r.target = static_cast<std::int32_t>(*t);
         } else {
-            faults.push_back({"map/targetReference",
+            faults.push_back({referenceAt(map, "target"),
                               "target joint " + quoted(map.targetReference) + " is not in the target skeleton"});
         }
     }
@@ -148,7 +174,7 @@ Result<References> references(const Skeleton& source, const Skeleton& target, co
     if (r.source != kNone && map.targetReference.empty()) {
         r.target = c.targetOf[index(r.source)];
         if (r.target == kNone) {
-            return Fault{"map/sourceReference",
+            return Fault{referenceAt(map, "source"),
                          "source joint " + quoted(map.sourceReference) +
                              " drives no target joint; name the target reference too"};
         }
@@ -156,7 +182,7 @@ Result<References> references(const Skeleton& source, const Skeleton& target, co
     if (r.target != kNone && map.sourceReference.empty()) {
         r.source = c.sourceOf[index(r.target)];
         if (r.source == kNone) {
-            return Fault{"map/targetReference",
+            return Fault{referenceAt(map, "target"),
                          "no source joint drives target joint " + quoted(map.targetReference) +
                              "; name the source reference too"};
         }
@@ -204,12 +230,12 @@ Result<float> translationScale(const Skeleton& source, const Skeleton& target, c
     const float ht = height(target, refs.target);
     std::vector<Fault> faults;
     if (!(hs > 0.0f) || !std::isfinite(hs)) {
-        faults.push_back({"map/sourceReference",
+        faults.push_back({referenceAt(o.map, "source"),
                           "source joint " + quoted(source.name(index(refs.source))) + " rests at height " +
                               exactNumber(hs) + "; the translation ratio needs a height > 0 (or translationScale)"});
     }
     if (!(ht > 0.0f) || !std::isfinite(ht)) {
-        faults.push_back({"map/targetReference",
+        faults.push_back({referenceAt(o.map, "target"),
                           "target joint " + quoted(target.name(index(refs.target))) + " rests at height " +
                               exactNumber(ht) + "; the translation ratio needs a height > 0 (or translationScale)"});
     }

@@ -95,6 +95,7 @@ Result<RetargetMap> parseJointMapJson(std::string_view json, std::string_view so
     JointMapReader reader;
     RetargetMap map = reader.document(root);
     if (!reader.faults.empty()) return detail::locatedIn(reader.faults, source);
+    map.origin = std::string(source);
     return map;
 }
 

@@ -72,6 +72,29 @@ TEST(JointMapJson, EveryFaultIsAtItsJsonPointer) {
     }
 }
 
+// Names the skeletons lack are found when the map is used; the faults then point
+// into the file the map came from.
+TEST(JointMapJson, FaultsFoundWhenTheMapIsUsedPointIntoItsFile) {
+    const auto map = parseJointMapJson(R"({"joints": {"mixamorig:Hips": "hips", "a/b~c": "spine"},
+                                          "reference": {"source": "pelvis"}})",
+                                       "rig.json");
+    ASSERT_TRUE(map.ok()) << map.message();
+    EXPECT_EQ(map->origin, "rig.json");
+    const Skeleton source = Skeleton::create({{"mixamorig:Hips", kNoParent, {}}, {"a/b~c", 0, {}}}).value();
+    const Skeleton target = Skeleton::create({{"hips", kNoParent, {}}}).value();
+    const Clip clip = Clip::create("still", {}).value();
+    EXPECT_EQ(checkRetarget(clip, source, target, *map).message(),
+              "rig.json#/joints/a~1b~0c: target joint \"spine\" is not in the target skeleton");
+    RetargetMap joined = *map;
+    joined.joints.pop_back();
+    EXPECT_EQ(checkRetarget(clip, source, target, joined).message(),
+              "rig.json#/reference/source: source joint \"pelvis\" is not in the source skeleton");
+    // Built in code, the same map names its entries by index.
+    joined.origin.clear();
+    EXPECT_EQ(checkRetarget(clip, source, target, joined).message(),
+              "map/sourceReference: source joint \"pelvis\" is not in the source skeleton");
+}
+
 TEST(JointMapJson, AMissingFileIsAFault) {
     const auto r = loadJointMapFile("/nonexistent/map.json");
     ASSERT_FALSE(r.ok());

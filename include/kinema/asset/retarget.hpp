@@ -52,6 +52,11 @@ struct RetargetMap {
     // Both empty: no measured ratio (1, or RetargetOptions::translationScale).
     std::string sourceReference;
     std::string targetReference;
+    // Where the map was read from (a file name, as loadJointMapFile sets it), or
+    // empty. Given, faults about an entry name its place in that file as a JSON
+    // pointer ("rig.json#/joints/mixamorig:Hips", "rig.json#/reference/source")
+    // instead of "map/joints/<i>/source" or "map/sourceReference".
+    std::string origin;
 };
 
 enum class TranslationTransfer : std::uint8_t {

@@ -22,7 +22,9 @@
 
 namespace kinema {
 
-// `source` (a file name, or empty) prefixes every fault location as "source#/joints/hips".
+// `source` (a file name, or empty) prefixes every fault location as "source#/joints/hips",
+// and becomes the map's origin: the faults retargetClip and checkRetarget find in its
+// entries later (a name the skeleton lacks) point into the file the same way.
 Result<RetargetMap> parseJointMapJson(std::string_view json, std::string_view source = {});
 
 // Reads the file at `path` (a regular file of at most 64 MiB) and parses it as
