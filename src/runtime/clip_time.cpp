@@ -19,7 +19,9 @@ double wrapInto(double time, double period) noexcept {
     if (!(time >= 0.0 && q < 536870912.0 && r >= 0.0 && r < period)) {
         r = std::fmod(time, period);
         if (!(r > 0.0)) r = r < 0.0 ? r + period : 0.0;  // -0 (a whole number of laps back) is 0
-        if (r >= period) r = 0.0;                        // fmod of a tiny negative can round up to the period
+        // A tiny negative remainder can round up to the period: the time just before a
+        // lap's end is the last representable one below it, not the lap's start.
+        if (r >= period) r = std::nextafter(period, 0.0);
     }
     return r;
 }

@@ -17,7 +17,9 @@ double loopPeriod(LoopMode mode, double duration) noexcept {
 double wrapPosition(double x, double period) noexcept {
     double r = std::fmod(x, period);
     if (r < 0.0) r += period;
-    return r >= period ? 0.0 : r;  // fmod of a tiny negative can round up to the period
+    // A tiny negative remainder can round up to the period: a head just before a lap's
+    // end stands at the last position below it, not at the lap's start.
+    return r >= period ? std::nextafter(period, 0.0) : r;
 }
 
 namespace {

@@ -48,7 +48,9 @@ double placeOnTimeline(double time, double duration, bool loop) noexcept {
     if (!(std::abs(q) < 4503599627370496.0 && r >= 0.0 && r < duration)) {
         r = std::fmod(time, duration);
         if (r < 0.0) r += duration;
-        if (!(r < duration)) r = 0.0;  // a tiny negative remainder can round up to the duration
+        // A tiny negative remainder can round up to the duration: the time just before
+        // a lap's end is the last one below it, not the lap's start.
+        if (!(r < duration)) r = std::nextafter(duration, 0.0);
     }
     return r == 0.0 ? 0.0 : r;  // -0 (a whole number of laps back) is 0
 }
@@ -210,23 +212,25 @@ Result<NodeId> Scene::addNode(NodeId parent, std::string name, const Transform& 
 Status Scene::advance(double elapsed) noexcept {
     if (!std::isfinite(elapsed)) return Status::failure(StatusCode::NotFinite, "elapsed time is not finite");
     if (elapsed < 0.0) return Status::failure(StatusCode::OutOfRange, "elapsed time is negative");
-    for (const NodeId node : animators_) {
-        auto& role = std::get<AnimatorRole>(roles_[node.value]);
-        Transform& local = locals_[node.value];
-        for (AnimatorBinding& b : role.bindings) {
-            const Clip& clip = animations_[b.animation.value];
-            b.time = placeOnTimeline(b.time + elapsed, clip.duration(), b.loop);
-            // Setup checked the channel, its path and the weights' width.
-            static_cast<void>(reference::sampleTrack(clip.tracks()[b.channel], b.time, b.keyHint, local, role.weights));
-        }
-        if (role.tween) {
-            TweenPlayback& tp = *role.tween;
-            const Tween& tween = tweens_[tp.tween.value];
-            tp.time = placeOnTimeline(tp.time + elapsed, tween.duration(), tp.loop);
-            apply(tween, tp.time, local);
-        }
-    }
+    for (const NodeId node : animators_) advanceAnimator(node, elapsed);
     return Status::success();
+}
+
+void Scene::advanceAnimator(NodeId node, double elapsed) noexcept {
+    auto& role = std::get<AnimatorRole>(roles_[node.value]);
+    Transform& local = locals_[node.value];
+    for (AnimatorBinding& b : role.bindings) {
+        const Clip& clip = animations_[b.animation.value];
+        b.time = placeOnTimeline(b.time + elapsed, clip.duration(), b.loop);
+        // Setup checked the channel, its path and the weights' width.
+        static_cast<void>(reference::sampleTrack(clip.tracks()[b.channel], b.time, b.keyHint, local, role.weights));
+    }
+    if (role.tween) {
+        TweenPlayback& tp = *role.tween;
+        const Tween& tween = tweens_[tp.tween.value];
+        tp.time = placeOnTimeline(tp.time + elapsed, tween.duration(), tp.loop);
+        apply(tween, tp.time, local);
+    }
 }
 
 void Scene::updateWorldTransforms() noexcept {
@@ -292,6 +296,7 @@ Status Scene::setPlaybackTime(NodeId node, double time) noexcept {
     if (role->tween) {
         role->tween->time = placeOnTimeline(time, tweens_[role->tween->tween.value].duration(), role->tween->loop);
     }
+    advanceAnimator(node, 0.0);  // posed at once: a seek then a draw shows the new time
     return Status::success();
 }
 

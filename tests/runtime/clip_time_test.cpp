@@ -8,6 +8,7 @@
 #include <random>
 
 #include "kinema/runtime/clip_time.hpp"
+#include "kinema/runtime/marker_sweep.hpp"
 
 namespace {
 
@@ -56,6 +57,10 @@ TEST(ClipTimeLoop, TinyNegativeTimeNeverReturnsDuration) {
     const double t = clipTime(-1e-20, kTwoSeconds, LoopMode::Loop);
     EXPECT_GE(t, 0.0);
     EXPECT_LT(t, 2.0);
+    // It is the lap's end, not its start: the last double below 2.
+    EXPECT_EQ(t, std::nextafter(2.0, 0.0));
+    EXPECT_EQ(clipTime(-1e-300, kTwoSeconds, LoopMode::Loop), std::nextafter(2.0, 0.0));
+    EXPECT_EQ(kinema::wrapPosition(-1e-17, 2.0), std::nextafter(2.0, 0.0));
 }
 
 TEST(ClipTimeLoop, DoubleJustBelowDurationStaysBelowIt) {

@@ -78,7 +78,9 @@ TEST(SceneBindings, LoopWrapsIntoTheHalfOpenDurationAndAOneShotHoldsItsEnd) {
         double stored;
     };
     for (const Case c : {Case{0.0, 0.5, true, 0.5}, Case{0.0, 2.0, true, 0.0}, Case{0.0, 2.5, true, 0.5},
-                         Case{0.0, 3.0, false, 2.0}, Case{1.5, 0.25, false, 1.75}, Case{1.5, 7.0, true, 0.5}}) {
+                         Case{0.0, 3.0, false, 2.0}, Case{1.5, 0.25, false, 1.75}, Case{1.5, 7.0, true, 0.5},
+                         // Just before 0 is the lap's end, not its start.
+                         Case{-1e-17, 0.0, true, std::nextafter(2.0, 0.0)}}) {
         SpinScene s;
         const NodeId node = s.animator(c.start, c.loop);
         ASSERT_TRUE(s.scene.advance(c.elapsed).ok());
@@ -351,6 +353,8 @@ TEST(SceneControl, SettersRefuseWhatTheyCannotApply) {
     EXPECT_STREQ(nan.what, "playback time is not finite");
     ASSERT_TRUE(s.scene.setPlaybackTime(node, 5.0).ok());  // looping: 5 s is 1 s on a 2 s timeline
     EXPECT_DOUBLE_EQ(s.timeOf(node), 1.0);
+    // Posed at once, without an advance: 1 s is the internal key, 90 degrees.
+    EXPECT_NEAR(angleAboutZ(s.scene.local(node).rotation), 90.0f, 1e-4f);
     Transform bad;
     bad.scale.x = INFINITY;
     EXPECT_EQ(s.scene.setLocal(node, bad).code, StatusCode::NotFinite);

@@ -72,6 +72,10 @@ TEST(Cli, NumberOptionsNameTheirRangeOnce) {
     EXPECT_EQ(missing.exitCode, 2);
     EXPECT_TRUE(kinema::test::contains(missing.err, "--seconds: 1 required FLOAT in [0 to 3600] missing"))
         << missing.err;
+    // Counts take spaces around their digits, as decimals do: the file is what fails here.
+    const CliRun spaced = runKinema("render /nonexistent.glb --frames ' 2 ' --out /tmp/unwritten.png");
+    EXPECT_EQ(spaced.exitCode, 1) << spaced.err;
+    EXPECT_TRUE(kinema::test::contains(spaced.err, "no such file")) << spaced.err;
 }
 
 TEST(Cli, UnknownCommandFailsOnStderr) {
@@ -678,14 +682,14 @@ TEST(Cli, NumericOptionsMustBeFiniteAndInRange) {
     EXPECT_NE(zero.out.find("evaluated 0 ticks"), std::string::npos) << zero.out;
 }
 
-// Numbers are decimal (no hexadecimal, no spaces inside a count), an option's text is
+// Numbers are decimal (no hexadecimal, no space inside a count), an option's text is
 // not empty, and an index past int64 is an index out of range, not a name.
 TEST(Cli, NumbersAreDecimalAndTextOptionsAreNotEmpty) {
     const std::string model = writeTemp("cli_numbers.gltf", R"({"asset":{"version":"2.0"},"nodes":[{}]})");
     const std::vector<std::pair<std::string, std::string>> cases{
         {"sample --times 0x10 " + model, "--times: '0x10' is not a number"},
         {"demo --seconds 0x1", "--seconds: '0x1' is not a number"},
-        {"bench --instances ' 2'", "--instances: ' 2' is not a whole number"},
+        {"bench --instances '1 2'", "--instances: '1 2' is not a whole number"},
         {"bench --instances 100001", "--instances: '100001' is not a whole number in 0..100000"},
         {"demo --gif ''", "--gif: must not be empty"},
         {"render " + model + " --out x.png --gpu ''", "--gpu: must not be empty"},

@@ -74,12 +74,13 @@ CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi) {
     const std::string bounds = wholeBounds(lo, hi);
     return CLI::Validator(
         [lo, hi, bounds](std::string& input) -> std::string {
-            const std::string_view text = input;
+            const std::string_view text = trimmed(input);
             std::uint64_t value = 0;
             const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
             if (text.empty() || error != std::errc{} || end != text.data() + text.size() || value < lo || value > hi) {
                 return "'" + input + "' is not a whole number in " + bounds;
             }
+            input = std::string(text);
             return {};
         },
         "");
@@ -90,7 +91,7 @@ CLI::Option* decimalIn(CLI::Option* option, double lo, double hi) {
 }
 
 CLI::Option* wholeNumberIn(CLI::Option* option, std::uint64_t lo, std::uint64_t hi) {
-    return option->check(wholeIn(lo, hi))->type_name("INT in " + wholeBounds(lo, hi));
+    return option->transform(wholeIn(lo, hi))->type_name("INT in " + wholeBounds(lo, hi));
 }
 
 CLI::Validator sizeIn(std::uint64_t lo, std::uint64_t hi, std::string unit) {

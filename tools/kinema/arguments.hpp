@@ -27,7 +27,8 @@ std::optional<double> parseNumber(std::string_view text);
 CLI::Validator finiteIn(double lo, double hi);
 
 // A check for an integer option: decimal digits naming a whole number within [lo, hi]
-// ("'1.5' is not a whole number in 1..1024", echoing what was typed), nothing else.
+// ("'1.5' is not a whole number in 1..1024", echoing what was typed), spaces around
+// them allowed (the option then reads the digits alone), nothing else.
 CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi);
 
 // `option` checked by finiteIn or wholeIn, its help and its "missing" message naming

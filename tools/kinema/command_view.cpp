@@ -208,7 +208,12 @@ int runView(const ViewOptions& options) {
             time += elapsed * speed;
             (void)built.scene.advance(elapsed * speed);
         }
-        if (duration > 0.0) time = std::fmod(std::fmod(time, duration) + duration, duration);
+        if (duration > 0.0) {
+            // Into [0, duration): a time just before 0 is the lap's end, not its start.
+            time = std::fmod(time, duration);
+            if (time < 0.0) time += duration;
+            if (time >= duration) time = std::nextafter(duration, 0.0);
+        }
         if (sought) seek(built.scene, time);
         built.scene.updateWorldTransforms();
         built.scene.fillDrawList(draws);

@@ -149,6 +149,8 @@ public:
     // overwrites only what bindings drive.
     Status setLocal(NodeId node, const Transform& local) noexcept;
     // Every binding and the tween of an animator node: time (finite) and loop flag.
+    // A new time poses the node at once, as advance(0) would (its world transform
+    // follows at the next updateWorldTransforms()).
     Status setPlaybackTime(NodeId node, double time) noexcept;
     Status setLooping(NodeId node, bool loop) noexcept;
 
@@ -173,6 +175,8 @@ public:
 private:
     bool isNode(NodeId node) const noexcept { return node.valid() && node.value < parents_.size(); }
     void checkAnimator(AnimatorRole& role, const std::string& at, std::vector<Fault>& faults) const;
+    // Moves an animator node's heads on by `elapsed` and samples its local transform.
+    void advanceAnimator(NodeId node, double elapsed) noexcept;
 
     std::vector<Clip> animations_;
     std::vector<Tween> tweens_;
