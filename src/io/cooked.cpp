@@ -588,9 +588,17 @@ bool readSkins(ByteReader& r, const std::string& source, Model& model, std::vect
         Skin& skin = model.skins[k];
         std::uint32_t joints = 0;
         std::vector<float> matrices;
-        if (!r.string(skin.name) || !r.scalar(skin.root) || !r.scalar(skin.skeleton) || !r.count(joints, 4 + 64) ||
-            !r.array(skin.joints, joints) || !r.array(matrices, std::size_t{joints} * 16)) {
+        std::size_t fingerprintAt = 0;
+        if (!r.string(skin.name) || !r.scalar(skin.root) || !(fingerprintAt = r.offset(), r.scalar(skin.skeleton)) ||
+            !r.count(joints, 4 + 64) || !r.array(skin.joints, joints) || !r.array(matrices, std::size_t{joints} * 16)) {
             faults.push_back(readFault(source, r, "skin " + std::to_string(k)));
+            return false;
+        }
+        // The skeleton section came first: a skin names it by its fingerprint (or 0).
+        if (skin.skeleton != 0 && skin.skeleton != model.skeleton.fingerprint()) {
+            faults.push_back(
+                atByte(source, fingerprintAt,
+                       "skin " + std::to_string(k) + ": its skeleton fingerprint is not the file's skeleton's"));
             return false;
         }
         skin.inverseBindMatrices.resize(joints);

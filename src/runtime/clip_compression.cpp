@@ -607,18 +607,34 @@ Result<Clip> decompressClip(const CompressedClip& compressed, const Clip& source
         const auto finite = [](const std::vector<float>& v) {
             return std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); });
         };
+        // With room for rounding in the range the compressor wrote.
+        const auto withinUnit = [](float x) { return x >= -1.0f - 1e-5f && x <= 1.0f + 1e-5f; };
         if (c.path == TrackPath::Weights) faults.push_back({at + "/path", "morph weights are never compressed"});
         if (c.dropped > 3) faults.push_back({at + "/dropped", "not a quaternion component (0-3)"});
         switch (c.form) {
             case TrackForm::Default: break;
             case TrackForm::Constant:
-                if (c.constant.size() != kStored || !finite(c.constant))
+                if (c.constant.size() != kStored || !finite(c.constant)) {
                     faults.push_back({at + "/constant", "not three finite values"});
+                } else if (c.path == TrackPath::Rotation &&
+                           !std::all_of(c.constant.begin(), c.constant.end(), withinUnit)) {
+                    faults.push_back({at + "/constant", "a rotation's components lie within [-1, 1]"});
+                }
                 break;
             case TrackForm::Quantized: {
                 if (c.minimum.size() != kStored || c.extent.size() != kStored || !finite(c.minimum) ||
                     !finite(c.extent)) {
                     faults.push_back({at + "/minimum", "minimum and extent are not three finite values each"});
+                } else if (c.path == TrackPath::Rotation) {
+                    // A unit quaternion's components lie within [-1, 1]: a range past it
+                    // decodes to values whose squares overflow.
+                    for (std::size_t k = 0; k < kStored; ++k) {
+                        if (!withinUnit(c.minimum[k]) || !(c.extent[k] >= 0.0f) ||
+                            !withinUnit(c.minimum[k] + c.extent[k])) {
+                            faults.push_back({at + "/minimum", "a rotation's range reaches outside [-1, 1]"});
+                            break;
+                        }
+                    }
                 }
                 if (!powerOfTwoIn(c.stride, 1, kMaxStride) || (!c.times.empty() && c.stride != 1)) {
                     faults.push_back({at + "/stride", "not a power of two from 1 to 64 (1 for own key times)"});

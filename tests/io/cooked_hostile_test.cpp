@@ -572,6 +572,17 @@ TEST_F(CookedHostile, AnUnknownTrackPathOrInterpolation) {
     EXPECT_TRUE(refused(b, atByte(t0 + 4), "clip 0 track 0: unknown path or interpolation"));
 }
 
+// A skin names its skeleton by fingerprint; one that is not the file's skeleton's is
+// refused at its byte, not left for the character to refuse without a place.
+TEST_F(CookedHostile, ASkinOfAnotherSkeleton) {
+    const Skin& skin = model.skins.at(0);
+    const std::size_t fingerprint = parts[kSkin].body + 4 + 4 + skin.name.size() + 4;
+    ASSERT_EQ(getU64(bytes, fingerprint), model.skeleton.fingerprint());
+    putU64(bytes, fingerprint, model.skeleton.fingerprint() ^ 1u);
+    reseal(bytes);
+    EXPECT_TRUE(refused(bytes, atByte(fingerprint), "skin 0: its skeleton fingerprint is not the file's skeleton's"));
+}
+
 TEST_F(CookedHostile, ANaNKeyTime) {
     const std::size_t t0 = walkTrackOffset(bytes, model, 0);
     putF32(bytes, t0 + 24 + 4, std::numeric_limits<float>::quiet_NaN());

@@ -330,6 +330,22 @@ TEST(PackedCompressedClip, MalformedCompressedClipsAreRefusedWithTheTrack) {
     bad = good;
     bad.sampleRate = -30.0f;
     refused(bad, "sample rate");
+    // A rotation's stored range within [-1, 1], as a unit quaternion's components are.
+    std::size_t r = 0;
+    while (r < good.tracks.size() &&
+           (good.tracks[r].form != TrackForm::Quantized || good.tracks[r].path != TrackPath::Rotation))
+        ++r;
+    ASSERT_LT(r, good.tracks.size());
+    const std::string rotationAt = "compressed/tracks/" + std::to_string(r) + "/minimum";
+    bad = good;
+    bad.tracks[r].minimum[0] = -2e38f;
+    refused(bad, rotationAt);
+    bad = good;
+    bad.tracks[r].extent[2] = 3.0f;
+    refused(bad, rotationAt);
+    bad = good;
+    bad.tracks[r].extent[1] = -0.5f;
+    refused(bad, rotationAt);
 }
 
 }  // namespace

@@ -435,6 +435,30 @@ TEST_F(CookCli, BadBoundsAreRefused) {
     }
     EXPECT_FALSE(fs::exists(dir_ / "BoxAnimated.kinc"));
     EXPECT_FALSE(fs::exists(dir_));
+    // A power of two is read as any count: spaces around it allowed, the value echoed.
+    const CliRun twelve = runKinema("cook " + quoted(box) + " --out " + quoted(dir_) + " --max-stride 12");
+    EXPECT_TRUE(contains(twelve.err, "--max-stride: '12' is not a power of two from 1 to 64")) << twelve.err;
+    EXPECT_TRUE(contains(twelve.err, "Run 'kinema cook --help'")) << twelve.err;
+    const CliRun spaced = runKinema("cook " + quoted(box) + " --out " + quoted(dir_) + " --max-stride ' 4 '");
+    EXPECT_EQ(spaced.exitCode, 0) << spaced.err;
+}
+
+// Before any work: an output that is a folder, and an argument file that cannot be
+// read (with the hint, as every refused argument has).
+TEST_F(CookCli, AnOutputThatIsAFolderAndAMissingArgumentFileAreRefusedFirst) {
+    KINEMA_REQUIRE_ASSET(box, "BoxAnimated/BoxAnimated.glb");
+    fs::create_directories(dir_ / "BoxAnimated.kinc");
+    const CliRun folder = runKinema("cook " + quoted(box) + " --out " + quoted(dir_));
+    EXPECT_EQ(folder.exitCode, 2) << folder.err;
+    EXPECT_TRUE(contains(folder.err, "BoxAnimated.kinc is a folder")) << folder.err;
+    EXPECT_TRUE(folder.out.empty()) << folder.out;
+    for (const char* option : {"--markers", "--state-machine"}) {
+        const CliRun missing =
+            runKinema("cook " + quoted(box) + " --out " + quoted(dir_) + " " + option + " /nonexistent/kinema.json");
+        EXPECT_EQ(missing.exitCode, 2) << option;
+        EXPECT_TRUE(contains(missing.err, "/nonexistent/kinema.json")) << missing.err;
+        EXPECT_TRUE(contains(missing.err, "Run 'kinema cook --help'")) << missing.err;
+    }
 }
 
 TEST_F(CookCli, ATruncatedCookedFileFailsAtItsByteOffset) {

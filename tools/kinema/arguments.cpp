@@ -86,6 +86,23 @@ CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi) {
         "");
 }
 
+CLI::Validator powerOfTwoIn(std::uint32_t low, std::uint32_t high, bool zeroAllowed) {
+    return CLI::Validator(
+        [=](std::string& input) -> std::string {
+            const std::string_view text = trimmed(input);
+            std::uint32_t v = 0;
+            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (text.empty() || error != std::errc{} || end != text.data() + text.size() || (v == 0 && !zeroAllowed) ||
+                (v != 0 && (v < low || v > high || (v & (v - 1)) != 0))) {
+                return "'" + input + "' is not " + std::string(zeroAllowed ? "0 or " : "") + "a power of two from " +
+                    std::to_string(low) + " to " + std::to_string(high);
+            }
+            input = std::string(text);
+            return {};
+        },
+        "");
+}
+
 CLI::Option* decimalIn(CLI::Option* option, double lo, double hi) {
     return option->transform(finiteIn(lo, hi))->type_name("FLOAT in " + decimalBounds(lo, hi));
 }

@@ -31,6 +31,11 @@ CLI::Validator finiteIn(double lo, double hi);
 // them allowed (the option then reads the digits alone), nothing else.
 CLI::Validator wholeIn(std::uint64_t lo, std::uint64_t hi);
 
+// A check for a count that must be a power of two within [low, high] (or 0, where
+// `zeroAllowed`), read as wholeIn reads a count ("'12' is not 0 or a power of two
+// from 2 to 256").
+CLI::Validator powerOfTwoIn(std::uint32_t low, std::uint32_t high, bool zeroAllowed);
+
 // `option` checked by finiteIn or wholeIn, its help and its "missing" message naming
 // the range once ("FLOAT in [0 to 3600]", "INT in 1..1024"). Returns `option`.
 CLI::Option* decimalIn(CLI::Option* option, double lo, double hi);

@@ -268,6 +268,11 @@ int runCook(const CookOptions& options) {
         for (const Fault& fault : faults) std::cerr << "kinema cook: " << describe(fault) << '\n';
         return 2;
     };
+    // A file that cannot be read is an argument to change: the hint follows.
+    const auto failRead = [&](std::span<const Fault> faults) {
+        (void)failAll(faults);
+        return usageFailure("cook");
+    };
     if (options.out.empty()) return fail("--out: the output folder is empty");
     const fs::path folder(options.out);
 
@@ -295,7 +300,7 @@ int runCook(const CookOptions& options) {
     };
     if (!options.markers.empty()) {
         auto text = readText(options.markers);
-        if (!text) return failAll(text.faults());
+        if (!text) return failRead(text.faults());
         extras.markersSource = fs::path(options.markers).filename().string();
         auto parsed = parseMarkerJson(*text, extras.markersSource);
         if (!parsed) return failAll(parsed.faults());
@@ -303,7 +308,7 @@ int runCook(const CookOptions& options) {
     }
     for (const std::string& file : options.stateMachines) {
         auto text = readText(file);
-        if (!text) return failAll(text.faults());
+        if (!text) return failRead(text.faults());
         auto desc = parseStateMachineJson(*text, fs::path(file).filename().string());
         if (!desc) return failAll(desc.faults());
         const std::string name = fs::path(file).stem().string();
@@ -330,6 +335,8 @@ int runCook(const CookOptions& options) {
         for (const std::string& input : options.inputs) {
             if (fs::equivalent(output, input, ignored)) return fail(output.string() + " is the input " + input);
         }
+        if (fs::is_directory(output, ignored))
+            return fail(output.string() + " is a folder: the cooked file cannot go there");
     }
 
     const ImportOptions importOptions = toImportOptions(options.import);

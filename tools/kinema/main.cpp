@@ -294,34 +294,21 @@ int main(int argc, char** argv) {
                             "largest error a point 3 cm from a joint may show, in cm, for files in metres, 1e-6..1e6 "
                             "(default 0.01)"),
         1e-6, 1e6);
-    const auto powerOfTwo = [](std::uint32_t low, std::uint32_t high, bool zero) {
-        return CLI::Validator(
-            [=](std::string& text) -> std::string {
-                // Decimal digits only, as every count of the tool (no "0x10").
-                std::uint32_t v = 0;
-                if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
-                    !CLI::detail::lexical_cast(text, v) || (v == 0 && !zero) ||
-                    (v != 0 && (v < low || v > high || (v & (v - 1)) != 0))) {
-                    return "not " + std::string(zero ? "0 or " : "") + "a power of two from " + std::to_string(low) +
-                        " to " + std::to_string(high);
-                }
-                return {};
-            },
-            "", "");
-    };
     auto* exactFlag = cookCmd->add_flag("--exact", cook.exact, "store every clip's keys as given, without compression")
                           ->excludes("--error-cm");
     cookCmd
         ->add_option("--segment-keys", cook.segmentKeys,
                      "keys a segment of a compressed track holds, each segment with its own range and bit width: "
                      "a power of two from 2 to 256, or 0 for one segment a track (default 16)")
-        ->check(powerOfTwo(2, 256, true))
+        ->transform(powerOfTwoIn(2, 256, true))
+        ->type_name("INT")
         ->excludes(exactFlag);
     cookCmd
         ->add_option("--max-stride", cook.maxStride,
                      "key reduction: the largest stride of the 30 Hz grid a smooth track may keep (2: 15 keys a "
                      "second...), a power of two from 1 (none) to 64 (default 8)")
-        ->check(powerOfTwo(1, 64, false))
+        ->transform(powerOfTwoIn(1, 64, false))
+        ->type_name("INT")
         ->excludes(exactFlag);
     cookCmd
         ->add_option(
