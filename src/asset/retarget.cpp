@@ -85,8 +85,17 @@ Result<Correspondence> correspond(const Skeleton& source, const Skeleton& target
     c.sourceOf.assign(target.jointCount(), kNone);
     c.targetOf.assign(source.jointCount(), kNone);
     if (map.joints.empty()) {
+        // Joints without names pair by index, where the two skeletons are one hierarchy
+        // (a rig with other proportions, or the same one): a name is all a map can give.
+        const bool oneHierarchy = std::ranges::equal(source.parents(), target.parents());
         for (std::size_t j = 0; j < target.jointCount(); ++j) {
-            if (target.name(j).empty()) continue;
+            if (target.name(j).empty()) {
+                if (oneHierarchy && source.name(j).empty()) {
+                    c.sourceOf[j] = static_cast<std::int32_t>(j);
+                    if (c.targetOf[j] == kNone) c.targetOf[j] = static_cast<std::int32_t>(j);
+                }
+                continue;
+            }
             if (const auto s = source.findJoint(target.name(j))) {
                 c.sourceOf[j] = static_cast<std::int32_t>(*s);
                 if (c.targetOf[*s] == kNone) c.targetOf[*s] = static_cast<std::int32_t>(j);
@@ -726,11 +735,16 @@ Result<Clip> retargetClip(const Clip& clip, const Skeleton& source, const Skelet
     const auto tracks = clip.tracks();
     if (!tracks.empty() &&
         std::none_of(tracks.begin(), tracks.end(), [&](const Track& t) { return c->targetOf[t.target] != kNone; })) {
+        const auto names = target.names();
+        const bool unnamed = std::ranges::any_of(names, [](const std::string& n) { return n.empty(); });
         return Fault{"map/joints",
-                     options.map.joints.empty()
-                         ? "no joint the clip animates has a namesake in the target skeleton: nothing "
-                           "would move (pair the joints in map.joints)"
-                         : "no joint the clip animates is paired with a target joint: nothing would move"};
+                     !options.map.joints.empty()
+                         ? "no joint the clip animates is paired with a target joint: nothing would move"
+                         : std::string("no joint the clip animates has a namesake in the target skeleton: nothing "
+                                       "would move (pair the joints in map.joints") +
+                             (unnamed ? "; joints without names pair by index, and only between skeletons of one "
+                                        "hierarchy)"
+                                      : ")")};
     }
     auto refs = references(source, target, options.map, *c);
     if (!refs) return std::vector<Fault>(refs.faults().begin(), refs.faults().end());

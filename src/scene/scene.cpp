@@ -165,7 +165,7 @@ Result<NodeId> Scene::addNode(NodeId parent, std::string name, const Transform& 
     if (parent.valid() && !isNode(parent)) {
         faults.push_back({at + "/parent",
                           "parent " + std::to_string(parent.value) + " is not a node of this scene (" +
-                              std::to_string(nodeCount()) + " nodes)"});
+                              counted(nodeCount(), "node") + ")"});
     }
     const auto accepted = acceptedLocal(local);
     if (!accepted) faults.push_back({at + "/local", "local transform is not finite or its rotation is zero"});

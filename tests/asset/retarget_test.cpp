@@ -165,6 +165,26 @@ TEST(Retarget, OntoTheSameSkeletonReproducesTheClip) {
     expectSameLocalPoses(clip, s, *out, s, 1e-5f);
 }
 
+// Joints without names (as many glTF files have) pair by index between skeletons of
+// one hierarchy: the same rig reproduces its clip; another hierarchy is refused with
+// a message that does not ask for a map of names.
+TEST(Retarget, UnnamedJointsOfOneHierarchyPairByIndex) {
+    std::vector<JointDesc> unnamed = smallRig();
+    for (JointDesc& j : unnamed) j.name.clear();
+    const Skeleton s = skeleton(unnamed);
+    const Clip clip = clipFor(s, smallRigTracks());
+    const auto out = retargetClip(clip, s, s, {});
+    ASSERT_TRUE(out.ok()) << out.message();
+    EXPECT_EQ(out->tracks().size(), clip.tracks().size());
+    expectSameLocalPoses(clip, s, *out, s, 1e-5f);
+    std::vector<JointDesc> other = unnamed;
+    other[2].parent = 1;  // the thigh under the spine: another hierarchy
+    const Skeleton t = skeleton(other);
+    const auto refused = retargetClip(clip, s, t, {});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.message().find("joints without names pair by index"), std::string::npos) << refused.message();
+}
+
 TEST(Retarget, OntoARenamedCopyThroughAMapReproducesTheClip) {
     const Skeleton s = skeleton(smallRig());
     std::vector<JointDesc> renamed = smallRig();

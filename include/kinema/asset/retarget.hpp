@@ -44,7 +44,9 @@ struct JointPair {
 // Which joints correspond, and which pair measures the translation ratio.
 struct RetargetMap {
     // Empty: every target joint with a name is driven by the first source joint of the
-    // same name. Otherwise exactly these pairs: a name the skeleton lacks, a source
+    // same name, and one without a name by the unnamed source joint of its index where
+    // both skeletons are one hierarchy (the same parent, joint for joint). Otherwise
+    // exactly these pairs: a name the skeleton lacks, a source
     // named twice or a target named twice is a fault naming the entry ("map/joints/<i>").
     std::vector<JointPair> joints;
     // The hips (pelvis) joint of each skeleton: the ratio of their rest heights scales
