@@ -148,6 +148,33 @@ TEST(DemoCli, LogShowsStatesFootstepsAndFeet) {
     EXPECT_NE(r.out.find("planted ankles off the ground: at most 0.0"), std::string::npos) << r.out;
 }
 
+// A footstep and the foot's plant fall on one tick: where a pose is printed at a
+// footstep's time, that foot is planted, not in the air.
+TEST(DemoCli, AFootstepsFootIsPlantedOnItsTick) {
+    const DemoRun r = runDemo("--step 0.05");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::vector<std::string> lines;
+    for (std::size_t from = 0; from < r.out.size();) {
+        const std::size_t end = r.out.find('\n', from);
+        lines.push_back(r.out.substr(from, end - from));
+        if (end == std::string::npos) break;
+        from = end + 1;
+    }
+    int checked = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::size_t step = lines[i].find("footstep_");
+        if (step == std::string::npos) continue;
+        const std::string time = lines[i].substr(0, step);
+        const char foot = lines[i][step + 9] == 'l' ? 'L' : 'R';
+        for (std::size_t k = i + 1; k < lines.size() && lines[k].rfind(time, 0) == 0; ++k) {
+            if (lines[k].find("pose") == std::string::npos) continue;
+            EXPECT_EQ(lines[k].find(std::string(1, foot) + " in the air"), std::string::npos) << lines[k];
+            ++checked;
+        }
+    }
+    EXPECT_GE(checked, 10) << r.out;
+}
+
 TEST(DemoCli, BadArgumentsAreRefusedBeforeRunning) {
     const std::pair<const char*, const char*> refused[] = {
         {"--seconds -1", "--seconds"},

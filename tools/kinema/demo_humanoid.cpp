@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 
+#include "kinema/runtime/marker_sweep.hpp"
 #include "kinema/runtime/pose.hpp"
 
 namespace kinema::cli {
@@ -415,7 +416,11 @@ float groundHeight(float x, float z) noexcept {
 }
 
 bool footPlanted(const Gait& gait, double time, Side side) noexcept {
-    return gait.duty >= 1.0f || phaseOf(gait, time, side) < gait.duty;
+    // A foot a rounding short of landing (ticks summed to 0.49999999999999994 s) has
+    // landed, as a marker a rounding short of the head is met (kMarkerSlack): the
+    // footstep and the plant fall on one tick.
+    const double phase = phaseOf(gait, time, side);
+    return gait.duty >= 1.0f || phase < gait.duty || phase > 1.0 - kMarkerSlack / gait.period;
 }
 
 float footIkWeight(const Gait& gait, double time, Side side) noexcept {
