@@ -588,9 +588,13 @@ bool readSkins(ByteReader& r, const std::string& source, Model& model, std::vect
         Skin& skin = model.skins[k];
         std::uint32_t joints = 0;
         std::vector<float> matrices;
-        std::size_t fingerprintAt = 0;
-        if (!r.string(skin.name) || !r.scalar(skin.root) || !(fingerprintAt = r.offset(), r.scalar(skin.skeleton)) ||
-            !r.count(joints, 4 + 64) || !r.array(skin.joints, joints) || !r.array(matrices, std::size_t{joints} * 16)) {
+        if (!r.string(skin.name) || !r.scalar(skin.root)) {
+            faults.push_back(readFault(source, r, "skin " + std::to_string(k)));
+            return false;
+        }
+        const std::size_t fingerprintAt = r.offset();
+        if (!r.scalar(skin.skeleton) || !r.count(joints, 4 + 64) || !r.array(skin.joints, joints) ||
+            !r.array(matrices, std::size_t{joints} * 16)) {
             faults.push_back(readFault(source, r, "skin " + std::to_string(k)));
             return false;
         }
