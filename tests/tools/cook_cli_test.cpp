@@ -420,6 +420,38 @@ TEST_F(CookCli, MarkersAndStateMachinesGoIntoTheCookedFile) {
     }
 }
 
+// A curve file gives the clips it names their curves, stored in the cooked file; a
+// clip the input lacks fails it, the fault in the curve file.
+TEST_F(CookCli, CurvesGoIntoTheCookedFile) {
+    KINEMA_REQUIRE_ASSET(interp, "InterpolationTest/InterpolationTest.glb");
+    fs::create_directories(dir_);
+    const fs::path curves = dir_ / "curves.json";
+    std::ofstream(curves) << R"({"clips": {"Linear Scale": {"footIk": {"times": [0, 1], "values": [0.25, 1]}}}})";
+    const fs::path out = dir_ / "out";
+    const CliRun r =
+        runKinema("cook " + quoted(interp) + " --out " + quoted(out) + " --exact --curves " + quoted(curves));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    std::ifstream in(out / "InterpolationTest.kinc", std::ios::binary);
+    const std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto read = kinema::readCooked(std::as_bytes(std::span(raw.data(), raw.size())), "x.kinc");
+    ASSERT_TRUE(read) << read.message();
+    bool found = false;
+    for (const kinema::Clip& clip : read->model.clips) {
+        if (clip.name() != "Linear Scale") continue;
+        ASSERT_EQ(clip.curves().size(), 1u);
+        EXPECT_EQ(clip.curves()[0].name, "footIk");
+        EXPECT_EQ(clip.curves()[0].values, (std::vector<float>{0.25f, 1.0f}));
+        found = true;
+    }
+    EXPECT_TRUE(found);
+    std::ofstream(curves) << R"({"clips": {"Run": {"footIk": {"times": [0], "values": [1]}}}})";
+    const CliRun lacking =
+        runKinema("cook " + quoted(interp) + " --out " + quoted(out) + " --curves " + quoted(curves));
+    EXPECT_NE(lacking.exitCode, 0);
+    EXPECT_TRUE(contains(lacking.err, "curves.json#/clips/Run")) << lacking.err;
+    EXPECT_TRUE(contains(lacking.err, "(applied to ")) << lacking.err;
+}
+
 TEST_F(CookCli, BadBoundsAreRefused) {
     KINEMA_REQUIRE_ASSET(box, "BoxAnimated/BoxAnimated.glb");
     for (const char* bad : {"--error-cm 0",        "--error-cm -1",          "--error-cm x",

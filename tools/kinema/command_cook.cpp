@@ -28,6 +28,7 @@
 #include "kinema/io/cooked.hpp"
 #include "kinema/io/gltf.hpp"
 #include "kinema/io/image_write.hpp"
+#include "kinema/io/curve_json.hpp"
 #include "kinema/io/marker_json.hpp"
 #include "kinema/io/model_file.hpp"
 #include "kinema/io/state_machine_json.hpp"
@@ -106,6 +107,8 @@ bool hasGltfExtension(const fs::path& path) {
 struct Extras {
     std::string markersJson;
     std::string markersSource;
+    std::string curvesJson;
+    std::string curvesSource;
     std::vector<CookedStateMachine> stateMachines;
     std::vector<std::string> stateMachineSources;  // each machine's file name, for its faults
 };
@@ -139,6 +142,15 @@ FileResult cookOne(const std::string& input, const fs::path& output, const Impor
             for (Fault& f : result.faults) f.what += " (applied to " + input + ")";
             return result;
         }
+    }
+    if (!extras.curvesSource.empty()) {
+        auto applied = applyCurveJson(extras.curvesJson, *model, extras.curvesSource);
+        if (!applied) {
+            result.faults.assign(applied.faults().begin(), applied.faults().end());
+            for (Fault& f : result.faults) f.what += " (applied to " + input + ")";
+            return result;
+        }
+        for (const Fault& w : applied.warnings()) result.warnings.push_back(w);
     }
     // Each state machine against this input's clips, its faults located in its own
     // file (the cooked file's reader would check it too, but place them in the output).
@@ -305,6 +317,14 @@ int runCook(const CookOptions& options) {
         auto parsed = parseMarkerJson(*text, extras.markersSource);
         if (!parsed) return failAll(parsed.faults());
         extras.markersJson = std::move(*text);
+    }
+    if (!options.curves.empty()) {
+        auto text = readText(options.curves);
+        if (!text) return failRead(text.faults());
+        extras.curvesSource = fs::path(options.curves).filename().string();
+        auto parsed = parseCurveJson(*text, extras.curvesSource);
+        if (!parsed) return failAll(parsed.faults());
+        extras.curvesJson = std::move(*text);
     }
     for (const std::string& file : options.stateMachines) {
         auto text = readText(file);

@@ -104,6 +104,7 @@ struct CookOptions {
     std::uint32_t segmentKeys = 16;          // keys a compressed segment holds (0: one segment a track)
     std::uint32_t maxStride = 8;             // the largest key-reduction stride tried (1: none)
     std::string markers;                     // a marker JSON file applied to every input (empty: none)
+    std::string curves;                      // a user-curve JSON file applied to every input (empty: none)
     std::vector<std::string> stateMachines;  // state-machine JSON files stored in every output
     bool json = false;
     ImportFlags import;

@@ -317,6 +317,12 @@ int main(int argc, char** argv) {
         ->type_name("FILE")
         ->check(notEmpty());
     cookCmd
+        ->add_option("--curves", cook.curves,
+                     "a user-curve JSON file (docs/CLI.md, cook) applied to every input's clips by clip name before "
+                     "cooking")
+        ->type_name("FILE")
+        ->check(notEmpty());
+    cookCmd
         ->add_option("--state-machine", cook.stateMachines,
                      "a state-machine JSON file stored in every cooked file, named by its file name without "
                      "extension and checked against the input's clips (repeat for several)")
