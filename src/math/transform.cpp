@@ -110,6 +110,8 @@ void nearestRotation(D3 (&u)[3]) {
         if (change < 1e-30) return;
     }
     if (dot(u[0], cross(u[1], u[2])) > kFlat) return;  // converged on the last pass
+    // (An x axis rebuilt from two parallel ones is zero: it is taken from y then.)
+    if (isZero(u[0])) u[0] = isZero(u[1]) ? D3{1.0, 0.0, 0.0} : perpendicularTo(u[1]);
     u[1] = unitOrZero(u[1] - u[0] * dot(u[1], u[0]));
     if (isZero(u[1])) u[1] = perpendicularTo(u[0]);
     u[2] = cross(u[0], u[1]);

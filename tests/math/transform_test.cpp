@@ -330,6 +330,21 @@ TEST(TransformDecompose, ShearGivesTheRotationNearestTheAxesDirections) {
     }
 }
 
+// Degenerate bases: a collapsed x with y and z parallel, all three parallel, and two
+// parallel with the third collapsed give a unit rotation and no NaN.
+TEST(TransformDecompose, ParallelAxesGiveAUnitRotation) {
+    const float bases[][9] = {{0, 0, 0, 0, 1, 0, 0, 2, 0}, {1, 1, 0, 2, 2, 0, 3, 3, 0}, {0, 0, 1, 0, 0, 0, 0, 0, 3}};
+    for (const auto& b : bases) {
+        Mat4 m;
+        for (int c = 0; c < 3; ++c) {
+            for (int r = 0; r < 3; ++r) m.m[static_cast<std::size_t>(c * 4 + r)] = b[c * 3 + r];
+        }
+        const Transform d = kinema::decompose(m);
+        ASSERT_TRUE(allFinite(d));
+        EXPECT_NEAR(kinema::dot(d.rotation, d.rotation), 1.0f, 1e-6f);
+    }
+}
+
 TEST(TransformDecompose, NonFiniteMatrixNeverGivesNaN) {
     const float inf = std::numeric_limits<float>::infinity();
     const float nan = std::numeric_limits<float>::quiet_NaN();
