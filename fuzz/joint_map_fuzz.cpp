@@ -93,7 +93,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (out->skeletonFingerprint() != target().fingerprint()) contractBroken("not a clip for the target", "");
     } else {
         for (const kinema::Fault& f : out.faults()) {
-            if (f.where.rfind("map/", 0) != 0) contractBroken("retarget fault not in the map", kinema::describe(f));
+            // The map as a whole ("map/joints"), or an entry at its place in the file.
+            if (f.where.rfind("map/", 0) != 0 && f.where.rfind("fuzz.json#/", 0) != 0)
+                contractBroken("retarget fault not in the map", kinema::describe(f));
         }
     }
     return 0;
