@@ -103,12 +103,17 @@ bool hasGltfExtension(const fs::path& path) {
     return ext == ".gltf" || ext == ".glb";
 }
 
-// What every input gets beside its own model: a marker file's contents, and state machines.
+// A JSON file applied to every input's clips by name (markers, curves): its text and
+// its file name, which its faults name.
+struct Sidecar {
+    std::string json;
+    std::string source;  // empty: none given
+};
+
+// What every input gets beside its own model: marker and curve files, and state machines.
 struct Extras {
-    std::string markersJson;
-    std::string markersSource;
-    std::string curvesJson;
-    std::string curvesSource;
+    Sidecar markers;
+    Sidecar curves;
     std::vector<CookedStateMachine> stateMachines;
     std::vector<std::string> stateMachineSources;  // each machine's file name, for its faults
 };
@@ -134,23 +139,23 @@ FileResult cookOne(const std::string& input, const fs::path& output, const Impor
         result.faults.assign(model.faults().begin(), model.faults().end());
         return result;
     }
-    if (!extras.markersSource.empty()) {
-        auto applied = applyMarkerJson(extras.markersJson, *model, extras.markersSource);
-        if (!applied) {
-            // The marker file's faults are located in it: say which input they are about.
-            result.faults.assign(applied.faults().begin(), applied.faults().end());
-            for (Fault& f : result.faults) f.what += " (applied to " + input + ")";
-            return result;
-        }
-    }
-    if (!extras.curvesSource.empty()) {
-        auto applied = applyCurveJson(extras.curvesJson, *model, extras.curvesSource);
+    // A sidecar's faults are located in its file: each says which input it is about.
+    const auto apply = [&](const Sidecar& sidecar, auto applyJson) {
+        if (sidecar.source.empty()) return true;
+        auto applied = applyJson(sidecar.json, *model, sidecar.source);
         if (!applied) {
             result.faults.assign(applied.faults().begin(), applied.faults().end());
             for (Fault& f : result.faults) f.what += " (applied to " + input + ")";
-            return result;
+            return false;
         }
-        for (const Fault& w : applied.warnings()) result.warnings.push_back(w);
+        result.warnings.insert(result.warnings.end(), applied.warnings().begin(), applied.warnings().end());
+        return true;
+    };
+    if (!apply(extras.markers,
+               [](std::string_view j, Model& m, std::string_view s) { return applyMarkerJson(j, m, s); }) ||
+        !apply(extras.curves,
+               [](std::string_view j, Model& m, std::string_view s) { return applyCurveJson(j, m, s); })) {
+        return result;
     }
     // Each state machine against this input's clips, its faults located in its own
     // file (the cooked file's reader would check it too, but place them in the output).
@@ -310,22 +315,24 @@ int runCook(const CookOptions& options) {
         if (!bytes) return std::vector<Fault>(bytes.faults().begin(), bytes.faults().end());
         return std::string(reinterpret_cast<const char*>((*bytes)->data()), (*bytes)->size());
     };
-    if (!options.markers.empty()) {
-        auto text = readText(options.markers);
+    // A sidecar read and checked by `parse`: 0, or the exit code of its refusal.
+    const auto readSidecar = [&](const std::string& file, auto parse, Sidecar& out) {
+        if (file.empty()) return 0;
+        auto text = readText(file);
         if (!text) return failRead(text.faults());
-        extras.markersSource = fs::path(options.markers).filename().string();
-        auto parsed = parseMarkerJson(*text, extras.markersSource);
+        out.source = fs::path(file).filename().string();
+        auto parsed = parse(*text, out.source);
         if (!parsed) return failAll(parsed.faults());
-        extras.markersJson = std::move(*text);
-    }
-    if (!options.curves.empty()) {
-        auto text = readText(options.curves);
-        if (!text) return failRead(text.faults());
-        extras.curvesSource = fs::path(options.curves).filename().string();
-        auto parsed = parseCurveJson(*text, extras.curvesSource);
-        if (!parsed) return failAll(parsed.faults());
-        extras.curvesJson = std::move(*text);
-    }
+        out.json = std::move(*text);
+        return 0;
+    };
+    if (const int refused = readSidecar(
+            options.markers, [](std::string_view t, std::string_view s) { return parseMarkerJson(t, s); },
+            extras.markers))
+        return refused;
+    if (const int refused = readSidecar(
+            options.curves, [](std::string_view t, std::string_view s) { return parseCurveJson(t, s); }, extras.curves))
+        return refused;
     for (const std::string& file : options.stateMachines) {
         auto text = readText(file);
         if (!text) return failRead(text.faults());
