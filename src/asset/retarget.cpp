@@ -62,15 +62,7 @@ std::string entryAt(const RetargetMap& map, std::size_t i, std::string_view side
         return at;
     }
     std::string at = map.origin + "#/joints/";
-    for (const char ch : map.joints[i].source) {
-        if (ch == '~') {
-            at += "~0";
-        } else if (ch == '/') {
-            at += "~1";
-        } else {
-            at += ch;
-        }
-    }
+    appendPointerToken(at, map.joints[i].source);
     return at;
 }
 

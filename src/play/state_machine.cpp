@@ -333,26 +333,8 @@ namespace {
 constexpr Status kMachineMovedFrom = Status::failure(StatusCode::NotReady, "the state machine was moved from");
 }  // namespace
 
-StateMachine::StateMachine(StateMachine&& other) noexcept
-    : def_(other.def_),
-      movedFrom_(other.movedFrom_),
-      values_(std::move(other.values_)),
-      predicates_(std::move(other.predicates_)),
-      blendPlayers_(std::move(other.blendPlayers_)),
-      slots_{std::move(other.slots_[0]), std::move(other.slots_[1])},
-      fading_(other.fading_),
-      transition_(other.transition_),
-      fadeRemaining_(other.fadeRemaining_),
-      samples_(std::move(other.samples_)),
-      sampleCount_(other.sampleCount_),
-      motion_(std::move(other.motion_)),
-      motionCount_(other.motionCount_),
-      motionApart_(other.motionApart_),
-      events_(std::move(other.events_)),
-      eventCount_(other.eventCount_),
-      crossed_(std::move(other.crossed_)) {
-    other.becomeMovedFrom();
-}
+// Members start empty and take the other's in the assignment.
+StateMachine::StateMachine(StateMachine&& other) noexcept : def_(other.def_) { *this = std::move(other); }
 
 StateMachine& StateMachine::operator=(StateMachine&& other) noexcept {
     if (this == &other) return *this;

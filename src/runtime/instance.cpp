@@ -183,21 +183,7 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
     return checkIkTasks(in.ik, parents_);
 }
 
-InstanceState::InstanceState(InstanceState&& other) noexcept
-    : cursors_(std::move(other.cursors_)),
-      crossed_(std::move(other.crossed_)),
-      events_(std::move(other.events_)),
-      eventCount_(other.eventCount_),
-      ikOutcomes_(std::move(other.ikOutcomes_)),
-      ikCount_(other.ikCount_),
-      curves_(std::move(other.curves_)),
-      curveLayer_(std::move(other.curveLayer_)),
-      curveCount_(other.curveCount_),
-      curveClips_(other.curveClips_),
-      curveNames_(other.curveNames_),
-      curveOutputs_(std::move(other.curveOutputs_)) {
-    other.forgetMoved();
-}
+InstanceState::InstanceState(InstanceState&& other) noexcept { *this = std::move(other); }
 
 InstanceState& InstanceState::operator=(InstanceState&& other) noexcept {
     if (this == &other) return *this;

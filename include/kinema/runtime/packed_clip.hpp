@@ -131,11 +131,7 @@ public:
     PackedClipCursor& operator=(const PackedClipCursor&) = default;
     // A cursor moved from is bound to nothing (its hints went with the move), so the
     // next sample binds it afresh.
-    PackedClipCursor(PackedClipCursor&& other) noexcept
-        : clip_(std::exchange(other.clip_, nullptr)),
-          count_(std::exchange(other.count_, 0)),
-          hints_(std::move(other.hints_)),
-          points_(std::move(other.points_)) {}
+    PackedClipCursor(PackedClipCursor&& other) noexcept { *this = std::move(other); }
     PackedClipCursor& operator=(PackedClipCursor&& other) noexcept {
         if (this == &other) return *this;
         clip_ = std::exchange(other.clip_, nullptr);
