@@ -12,6 +12,7 @@
 #include "kinema/gpu/gpu_context.hpp"
 #include "kinema/gpu/window_view.hpp"
 #include "kinema/io/gltf.hpp"
+#include "kinema/runtime/marker_sweep.hpp"
 #include "kinema/scene/skeleton_overlay.hpp"
 #include "model_view.hpp"
 #include "render_arguments.hpp"
@@ -208,12 +209,7 @@ int runView(const ViewOptions& options) {
             time += elapsed * speed;
             (void)built.scene.advance(elapsed * speed);
         }
-        if (duration > 0.0) {
-            // Into [0, duration): a time just before 0 is the lap's end, not its start.
-            time = std::fmod(time, duration);
-            if (time < 0.0) time += duration;
-            if (time >= duration) time = std::nextafter(duration, 0.0);
-        }
+        if (duration > 0.0) time = wrapPosition(time, duration);  // just before 0 is the lap's end
         if (sought) seek(built.scene, time);
         built.scene.updateWorldTransforms();
         built.scene.fillDrawList(draws);
