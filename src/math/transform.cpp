@@ -138,6 +138,18 @@ Quat fromAxisAngle(Vec3 axis, float radians) noexcept {
             static_cast<float>(std::cos(h))};
 }
 
+Quat twistAbout(Quat q, Vec3 axis) noexcept {
+    const double ax = axis.x, ay = axis.y, az = axis.z;
+    const double axisLength = std::sqrt(ax * ax + ay * ay + az * az);
+    if (!(axisLength > 0.0) || !std::isfinite(axisLength) || !isFinite(q)) return Quat{};
+    const double ux = ax / axisLength, uy = ay / axisLength, uz = az / axisLength;
+    const double sign = q.w < 0.0f ? -1.0 : 1.0;
+    const double along = sign * (q.x * ux + q.y * uy + q.z * uz);
+    const double w = sign * q.w;
+    if (along == 0.0 && w == 0.0) return Quat{};
+    return narrowNormalized({ux * along, uy * along, uz * along, w});
+}
+
 Quat slerp(Quat a, Quat b, float t) noexcept {
     if (t == 0.0f) return a;
     DQuat p = widen(a);

@@ -26,6 +26,11 @@ Result<RootMotion> RootMotion::create(const Clip& clip, std::uint32_t rootJoint,
     const Quat& q = rest.rotation;
     const float q2 = dot(q, q);
     if (!(q2 > 0.0f) || !std::isfinite(q2)) return Fault{"rest", "the root's rest rotation is zero"};
+    if (!isFinite(mask.up) || mask.up == Vec3{}) return Fault{"mask/up", "the up axis is zero or not finite"};
+    if (mask.rotation != RootRotation::None && mask.rotation != RootRotation::Heading &&
+        mask.rotation != RootRotation::Full) {
+        return Fault{"mask/rotation", "not a RootRotation"};
+    }
     auto tracks = Clip::create(std::string(clip.name()) + " root", std::move(own));
     if (!tracks) return std::vector<Fault>(tracks.faults().begin(), tracks.faults().end());
     RootMotion r;
@@ -67,7 +72,8 @@ Transform RootMotion::at(double t) const noexcept {
     Transform part;  // identity
     part.translation = {mask_.x ? x.translation.x : 0.0f, mask_.y ? x.translation.y : 0.0f,
                         mask_.z ? x.translation.z : 0.0f};
-    if (mask_.rotation) part.rotation = normalize(x.rotation);
+    if (mask_.rotation == RootRotation::Full) part.rotation = normalize(x.rotation);
+    if (mask_.rotation == RootRotation::Heading) part.rotation = twistAbout(normalize(x.rotation), mask_.up);
     return part;
 }
 
@@ -127,12 +133,7 @@ Transform RootMotion::delta(LoopMode mode, const PlaybackStep& step) const noexc
 }
 
 Transform RootMotion::anchored(const Transform& sampled) const noexcept {
-    Transform t = sampled;
-    if (mask_.x) t.translation.x = start_.translation.x;
-    if (mask_.y) t.translation.y = start_.translation.y;
-    if (mask_.z) t.translation.z = start_.translation.z;
-    if (mask_.rotation) t.rotation = start_.rotation;
-    return t;
+    return anchoredTransform(anchor(0), sampled);
 }
 
 RootAnchor RootMotion::anchor(std::uint32_t rootJoint) const noexcept {
@@ -142,6 +143,7 @@ RootAnchor RootMotion::anchor(std::uint32_t rootJoint) const noexcept {
     a.y = mask_.y;
     a.z = mask_.z;
     a.rotation = mask_.rotation;
+    a.up = mask_.up;
     a.value = start_;
     return a;
 }

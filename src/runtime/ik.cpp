@@ -582,10 +582,7 @@ void solveChain(const ChainIk& task, std::span<const std::int32_t> parents, SoaP
 // The twist of `q` about unit axis `a` and the swing left over: q = swing * twist,
 // with the twist's angle in [-pi, pi].
 void splitSwingTwist(Quat q, Vec3 a, Quat& swing, Quat& twist) noexcept {
-    if (q.w < 0.0f) q = -q;
-    const float along = q.x * a.x + q.y * a.y + q.z * a.z;
-    const Quat t{a.x * along, a.y * along, a.z * along, q.w};
-    twist = dot(t, t) > kTiny ? normalize(t) : kIdentity;
+    twist = twistAbout(q, a);
     swing = normalize(q * conjugate(twist));
 }
 

@@ -31,18 +31,24 @@ void prefetch(const void* at, std::size_t bytes) noexcept {
 #endif
 }
 
-// RootAnchor: the flagged parts of one joint replaced in the blended pose.
-void anchorRoot(const RootAnchor& anchor, SoaPose& pose) noexcept {
-    Transform t = pose.joint(anchor.joint);
+}  // namespace
+
+Transform anchoredTransform(const RootAnchor& anchor, const Transform& posed) noexcept {
+    Transform t = posed;
     if (anchor.x) t.translation.x = anchor.value.translation.x;
     if (anchor.y) t.translation.y = anchor.value.translation.y;
     if (anchor.z) t.translation.z = anchor.value.translation.z;
     // In double: check() took rotations of any length that has a direction.
-    if (anchor.rotation) t.rotation = tryNormalize(anchor.value.rotation).value_or(t.rotation);
-    pose.setJoint(anchor.joint, t);
+    const Quat held = tryNormalize(anchor.value.rotation).value_or(t.rotation);
+    if (anchor.rotation == RootRotation::Full) t.rotation = held;
+    if (anchor.rotation == RootRotation::Heading) {
+        // The pose's turn about up undone, the held one put in its place: q = H S
+        // becomes H0 S.
+        const Quat q = normalize(t.rotation);
+        t.rotation = normalize(twistAbout(held, anchor.up) * conjugate(twistAbout(q, anchor.up)) * q);
+    }
+    return t;
 }
-
-}  // namespace
 
 Result<InstanceEvaluator> InstanceEvaluator::create(const Skeleton& skeleton, std::span<const float> restWeights,
                                                     EvaluatorOptions options) {
@@ -177,6 +183,12 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
         }
         if (!tryNormalize(q)) {
             return Status::failure(StatusCode::OutOfRange, "root anchor rotation is zero");
+        }
+        if (!isFinite(a.up)) return Status::failure(StatusCode::NotFinite, "root anchor up axis is not finite");
+        if (a.up == Vec3{}) return Status::failure(StatusCode::OutOfRange, "root anchor up axis is zero");
+        if (a.rotation != RootRotation::None && a.rotation != RootRotation::Heading &&
+            a.rotation != RootRotation::Full) {
+            return Status::failure(StatusCode::OutOfRange, "root anchor rotation is not a RootRotation");
         }
     }
     if (Status s = checkBoneAdjustments(in.adjustments, joints); !s) return s;
@@ -392,7 +404,10 @@ void InstanceEvaluator::blendPose(const InstanceRequest& input, InstanceState& s
         }
     }
     if (!curveNames_.empty()) blendCurves(input, state);
-    if (input.rootAnchor) anchorRoot(*input.rootAnchor, work.pose);
+    if (input.rootAnchor) {
+        const RootAnchor& a = *input.rootAnchor;
+        work.pose.setJoint(a.joint, anchoredTransform(a, work.pose.joint(a.joint)));
+    }
     if (input.external != nullptr && input.externalWeight > 0.0f) {
         // The layer scratch is free now; blending into it and swapping keeps the
         // animated morph weights without a copy of them.

@@ -127,7 +127,8 @@ TEST(CharacterWorld, RootMotionIsInTheModelsSpaceThroughTheNodesAboveTheRoot) {
     walk.times = {0.0f, 1.0f};
     walk.values = {0, 0, 0, 0, 1, 0};
     m.clips.push_back(Clip::create("walk", {walk}).value());
-    auto c = Character::create(m, {.rootMotionJoint = "hips", .rootMotionMask = {.x = true, .y = true, .z = false}});
+    auto c = Character::create(
+        m, {.rootMotionJoint = "hips", .rootMotionMask = {.x = true, .y = true, .z = false, .up = {0.0f, 0.0f, 1.0f}}});
     ASSERT_TRUE(c.ok()) << c.message();
     ASSERT_TRUE(c->play("walk").ok());
     ASSERT_TRUE(c->update(0.5).ok());

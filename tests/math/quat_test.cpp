@@ -1,6 +1,7 @@
 // Quaternions: the Hamilton product and rotate() against Rodrigues' formula,
 // robust normalisation, slerp against an exact long double geodesic, nlerp's
-// known deviation from slerp.
+// known deviation from slerp, the twist about an axis against products built from
+// it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -322,6 +323,64 @@ TEST(QuatNlerp, TakesTheShorterArc) {
     const Quat a{0, 0, 0, 1};
     const Quat b = -kref::quatOf({0, 0, 1}, kPi / 2);
     EXPECT_NEAR(angleAboutZ(kinema::nlerp(a, b, 0.5f)), kPi / 4, 1e-6);
+}
+
+// ---- twistAbout ------------------------------------------------------------
+
+kref::LQ quatL(kref::D3 axis, long double angle) {
+    const long double s = std::sin(angle / 2);
+    return {axis.x * s, axis.y * s, axis.z * s, std::cos(angle / 2)};
+}
+
+kinema::Quat narrowed(kref::LQ q) {
+    return {static_cast<float>(q.x), static_cast<float>(q.y), static_cast<float>(q.z), static_cast<float>(q.w)};
+}
+
+// A turn about `up` composed with a tilt about an axis perpendicular to it, in either
+// order: the twist is that turn (w >= 0), whichever side the tilt is on.
+TEST(QuatTwistAbout, IsTheTurnAboutTheAxisWhicheverSideTheTiltIsOn) {
+    std::mt19937 rng(29);
+    std::uniform_real_distribution<double> angle(-0.999 * kPi, 0.999 * kPi);
+    for (int i = 0; i < 2000; ++i) {
+        const kref::D3 up = kref::randomUnitVector(rng);
+        const kref::D3 r = kref::randomUnitVector(rng);
+        // r x up, normalised: perpendicular to up.
+        kref::D3 side{r.y * up.z - r.z * up.y, r.z * up.x - r.x * up.z, r.x * up.y - r.y * up.x};
+        const double n = std::sqrt(side.x * side.x + side.y * side.y + side.z * side.z);
+        if (n < 1e-3) continue;
+        side = {side.x / n, side.y / n, side.z / n};
+        const double heading = angle(rng), tilt = angle(rng);
+        const kref::LQ turn = quatL(up, heading), lean = quatL(side, tilt);
+        const Vec3 axis{static_cast<float>(up.x), static_cast<float>(up.y), static_cast<float>(up.z)};
+        for (const kref::LQ& q : {kref::hamilton(turn, lean), kref::hamilton(lean, turn)}) {
+            for (const float sign : {1.0f, -1.0f}) {
+                const kinema::Quat given = narrowed({sign * q.x, sign * q.y, sign * q.z, sign * q.w});
+                const kinema::Quat twist = kinema::twistAbout(given, axis);
+                EXPECT_GE(twist.w, 0.0f);
+                // The tilt's half angle near a half turn leaves little of q along the
+                // axis: the float input's rounding is divided by cos(tilt / 2).
+                const double tolerance = 2e-6 / std::max(std::abs(std::cos(tilt / 2)), 1e-3);
+                EXPECT_LE(kref::signAlignedError(twist, turn), tolerance) << i << " " << heading << " " << tilt;
+            }
+        }
+    }
+}
+
+TEST(QuatTwistAbout, AxisLengthDoesNotMatterAndUndefinedTwistsAreTheIdentity) {
+    const kinema::Quat q = kref::quatOf({0, 1, 0}, 0.7) * kref::quatOf({1, 0, 0}, 0.4);
+    const kinema::Quat unit = kinema::twistAbout(q, {0.0f, 1.0f, 0.0f});
+    EXPECT_EQ(kinema::twistAbout(q, {0.0f, 5.0f, 0.0f}), unit);
+    EXPECT_EQ(kinema::twistAbout(q, {0.0f, 1e-30f, 0.0f}), unit);
+    EXPECT_NEAR(2.0 * std::atan2(unit.y, unit.w), 0.7, 1e-6);
+    // A half turn about an axis perpendicular to the twist axis has no twist.
+    EXPECT_EQ(kinema::twistAbout({1.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}), (kinema::Quat{}));
+    EXPECT_EQ(kinema::twistAbout({0.6f, 0.0f, 0.8f, 0.0f}, {0.0f, 1.0f, 0.0f}), (kinema::Quat{}));
+    // Nor has anything about a zero or non-finite axis.
+    EXPECT_EQ(kinema::twistAbout(q, {0.0f, 0.0f, 0.0f}), (kinema::Quat{}));
+    EXPECT_EQ(kinema::twistAbout(q, {std::nanf(""), 1.0f, 0.0f}), (kinema::Quat{}));
+    // A turn about the axis itself is all twist.
+    const kinema::Quat yaw = kref::quatOf({0, 0, 1}, -2.5);
+    EXPECT_LE(kref::signAlignedError(kinema::twistAbout(yaw, {0.0f, 0.0f, 2.0f}), kref::widenL(yaw)), 1e-7);
 }
 
 }  // namespace

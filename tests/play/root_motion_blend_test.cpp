@@ -362,9 +362,20 @@ TEST(RootAnchor, KeepsTheEvaluatedPoseInPlaceAndIsChecked) {
     request.rootAnchor->value = Transform{};
     request.rootAnchor->value.rotation = {0.0f, 0.0f, 0.0f, 0.0f};
     EXPECT_FALSE(evaluator->check(request).ok());
+    request.rootAnchor->value = Transform{};
+    request.rootAnchor->up = Vec3{};
+    const Status noUp = evaluator->check(request);
+    EXPECT_FALSE(noUp.ok());
+    EXPECT_NE(noUp.message().find("up axis"), std::string::npos) << noUp.message();
+    request.rootAnchor->up = {0.0f, std::nanf(""), 0.0f};
+    EXPECT_FALSE(evaluator->check(request).ok());
+    request.rootAnchor->up = {0.0f, 1.0f, 0.0f};
+    request.rootAnchor->rotation = static_cast<RootRotation>(7);
+    EXPECT_FALSE(evaluator->check(request).ok());
     // A rotation of any length with a direction is taken at unit length, even where
     // its square is no float (1e-30, 3e19 on two axes): a half turn about x, and a
-    // quarter turn about x.
+    // quarter turn about x, the whole rotation held.
+    request.rootAnchor->rotation = RootRotation::Full;
     for (const auto& [rotation, m5, m6] :
          {std::tuple{Quat{1e-30f, 0, 0, 0}, -1.0f, 0.0f}, std::tuple{Quat{3e19f, 0, 0, 3e19f}, 0.0f, 1.0f}}) {
         request.rootAnchor->value = Transform{};
@@ -374,6 +385,43 @@ TEST(RootAnchor, KeepsTheEvaluatedPoseInPlaceAndIsChecked) {
         EXPECT_NEAR(model[0].m[5], m5, 1e-6f) << rotation.x;  // y axis' y: cos of the turn
         EXPECT_NEAR(model[0].m[6], m6, 1e-6f) << rotation.x;  // y axis' z: sin of the turn
     }
+}
+
+// With the heading held, the evaluated root keeps its lean: a clip that turns about
+// +Y and leans about its own +X shows only the lean, under the anchor's heading.
+TEST(RootAnchor, HoldsTheHeadingAndKeepsTheLean) {
+    const float yaw = 0.9f, lean = -0.4f, held = 0.25f;
+    Track r;
+    r.path = TrackPath::Rotation;
+    r.width = 4;
+    r.times = {0.0f};
+    const Quat q = fromAxisAngle({0.0f, 1.0f, 0.0f}, yaw) * fromAxisAngle({1.0f, 0.0f, 0.0f}, lean);
+    r.values = {q.x, q.y, q.z, q.w};
+    const Clip clip = Clip::create("lean", {r}).value();
+    const PackedClip packed(clip);
+    Skeleton skeleton = Skeleton::create({JointDesc{"root", kNoParent, {}}}).value();
+    auto evaluator = InstanceEvaluator::create(skeleton, {});
+    ASSERT_TRUE(evaluator.ok()) << evaluator.message();
+    InstanceRequest request;
+    request.layerCount = 1;
+    request.layers[0].clip = &packed;
+    RootAnchor anchor;
+    anchor.rotation = RootRotation::Heading;
+    anchor.up = {0.0f, 2.0f, 0.0f};
+    anchor.value.rotation = fromAxisAngle({0.0f, 1.0f, 0.0f}, held) * fromAxisAngle({0.0f, 0.0f, 1.0f}, 1.0f);
+    request.rootAnchor = anchor;
+    InstanceState state;
+    WorkPoses work = evaluator->makeWorkPoses();
+    std::vector<Mat4> model(1);
+    ASSERT_TRUE(evaluator->evaluate(request, state, work, model, {}).ok());
+    // Columns of R_y(held) R_x(lean): x axis (cos h, 0, -sin h); y axis
+    // (sin h sin l, cos l, cos h sin l).
+    EXPECT_NEAR(model[0].m[0], std::cos(held), 1e-6f);
+    EXPECT_NEAR(model[0].m[1], 0.0f, 1e-6f);
+    EXPECT_NEAR(model[0].m[2], -std::sin(held), 1e-6f);
+    EXPECT_NEAR(model[0].m[4], std::sin(held) * std::sin(lean), 1e-6f);
+    EXPECT_NEAR(model[0].m[5], std::cos(lean), 1e-6f);
+    EXPECT_NEAR(model[0].m[6], std::cos(held) * std::sin(lean), 1e-6f);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Root motion: deltas across loop wraps, several laps, backwards, held at the
 // end of a one-shot, a turning loop whose laps compose into a curve, ping-pong
-// legs, per-axis masks, and the pose kept in place - against closed forms.
+// legs, per-axis masks, the heading taken apart from the lean, and the pose kept
+// in place - against closed forms.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -237,7 +238,7 @@ TEST(RootMotion, MasksChooseTheAxesAndThePoseIsKeptInPlace) {
     onlyY.x = false;
     onlyY.y = true;
     onlyY.z = false;
-    onlyY.rotation = false;
+    onlyY.rotation = RootRotation::None;
     const RootMotion m = motionOf(clip, onlyY);
     const Transform d = m.delta(LoopMode::Loop, {0.0, 0.5, 0.5});
     EXPECT_EQ(d.translation.x, 0.0f);
@@ -253,6 +254,116 @@ TEST(RootMotion, MasksChooseTheAxesAndThePoseIsKeptInPlace) {
     EXPECT_EQ(inPlace.translation.y, 1.05f) << "the bob stays";
     EXPECT_EQ(inPlace.translation.z, 0.0f);
     EXPECT_NEAR(inPlace.rotation.w, 1.0f, 1e-7f) << "the start's rotation";
+}
+
+// A root that turns about `up` at `turn` rad/s from a heading of `start` while it
+// leans about `side` (perpendicular to up) by lean sin(2 pi t), walks along
+// `forward` at 1 m/s and bobs along up: keys every 1/64 s, where the tests look
+// (between keys slerp is not the closed form).
+struct Leaning {
+    Vec3 up, side, forward;
+    float start, turn, lean;
+};
+
+double wave(double t) { return std::sin(2.0 * std::numbers::pi * t); }
+
+Quat leaningRotation(const Leaning& c, double t) {
+    return fromAxisAngle(c.up, static_cast<float>(c.start + c.turn * t)) *
+        fromAxisAngle(c.side, static_cast<float>(c.lean * wave(t)));
+}
+
+Vec3 leaningPosition(const Leaning& c, double t) {
+    return c.forward * static_cast<float>(t) + c.up * static_cast<float>(0.9 + 0.05 * wave(t));
+}
+
+Clip leaningWalk(const Leaning& c) {
+    Track move, turn;
+    move.path = TrackPath::Translation;
+    turn.path = TrackPath::Rotation;
+    turn.width = 4;
+    for (int k = 0; k <= 64; ++k) {
+        const double t = k / 64.0;
+        const Vec3 p = leaningPosition(c, t);
+        const Quat q = leaningRotation(c, t);
+        move.times.push_back(static_cast<float>(t));
+        move.values.insert(move.values.end(), {p.x, p.y, p.z});
+        turn.times.push_back(static_cast<float>(t));
+        turn.values.insert(turn.values.end(), {q.x, q.y, q.z, q.w});
+    }
+    return Clip::create("lean", {move, turn}).value();
+}
+
+// a then b: the character's transform composed with the pose's root (scale 1),
+// kept at unit length as a game keeps its heading.
+Transform composed(const Transform& a, const Transform& b) {
+    Transform c;
+    c.rotation = normalize(a.rotation * b.rotation);
+    c.translation = a.translation + rotate(a.rotation, b.translation);
+    return c;
+}
+
+// The heading goes to the delta, the lean and the bob stay in the pose, so the
+// character's transform times the anchored root is where the clip puts the root:
+// with Y up (ground x-z) and under a Z-up armature (ground x-y, up z).
+TEST(RootMotion, HeadingTakesTheTurnAboutUpAndLeavesTheLeanInThePose) {
+    const Leaning yUp{{0, 1, 0}, {1, 0, 0}, {0, 0, 1}, 0.3f, 1.2f, 0.35f};
+    const Leaning zUp{{0, 0, 1}, {1, 0, 0}, {0, 1, 0}, -0.8f, -2.0f, 0.5f};
+    for (const Leaning& c : {yUp, zUp}) {
+        RootMotionMask mask;
+        mask.x = true;
+        mask.y = c.up.y == 0.0f;
+        mask.z = c.up.z == 0.0f;
+        mask.rotation = RootRotation::Heading;
+        mask.up = c.up * 3.0f;  // any length
+        const RootMotion m = motionOf(leaningWalk(c), mask);
+        Transform character;  // the identity at time 0
+        for (int k = 1; k <= 64; ++k) {
+            const double from = (k - 1) / 64.0, to = k / 64.0;
+            const Transform d = m.delta(LoopMode::Clamp, {from, to, to - from});
+            // Only a turn about up: the up axis stays, the turn is the heading's.
+            EXPECT_NEAR(length(rotate(d.rotation, c.up) - c.up), 0.0f, 1e-6f) << k;
+            const Quat step = fromAxisAngle(c.up, c.turn / 64.0f);
+            EXPECT_NEAR(std::abs(dot(d.rotation, step)), 1.0f, 1e-6f) << k;
+            character = composed(character, d);
+            // The pose keeps the lean under the start's heading, and the bob.
+            const Transform posed{leaningPosition(c, to), leaningRotation(c, to), {1, 1, 1}};
+            const Transform anchored = m.anchored(posed);
+            const Quat leanOnly =
+                fromAxisAngle(c.up, c.start) * fromAxisAngle(c.side, static_cast<float>(c.lean * wave(to)));
+            EXPECT_NEAR(std::abs(dot(anchored.rotation, leanOnly)), 1.0f, 1e-6f) << k;
+            EXPECT_NEAR(dot(anchored.translation, c.up), 0.9 + 0.05 * wave(to), 1e-6) << k;
+            EXPECT_NEAR(dot(anchored.translation, c.forward), 0.0f, 1e-7f) << k;
+            // Together they are the clip's root.
+            const Transform world = composed(character, anchored);
+            EXPECT_NEAR(length(world.translation - posed.translation), 0.0f, 2e-5f) << k;
+            EXPECT_NEAR(std::abs(dot(world.rotation, posed.rotation)), 1.0f, 1e-6f) << k;
+        }
+    }
+}
+
+// A root turned upside down (half a turn about a horizontal axis) has no heading:
+// nothing turns, nothing is NaN. An up axis that is zero or not finite is refused.
+TEST(RootMotion, AnUpsideDownRootHasNoHeadingAndAnUpAxisMustHaveADirection) {
+    Track flip;
+    flip.path = TrackPath::Rotation;
+    flip.width = 4;
+    flip.times = {0.0f, 1.0f};
+    flip.values = {1, 0, 0, 0, 0.6f, 0, 0.8f, 0};  // half turns about x, then about 0.6 x + 0.8 z
+    const Clip clip = Clip::create("flip", {flip}).value();
+    const RootMotion m = motionOf(clip);
+    const Transform d = m.delta(LoopMode::Loop, {0.0, 0.5, 0.5});
+    EXPECT_TRUE(isFinite(d.rotation) && isFinite(d.translation));
+    EXPECT_NEAR(std::abs(d.rotation.w), 1.0f, 1e-6f);
+    const Transform anchored = m.anchored({{}, Quat{0.6f, 0.0f, 0.8f, 0.0f}, {1, 1, 1}});
+    EXPECT_NEAR(std::abs(dot(anchored.rotation, Quat{0.6f, 0.0f, 0.8f, 0.0f})), 1.0f, 1e-6f);
+
+    for (const Vec3 up : {Vec3{}, Vec3{0.0f, std::nanf(""), 0.0f}, Vec3{0.0f, INFINITY, 0.0f}}) {
+        RootMotionMask mask;
+        mask.up = up;
+        auto refused = RootMotion::create(clip, 0, Transform{}, mask);
+        ASSERT_FALSE(refused.ok());
+        EXPECT_EQ(refused.faults()[0].where, "mask/up");
+    }
 }
 
 }  // namespace

@@ -450,7 +450,7 @@ int runDemo(const DemoOptions& options) {
     // Root motion takes the hips' travel over the ground (x, z); the bob and the
     // pelvis' turns stay in the pose.
     RootMotionMask mask;
-    mask.rotation = false;
+    mask.rotation = RootRotation::None;
     const Transform hipsRest = model.skeleton.restPose()[humanoid.hips];
     for (const Clip* c : definition.clips()) {
         setup.packed.emplace_back(*c);

@@ -86,7 +86,8 @@ struct CharacterOptions {
     std::span<const CompressedClip> compressedClips{};
     // Root motion: the joint whose travel moves the character (the hips, or the
     // armature's root), by name; empty: none. The parts `rootMotionMask` names (axes of
-    // the joint's parent: under a Z-up armature the ground is x and y) are held in the
+    // the joint's parent: under a Z-up armature the ground is x and y, and the heading
+    // turns about z: set its `up`) are held in the
     // pose at their values at the start of the base layer's current clip (it plays in
     // place) and come back per update as rootMotion().
     std::string_view rootMotionJoint{};

@@ -48,6 +48,13 @@ inline Quat normalize(Quat q) noexcept {
 // Rotation of `radians` about the unit vector `axis`.
 Quat fromAxisAngle(Vec3 axis, float radians) noexcept;
 
+// The part of the unit quaternion `q` that turns about `axis` (any non-zero length):
+// its twist, with w >= 0 (an angle in [-pi, pi]). q = twist * a = b * twist for
+// rotations a and b about axes perpendicular to `axis`, the same twist either way.
+// The identity where q turns half a turn about such an axis (no twist is defined).
+// Computed in double.
+Quat twistAbout(Quat q, Vec3 axis) noexcept;
+
 // Spherical linear interpolation along the shorter arc (b is negated when
 // dot(a, b) < 0). t = 0 returns a, t = 1 returns +/-b exactly up to rounding.
 // Computed in double precision: within 1e-6 of exact slerp on the whole sphere.

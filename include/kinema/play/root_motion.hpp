@@ -23,17 +23,21 @@ namespace kinema {
 
 // Which parts of the root's motion are extracted (moved to the delta and removed
 // from the pose). Axes are those of the root's parent space (glTF: Y up), so the
-// default takes the walk over the ground and leaves the vertical bob in the pose.
+// default takes the walk over the ground and the turns about the vertical (the
+// character's heading), and leaves the vertical bob and the hips' sway and lean in
+// the pose. Under a Z-up armature the ground is x and y and `up` is z.
 struct RootMotionMask {
     bool x = true, y = false, z = true;
-    bool rotation = true;
+    RootRotation rotation = RootRotation::Heading;
+    Vec3 up{0.0f, 1.0f, 0.0f};  // for Heading: finite, non-zero; its length does not matter
 };
 
 class RootMotion {
 public:
     // The translation and rotation tracks of `rootJoint` in `clip`; `rest` is the
     // joint's rest transform (used where a track is missing): finite, with a non-zero
-    // rotation (normalised here), or a fault at "rest".
+    // rotation (normalised here), or a fault at "rest"; a mask whose up axis is zero
+    // or not finite is a fault at "mask/up".
     static Result<RootMotion> create(const Clip& clip, std::uint32_t rootJoint, const Transform& rest,
                                      RootMotionMask mask = {});
 

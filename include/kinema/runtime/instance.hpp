@@ -72,17 +72,32 @@ struct LayerRequest {
     PlaybackStep step{};
 };
 
+// How much of the root's rotation root motion takes (RootAnchor, RootMotionMask).
+enum class RootRotation : std::uint8_t {
+    None,     // all of it stays in the pose
+    Heading,  // its turn about the up axis (where the character faces); tilts and
+              // rolls stay in the pose (twistAbout, math/quat.hpp)
+    Full,     // all of it
+};
+
 // Root motion extraction on the pose: the flagged parts of `joint`'s local
-// transform (translation components in its parent's frame, the whole rotation) are
-// replaced by `value`'s after the layers are blended, so a clip that travels plays
-// in place while the game moves the character by the root delta (play/root_motion.hpp:
-// RootMotion::start() is the usual value, the flags those of its RootMotionMask).
+// transform (translation components in its parent's frame, the rotation as
+// `rotation` says, about `up` in that frame) are replaced by `value`'s after the
+// layers are blended, so a clip that travels plays in place while the game moves the
+// character by the root delta (play/root_motion.hpp: RootMotion::start() is the
+// usual value, the flags those of its RootMotionMask). With Heading, the pose's
+// turn about `up` is replaced by the value's and its tilt kept.
 struct RootAnchor {
     std::uint32_t joint = 0;
     bool x = true, y = false, z = true;
-    bool rotation = true;
+    RootRotation rotation = RootRotation::Heading;
+    Vec3 up{0.0f, 1.0f, 0.0f};  // finite, non-zero; its length does not matter
     Transform value{};
 };
+
+// `posed` (the joint's local transform) with the anchor's flagged parts replaced.
+// The anchor is one evaluate() accepts; `posed` has a non-zero rotation.
+Transform anchoredTransform(const RootAnchor& anchor, const Transform& posed) noexcept;
 
 // What one instance shows in this evaluation. Everything pointed to is shared,
 // read-only, and must outlive the evaluation.
