@@ -14,6 +14,7 @@ namespace kinema::gltf_import {
 void Importer::readAnimations() {
     // Key times by input accessor (empty: not decoded yet).
     std::vector<std::vector<float>> timesByAccessor(accessors_.size());
+    std::vector<std::uint8_t> refusedTimes(accessors_.size(), 0);  // faulted once, skipped after
     model_.clips.reserve(table("animations", sizeof(Clip)));
     forEachObject("animations", [&](std::size_t, const dom::object& o, const Pointer& at) {
         std::string name;
@@ -22,11 +23,6 @@ void Importer::readAnimations() {
         const bool hasSamplers = getArray(o, "samplers", at, samplers, true);
         const bool hasChannels = getArray(o, "channels", at, channels, true);
         if (!hasSamplers || !hasChannels) return;
-        // The schema asks for at least one of each: an animation that animates nothing
-        // is a writer's fault, reported rather than played as an empty clip.
-        if (samplers.size() == 0) fault(at / "samplers", "must not be empty");
-        if (channels.size() == 0) fault(at / "channels", "must not be empty");
-        if (samplers.size() == 0 || channels.size() == 0) return;
         struct SamplerInfo {
             std::int64_t input = -1, output = -1;
             Interpolation interpolation = Interpolation::Linear;
@@ -161,9 +157,12 @@ void Importer::readAnimations() {
             track.width = width;
             // Key times: a float scalar accessor, decoded once however many channels share it.
             std::vector<float>& cached = timesByAccessor[static_cast<std::size_t>(si.input)];
+            if (refusedTimes[static_cast<std::size_t>(si.input)]) continue;
             if (cached.empty()) {
-                if (!decodeInto(si.input, sat / "input", {{1, 1}}, kFloat, "sampler input", cached)) {
+                if (!decodeInto(si.input, sat / "input", {{1, 1}}, kFloat, "sampler input", cached) ||
+                    !checkKeyTimes(cached, si.input, sat / "input")) {
                     cached.clear();
+                    refusedTimes[static_cast<std::size_t>(si.input)] = 1;
                     continue;
                 }
                 checkBounds(si.input, cached, true, "an animation input");
@@ -231,6 +230,33 @@ void Importer::readAnimations() {
         }
         model_.clips.push_back(withCurvesAndLength(std::move(*clip), o, at));
     });
+}
+
+// Key times as glTF asks for them: finite, from 0 on, strictly increasing. Checked
+// once per input accessor, at the first sampler that reads it (where the Khronos
+// validator reports order), and a non-finite time at its accessor.
+bool Importer::checkKeyTimes(std::span<const float> times, std::int64_t accessor, const Pointer& at) {
+    for (std::size_t k = 0; k < times.size(); ++k) {
+        if (!std::isfinite(times[k])) {
+            fault(Pointer{} / "accessors" / static_cast<std::size_t>(accessor),
+                  "key time " + std::to_string(k) + " is not finite");
+            return false;
+        }
+    }
+    bool ok = true;
+    if (!times.empty() && times[0] < 0.0f) {
+        fault(at, "key time 0 is negative (" + exactNumber(times[0]) + ")");
+        ok = false;
+    }
+    for (std::size_t k = 1; k < times.size(); ++k) {
+        if (!(times[k] > times[k - 1])) {
+            fault(at,
+                  "key times must increase: key time " + std::to_string(k) + " (" + exactNumber(times[k]) +
+                      ") is not after key time " + std::to_string(k - 1) + " (" + exactNumber(times[k - 1]) + ")");
+            return false;
+        }
+    }
+    return ok;
 }
 
 // Rotation keys (the values, not cubic tangents) of unit length within the

@@ -107,6 +107,12 @@ void Importer::readBuffers() {
                 fault(at / "uri", error);
                 return;
             }
+            if (data->mimeType != "application/octet-stream" && data->mimeType != "application/gltf-buffer") {
+                recoverable(at / "uri",
+                            "a buffer's data URI has media type '" + data->mimeType +
+                                "'; application/octet-stream or application/gltf-buffer is required",
+                            "read as bytes");
+            }
             refund(uri.size() - std::min(uri.size(), data->bytes.size()));
             auto owned = std::make_shared<const std::vector<std::byte>>(std::move(data->bytes));
             b.bytes = *owned;

@@ -279,27 +279,38 @@ void Importer::readAsset() {
     if (getString(asset, "minVersion", Pointer{} / "asset", minVersion, false) && minVersion != "2.0") {
         fault(Pointer{} / "asset" / "minVersion", "requires glTF " + std::string(minVersion) + "; 2.0 is supported");
     }
-    auto readExtensionList = [&](std::string_view key, bool required) {
+    std::set<std::string_view> used;
+    auto readExtensionList = [&](std::string_view key, bool required, std::set<std::string_view>& seen) {
         dom::array list;
         if (!getArray(root_, key, Pointer{}, list, false)) return;
-        std::set<std::string_view> seen;  // the schema's unique items
         std::size_t i = 0;
         for (dom::element e : list) {
+            const Pointer at = Pointer{} / key / i++;
             std::string_view name;
             if (e.get_string().get(name)) {
-                fault(Pointer{} / key / i, "must be a string");
-            } else if (!seen.insert(name).second) {
-                fault(Pointer{} / key / i, "extension " + std::string(name) + " is listed twice");
-            } else if (name == "KHR_mesh_quantization") {
+                fault(at, "must be a string");
+                continue;
+            }
+            if (!seen.insert(name).second) {
+                fault(at, "extension " + std::string(name) + " is listed twice");
+                continue;
+            }
+            if (name == "KHR_mesh_quantization") {
                 quantized_ = true;
             } else if (required) {
-                fault(Pointer{} / key / i, "required extension " + std::string(name) + " is not supported");
+                fault(at, "required extension " + std::string(name) + " is not supported");
+                continue;
             }
-            ++i;
+            // What a file requires it also uses: a list without it is a writer's slip.
+            if (required && !used.contains(name)) {
+                recoverable(at, "extension " + std::string(name) + " is required but not in extensionsUsed",
+                            "taken as used");
+            }
         }
     };
-    readExtensionList("extensionsUsed", false);
-    readExtensionList("extensionsRequired", true);
+    std::set<std::string_view> required;
+    readExtensionList("extensionsUsed", false, used);
+    readExtensionList("extensionsRequired", true, required);
 }
 
 }  // namespace kinema::gltf_import

@@ -389,9 +389,19 @@ private:
     bool getArray(const dom::object& o, std::string_view key, const Pointer& at, dom::array& out, bool required) {
         return getArray(member(o, key), key, at, out, required);
     }
+    // Every array of the glTF schema holds at least one item: an empty one is a
+    // writer's fault. An optional one is then as good as absent (a lenient import
+    // ignores it); a required one leaves its object without what it needs.
     bool getArray(const std::optional<dom::element>& e, std::string_view key, const Pointer& at, dom::array& out,
                   bool required) {
-        return getAs(e, key, at, out, required, "must be an array");
+        if (!getAs(e, key, at, out, required, "must be an array")) return false;
+        if (out.size() != 0) return true;
+        if (required) {
+            fault(at / key, "must not be empty");
+        } else {
+            recoverable(at / key, "must not be empty", "ignored");
+        }
+        return false;
     }
     bool getObject(const dom::object& o, std::string_view key, const Pointer& at, dom::object& out, bool required) {
         return getObject(member(o, key), key, at, out, required);
@@ -522,6 +532,7 @@ private:
 
     // ---- nodes, skeleton, scenes (gltf_nodes.cpp) -----------------------------
     void readNodes();
+    void checkDecomposes(const Vec3 (&axes)[3], const Transform& trs, const Pointer& at);
     void buildSkeleton();
     void bindNodes();
     std::uint16_t largestJoint(std::size_t mesh, std::size_t primitive, const MeshPrimitive& prim);
@@ -554,6 +565,7 @@ private:
 
     // ---- animations (gltf_animations.cpp) -------------------------------------
     void readAnimations();
+    bool checkKeyTimes(std::span<const float> times, std::int64_t accessor, const Pointer& at);
     void checkUnitRotations(std::int64_t index, const Track& track);
     std::vector<Marker> readMarkers(const dom::object& animation, const Pointer& at);
     // The clip with animation.extras.curves and extras.length applied (each bad one skipped, recoverably).

@@ -17,7 +17,6 @@ void Importer::readMeshes() {
         readName(o, at, mesh.name);
         dom::array prims;
         if (!getArray(o, "primitives", at, prims, true)) return;
-        if (prims.size() == 0) fault(at / "primitives", "a mesh needs at least one primitive");
         if (!charged(prims.size(), sizeof(MeshPrimitive), at / "primitives", "the primitives")) return;
         mesh.primitives.resize(prims.size());
         std::size_t p = 0;

@@ -10,6 +10,58 @@
 
 namespace kinema::gltf_import {
 
+namespace {
+
+double lengthInDouble(const Vec3& v) { return std::sqrt(double(v.x) * v.x + double(v.y) * v.y + double(v.z) * v.z); }
+
+// How far the matrix axes `axes` lie from those of `trs` (their decomposition), each
+// relative to its own length: 0 for an exact rotation and scale, about half the
+// shear for a sheared matrix.
+double shearOf(const Vec3 (&axes)[3], const Transform& trs) {
+    const Mat4 back = toMatrix(trs);
+    double worst = 0.0;
+    for (int c = 0; c < 3; ++c) {
+        const double length = lengthInDouble(axes[c]);
+        if (length == 0.0) continue;
+        const Vec3 rebuilt{back(0, c), back(1, c), back(2, c)};
+        const double off = std::sqrt((double(axes[c].x) - rebuilt.x) * (double(axes[c].x) - rebuilt.x) +
+                                     (double(axes[c].y) - rebuilt.y) * (double(axes[c].y) - rebuilt.y) +
+                                     (double(axes[c].z) - rebuilt.z) * (double(axes[c].z) - rebuilt.z));
+        worst = std::max(worst, off / length);
+    }
+    return worst;
+}
+
+// Axes this far (relative) from their rotation and scale shear: about 1e-4 of shear,
+// where the Khronos validator draws its line for a unit matrix; exporters' rounding
+// stays near 1e-7.
+constexpr double kShearTolerance = 5e-5;
+
+}  // namespace
+
+// glTF asks a node matrix to decompose to TRS. Two kinds do not: a singular one (an
+// axis of zero length, or one in the plane of the others: the validator's rule, though
+// TRS holds a zero scale) and a sheared one. A lenient import takes decompose()'s TRS.
+void Importer::checkDecomposes(const Vec3 (&axes)[3], const Transform& trs, const Pointer& at) {
+    const Vec3& a = axes[0];
+    const Vec3& b = axes[1];
+    const Vec3& c = axes[2];
+    const double det = double(a.x) * (double(b.y) * c.z - double(b.z) * c.y) -
+        double(a.y) * (double(b.x) * c.z - double(b.z) * c.x) + double(a.z) * (double(b.x) * c.y - double(b.y) * c.x);
+    if (det == 0.0) {
+        recoverable(at, "the matrix is singular (an axis is zero or lies in the plane of the others)",
+                    "taken as its nearest TRS");
+        return;
+    }
+    const double shear = shearOf(axes, trs);
+    if (shear > kShearTolerance) {
+        recoverable(at,
+                    "the matrix shears (its axes are not perpendicular: " + exactNumber(static_cast<float>(shear)) +
+                        " of an axis off the nearest rotation and scale), so it does not decompose to TRS",
+                    "taken as its nearest TRS");
+    }
+}
+
 void Importer::readNodes() {
     const std::size_t count = arraySize("nodes");
     const std::size_t meshCount = arraySize("meshes");
@@ -51,14 +103,15 @@ void Importer::readNodes() {
             // decompose() zeroes what it cannot represent; a finite matrix whose
             // axis lengths overflow float would silently collapse the subtree.
             const Vec3 axes[3] = {{m[0], m[1], m[2]}, {m[4], m[5], m[6]}, {m[8], m[9], m[10]}};
+            bool tooLong = false;
             for (const Vec3& axis : axes) {
-                const double len =
-                    std::sqrt(double(axis.x) * axis.x + double(axis.y) * axis.y + double(axis.z) * axis.z);
-                if (len > double(std::numeric_limits<float>::max())) {
+                if (lengthInDouble(axis) > double(std::numeric_limits<float>::max())) {
                     fault(at / "matrix", "an axis is too long to represent as a float scale");
+                    tooLong = true;
                     break;
                 }
             }
+            if (!tooLong) checkDecomposes(axes, n.local, at / "matrix");
         }
         if (hasT) n.local.translation = {t[0], t[1], t[2]};
         if (hasS) n.local.scale = {s[0], s[1], s[2]};

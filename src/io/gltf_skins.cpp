@@ -29,10 +29,6 @@ void Importer::readSkins() {
         readName(o, at, skin.name);
         dom::array joints;
         if (!getArray(o, "joints", at, joints, true)) return;
-        if (joints.size() == 0) {
-            fault(at / "joints", "a skin needs at least one joint");
-            return;
-        }
         // One marker array for all skins, cleared joint by joint: work stays
         // proportional to the joints listed, however many nodes and skins there are.
         std::vector<std::uint8_t>& seen = jointSeen_;

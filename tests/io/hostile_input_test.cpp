@@ -341,16 +341,12 @@ std::vector<Damage> damages() {
         // --- animation keys
         {"KeyTimesNotIncreasing",
          [](Rig& r) { r.w.patchComponent(kTimes, 1, 0.0); },
-         {"/animations/0/channels/0", "/animations/0/samplers/0/input", "/accessors/8"}},
-        {"KeyTimeNaN",
-         [](Rig& r) { r.w.patchComponent(kTimes, 1, kNaN); },
-         {"/animations/0/channels/0", "/animations/0/samplers/0/input", "/accessors/8"}},
+         {"/animations/0/samplers/0/input"}},
+        {"KeyTimeNaN", [](Rig& r) { r.w.patchComponent(kTimes, 1, kNaN); }, {"/accessors/8"}},
         {"KeyTimeInfinite",
          [](Rig& r) { r.w.patchComponent(kTimes, 1, std::numeric_limits<double>::infinity()); },
-         {"/animations/0/channels/0", "/animations/0/samplers/0/input", "/accessors/8"}},
-        {"KeyTimeNegative",
-         [](Rig& r) { r.w.patchComponent(kTimes, 0, -1.0); },
-         {"/animations/0/channels/0", "/animations/0/samplers/0/input", "/accessors/8"}},
+         {"/accessors/8"}},
+        {"KeyTimeNegative", [](Rig& r) { r.w.patchComponent(kTimes, 0, -1.0); }, {"/animations/0/samplers/0/input"}},
         {"ZeroQuaternionKey",
          [](Rig& r) {
              for (std::size_t c = 4; c < 8; ++c) r.w.patchComponent(kRotations, c, 0.0);
@@ -575,6 +571,25 @@ TEST_P(DamagedRig, IsRejectedAtTheDamage) {
 
 INSTANTIATE_TEST_SUITE_P(Hostile, DamagedRig, ::testing::ValuesIn(damages()),
                          [](const auto& p) { return p.param.name; });
+
+// Key times shared by several samplers are judged once, where the first of them reads
+// them, not once per channel.
+TEST(Hostile, SharedKeyTimesAreFaultedOnce) {
+    Rig rig = makeRig();
+    std::size_t sharing = 0;
+    const Json& samplers = rig.w.json()["animations"][0]["samplers"];
+    for (std::size_t i = 0; i < samplers.size(); ++i) sharing += samplers[i].at("input").number() == kTimes;
+    ASSERT_GE(sharing, 2u) << "the rig's samplers share their key times";
+    rig.w.patchComponent(kTimes, 1, 0.0);
+    const auto r = importGltf(rig.w.gltfSource("rig.gltf"));
+    ASSERT_FALSE(r.ok());
+    std::size_t told = 0;
+    for (const Fault& f : r.faults()) told += f.what.find("key time") != std::string::npos;
+    EXPECT_EQ(told, 1u) << faultList(r);
+    EXPECT_EQ(r.faults()[0].where, "rig.gltf#/animations/0/samplers/0/input") << faultList(r);
+    EXPECT_NE(r.faults()[0].what.find("key time 1 (0) is not after key time 0 (0)"), std::string::npos)
+        << r.faults()[0].what;
+}
 
 // ---- things that look odd but are valid --------------------------------------------
 

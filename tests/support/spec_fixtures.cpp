@@ -352,6 +352,74 @@ std::vector<SpecFixture> specFixtures() {
                         for (double& c : d.jointBRotation) c *= 2;
                     }});
 
+    // A node matrix must decompose to TRS. A shear does not; nor, for the validator, does
+    // a singular matrix (TRS could hold its zero scale, so a lenient import takes that).
+    // An exporter's rounding (1e-6 of shear) is no shear.
+    const auto matrixOfRoot = [](std::array<double, 16> m) {
+        return
+            [m](GltfWriter& w, const SpecBaseIds& base) { w.json()["nodes"][base.root]["matrix"] = Json::numbers(m); };
+    };
+    list.push_back({.name = "node-matrix-shear",
+                    .validatorCode = "NODE_MATRIX_NON_TRS",
+                    .validatorPointer = "/nodes/" + std::to_string(ids.root) + "/matrix",
+                    .pointer = "/nodes/" + std::to_string(ids.root) + "/matrix",
+                    .recoverable = true,
+                    .repair = "nearest trs",
+                    .damage = matrixOfRoot({1, 0, 0, 0, 0.5, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1})});
+    list.push_back({.name = "node-matrix-singular",
+                    .validatorCode = "NODE_MATRIX_NON_TRS",
+                    .validatorPointer = "/nodes/" + std::to_string(ids.root) + "/matrix",
+                    .pointer = "/nodes/" + std::to_string(ids.root) + "/matrix",
+                    .recoverable = true,
+                    .repair = "nearest trs",
+                    .damage = matrixOfRoot({0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 2, 0, 1})});
+    list.push_back({.name = "node-matrix-rounded",
+                    .damage = matrixOfRoot({0.8, 0.6, 0, 0, -0.6, 0.8 + 1e-6, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1})});
+
+    // Every array of the schema holds at least one item; an optional one left empty is
+    // ignored by a lenient import.
+    list.push_back({.name = "node-children-empty",
+                    .validatorCode = "EMPTY_ENTITY",
+                    .validatorPointer = "/nodes/" + std::to_string(ids.body) + "/children",
+                    .pointer = "/nodes/" + std::to_string(ids.body) + "/children",
+                    .recoverable = true,
+                    .repair = "ignored",
+                    .damage = [](GltfWriter& w, const SpecBaseIds& base) {
+                        w.json()["nodes"][base.body]["children"] = Json::array();
+                    }});
+
+    // What a file requires it must also list as used.
+    list.push_back({.name = "extension-required-not-used",
+                    .validatorCode = "UNUSED_EXTENSION_REQUIRED",
+                    .validatorPointer = "/extensionsRequired/0",
+                    .validatorAlso = {"UNSATISFIED_DEPENDENCY"},
+                    .pointer = "/extensionsRequired/0",
+                    .recoverable = true,
+                    .repair = "taken as used",
+                    .damage = [](GltfWriter& w, const SpecBaseIds&) {
+                        w.json()["extensionsRequired"].push("KHR_mesh_quantization");
+                    }});
+
+    // A buffer's data URI says it holds bytes.
+    list.push_back({.name = "buffer-data-uri-text",
+                    .validatorCode = "BUFFER_DATA_URI_MIME_TYPE_INVALID",
+                    .validatorPointer = "/buffers/0/uri",
+                    .pointer = "/buffers/0/uri",
+                    .recoverable = true,
+                    .repair = "read as bytes",
+                    .damage = [](GltfWriter& w, const SpecBaseIds&) {
+                        w.json()["buffers"][0]["uri"] = "data:text/plain;base64," + base64(w.bin());
+                    }});
+
+    // Key times increase from 0, checked at the sampler that reads them.
+    list.push_back({.name = "input-not-increasing",
+                    .validatorCode = "ACCESSOR_ANIMATION_INPUT_NON_INCREASING",
+                    .validatorPointer = "/animations/0/samplers/0/input",
+                    .pointer = "/animations/0/samplers/0/input",
+                    .edit = [](SpecBaseData& d) {
+                        d.times = {0, 0.5, 0.5};
+                    }});
+
     // The schema's unique items: a root listed twice in one scene, an extension named twice.
     list.push_back(
         {.name = "scene-root-listed-twice",
