@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <string>
 #include <utility>
 
 #include <tbb/blocked_range.h>
@@ -17,6 +18,11 @@ struct PoseBatch::Arena {
 
 Result<PoseBatch> PoseBatch::create(const Skeleton& skeleton, std::span<const float> restWeights, std::size_t instances,
                                     BatchOptions options) {
+    if (options.threads > kMaxBatchThreads) {
+        return Fault{"options/threads",
+                     std::to_string(options.threads) + " threads; at most " + std::to_string(kMaxBatchThreads) +
+                         " (0: oneTBB's default)"};
+    }
     EvaluatorOptions eo;
     eo.simd = options.simd;
     eo.kernels = options.kernels;
@@ -117,7 +123,7 @@ Status PoseBatch::evaluateRange(std::span<const InstanceRequest> requests, std::
     if (begin > end || end > states_.size()) {
         return Status::failure(StatusCode::OutOfRange, "instance range past the batch");
     }
-    if (begin < end && !localPoses_ && (worker + 1) * kIkGroup > poses_.size()) {
+    if (begin < end && worker >= threadCount()) {
         return Status::failure(StatusCode::OutOfRange, "worker index not below threadCount()");
     }
     const std::size_t joints = evaluator_.jointCount();

@@ -177,8 +177,15 @@ float Character::layerWeight(std::size_t layer) const noexcept {
     return static_cast<float>(upper_[layer - 1].weight);
 }
 
-void Character::report(std::uint32_t layer, std::uint32_t clip, LoopMode loop, const PlaybackStep& step) noexcept {
-    if (step.travel == 0.0) return;
+void Character::report(std::uint32_t layer, std::uint32_t clip, LoopMode loop, const PlaybackStep& step,
+                       bool stopped) noexcept {
+    // A one-shot finishes when its head stops at the end it runs towards, even without
+    // moving: one of no length, or one started backwards from its start.
+    if (step.travel == 0.0) {
+        if (stopped && loop == LoopMode::Clamp && eventCount_ < events_.size())
+            events_[eventCount_++] = {CharacterEvent::Kind::Finished, layer, clip, {}};
+        return;
+    }
     const Clip& c = model_->clips[clip];
     const std::size_t n = markersCrossed(c, loop, step, crossed_);
     for (std::size_t k = 0; k < n && eventCount_ < events_.size(); ++k) {
@@ -190,7 +197,8 @@ void Character::report(std::uint32_t layer, std::uint32_t clip, LoopMode loop, c
     if (period > 0.0) {
         looped = std::fabs(step.travel) >= period || (step.travel > 0.0 ? step.to < step.from : step.to > step.from);
     } else if (d > 0.0) {
-        finished = step.travel > 0.0 ? (step.from < d && step.to >= d) : (step.from > 0.0 && step.to <= 0.0);
+        finished =
+            stopped || (step.travel > 0.0 ? (step.from < d && step.to >= d) : (step.from > 0.0 && step.to <= 0.0));
     }
     if ((looped || finished) && eventCount_ < events_.size()) {
         events_[eventCount_++] = {
@@ -266,15 +274,18 @@ Status Character::update(double elapsed) noexcept {
     baseStep_ = baseStep;
     const Player* outgoingBefore = base.outgoing();
     if (base_.current().clip() != nullptr) {
-        report(0, clipIndexOf(base_.current().clip()), base_.current().mode(), baseStep_.current);
+        report(0, clipIndexOf(base_.current().clip()), base_.current().mode(), baseStep_.current,
+               base_.current().reachedEnd());
     }
     if (baseStep_.outgoing && outgoingBefore != nullptr) {
         const std::uint32_t clip = outgoingBefore->clip() != nullptr ? clipIndexOf(outgoingBefore->clip()) : 0;
-        report(0, clip, outgoingBefore->mode(), *baseStep_.outgoing);
+        report(0, clip, outgoingBefore->mode(), *baseStep_.outgoing, false);
     }
     for (std::size_t k = 0; k < upper_.size(); ++k) {
         const Upper& u = upper_[k];
-        if (u.active) report(static_cast<std::uint32_t>(k + 1), u.clip, u.player.mode(), u.step);
+        if (u.active) {
+            report(static_cast<std::uint32_t>(k + 1), u.clip, u.player.mode(), u.step, u.player.reachedEnd());
+        }
     }
     (void)evaluator_.evaluate(request, state_, work_, modelMatrices_, palettes_);  // sized at creation
     rootMotion_ = rootJoint_ ? inModelSpace(rootMotionDelta(request, motions, *rootJoint_)) : Transform{};

@@ -34,10 +34,18 @@ PlaybackStep Player::move(double travel) noexcept {
     }
     PlaybackStep step{position_, position_, travel};
     const double period = loopPeriod(mode_, d);
+    // Ticks rarely add up to a clip's length exactly (120 steps of 1/60 s come to
+    // 1.9999999999999996 s): a head a rounding short of the end it runs towards has
+    // reached it, so a lap or a one-shot ends on the tick that reaches it.
+    constexpr double slack = detail::kEndSlackSeconds;
     if (period > 0.0) {
         step.to = wrapPosition(position_ + travel, period);
+        if (travel > 0.0 && period - step.to <= slack) step.to = 0.0;
     } else {
-        step.to = std::clamp(position_ + travel, 0.0, d);
+        double to = position_ + travel;
+        if (travel > 0.0 && d - to <= slack) to = d;
+        if (travel < 0.0 && to <= slack) to = 0.0;
+        step.to = std::clamp(to, 0.0, d);
         step.travel = step.to - step.from;  // a held end travels nothing
         // A one-shot that reached the end it runs towards has finished.
         if ((travel > 0.0 && step.to >= d) || (travel < 0.0 && step.to <= 0.0)) playing_ = false;
@@ -57,11 +65,13 @@ Status Player::update(double elapsed, PlaybackStep& step) noexcept {
         started_ = true;
         if (playOnStart) playing_ = true;
     }
+    reachedEnd_ = false;
     if (!playing_) {
         step = {position_, position_, 0.0};
         return {};
     }
     step = move(travel);
+    reachedEnd_ = !playing_;
     return {};
 }
 
@@ -70,6 +80,7 @@ Status Player::scrub(double delta, PlaybackStep& step) noexcept {
     const bool wasPlaying = playing_;
     step = move(delta);
     playing_ = wasPlaying;  // scrubbing never starts or stops playback
+    reachedEnd_ = false;
     return {};
 }
 

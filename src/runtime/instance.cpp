@@ -134,7 +134,9 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
         if (!std::isfinite(layer.time)) return bad(StatusCode::NotFinite, "layer time is not finite");
         if (Status s = checkUnitWeight(layer.weight, "layer weight outside [0, 1]"); !s) return bad(s.code, s.what);
         if (layer.mask != nullptr && !fits(*layer.mask)) {
-            return bad(StatusCode::ForeignInput, "layer mask was made for another skeleton");
+            if (layer.mask->jointCount() == joints)
+                return bad(StatusCode::ForeignInput, "layer mask was made for another skeleton");
+            return bad(StatusCode::WrongCount, "layer mask has another joint count than the skeleton");
         }
         if (layer.reference != nullptr &&
             (layer.reference->jointCount() != joints || layer.reference->weights().size() != weights)) {
@@ -168,7 +170,10 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
                 .withIndex(j);
         }
         if (in.externalMask != nullptr && !fits(*in.externalMask)) {
-            return Status::failure(StatusCode::ForeignInput, "external pose mask was made for another skeleton");
+            if (in.externalMask->jointCount() == joints)
+                return Status::failure(StatusCode::ForeignInput, "external pose mask was made for another skeleton");
+            return Status::failure(StatusCode::WrongCount,
+                                   "external pose mask has another joint count than the skeleton");
         }
     }
     if (in.rootAnchor) {

@@ -294,22 +294,47 @@ TEST(BatchControl, ResultsAndEventsAreTheSameAtOneTwoAndFourThreads) {
 }
 
 // The job-system steps refuse a list, a range or a worker that does not fit the
-// batch, and evaluate nothing.
+// batch, and evaluate nothing: with scratch poses per worker and with local poses.
 TEST(BatchControl, EvaluateRangeRefusesWhatDoesNotFit) {
+    for (const bool localPoses : {false, true}) {
+        const Rig rig;
+        BatchOptions options;
+        options.threads = 2;
+        options.localPoses = localPoses;
+        PoseBatch batch = test::makeBatch(rig.skeleton, {}, 3, options);
+        std::vector<InstanceRequest> requests(3, rig.playing());
+        ASSERT_TRUE(batch.check(requests).ok());
+        ASSERT_EQ(batch.threadCount(), 2u);
+        const std::vector<Mat4> before(batch.model(2).begin(), batch.model(2).end());
+        EXPECT_EQ(batch.evaluateRange(std::span(requests).first(2), 0, 2).code, StatusCode::WrongCount);
+        EXPECT_EQ(batch.evaluateRange(requests, 0, 4).code, StatusCode::OutOfRange);
+        EXPECT_EQ(batch.evaluateRange(requests, 2, 1).code, StatusCode::OutOfRange);
+        EXPECT_EQ(batch.evaluateRange(requests, 0, 3, 2).code, StatusCode::OutOfRange) << localPoses;
+        EXPECT_EQ(batch.evaluateRange(requests, 0, 3, 99).code, StatusCode::OutOfRange) << localPoses;
+        EXPECT_TRUE(sameBits(batch.model(2), before));
+        EXPECT_TRUE(batch.evaluateRange(requests, 0, 3, 1).ok());
+        EXPECT_TRUE(batch.evaluateRange(requests, 3, 3).ok());  // an empty range is fine
+    }
+}
+
+// More threads than a batch may have are refused when it is made; up to the limit,
+// the count asked for is the count kept (evaluateRange's workers may outnumber the
+// machine's).
+TEST(BatchControl, AThreadCountPastTheLimitIsRefused) {
     const Rig rig;
-    BatchOptions options;
-    options.localPoses = false;  // scratch poses per worker
-    PoseBatch batch = test::makeBatch(rig.skeleton, {}, 3, options);
-    std::vector<InstanceRequest> requests(3, rig.playing());
-    ASSERT_TRUE(batch.check(requests).ok());
-    const std::vector<Mat4> before(batch.model(2).begin(), batch.model(2).end());
-    EXPECT_EQ(batch.evaluateRange(std::span(requests).first(2), 0, 2).code, StatusCode::WrongCount);
-    EXPECT_EQ(batch.evaluateRange(requests, 0, 4).code, StatusCode::OutOfRange);
-    EXPECT_EQ(batch.evaluateRange(requests, 2, 1).code, StatusCode::OutOfRange);
-    EXPECT_EQ(batch.evaluateRange(requests, 0, 3, batch.threadCount()).code, StatusCode::OutOfRange);
-    EXPECT_TRUE(sameBits(batch.model(2), before));
-    EXPECT_TRUE(batch.evaluateRange(requests, 0, 3, batch.threadCount() - 1).ok());
-    EXPECT_TRUE(batch.evaluateRange(requests, 3, 3).ok());  // an empty range is fine
+    for (const std::size_t threads : {kMaxBatchThreads + 1, std::size_t{100000}, std::size_t{4294967297}}) {
+        BatchOptions options;
+        options.threads = threads;
+        auto batch = PoseBatch::create(rig.skeleton, {}, 1, options);
+        ASSERT_FALSE(batch.ok()) << threads;
+        EXPECT_EQ(batch.faults()[0].where, "options/threads");
+        EXPECT_NE(batch.message().find(std::to_string(threads)), std::string::npos) << batch.message();
+    }
+    BatchOptions most;
+    most.threads = 64;
+    auto batch = PoseBatch::create(rig.skeleton, {}, 1, most);
+    ASSERT_TRUE(batch.ok()) << batch.message();
+    EXPECT_EQ(batch->threadCount(), 64u);
 }
 
 TEST(BatchControl, BadControlInputsAreRejectedWithNothingChanged) {
@@ -355,7 +380,7 @@ TEST(BatchControl, BadControlInputsAreRejectedWithNothingChanged) {
              x.external = &fits;
              x.externalWeight = 1.5f;
          }},
-        {"instance 2: external pose mask was made for another skeleton",
+        {"instance 2: external pose mask has another joint count than the skeleton",
          [&](InstanceRequest& x) {
              x.external = &fits;
              x.externalMask = &wrongMask;

@@ -222,11 +222,12 @@ TEST(PoseBatch, MaskedAndAdditiveLayersAreTheKernelsApplied) {
             ASSERT_EQ(std::memcmp(&g, &w, sizeof(Transform)), 0) << "instance " << i << " joint " << j;
         }
     }
+    // A mask made for no skeleton, of another joint count: the count is what is wrong.
     JointMask wrong(3);
     in[0].layers[1].mask = &wrong;
     const Status refused = batch.evaluate(in);
-    EXPECT_EQ(refused.code, StatusCode::ForeignInput);
-    EXPECT_EQ(refused.message(), "instance 0, layer 1: layer mask was made for another skeleton");
+    EXPECT_EQ(refused.code, StatusCode::WrongCount);
+    EXPECT_EQ(refused.message(), "instance 0, layer 1: layer mask has another joint count than the skeleton");
 }
 
 TEST(PoseBatch, BadInputIsRefusedWithItsPlaceAndChangesNothing) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "fixtures.hpp"
@@ -180,6 +181,58 @@ TEST(Character, ReportsMarkersLoopsAndTheEndOfAOneShot) {
 
     EXPECT_EQ(c->play("swim").code, StatusCode::UnknownName);
     EXPECT_FALSE(c->update(-1.0).ok());
+}
+
+// Ticks rarely add up to a clip's length exactly: ten steps of 0.1 s come to
+// 0.9999999999999999 s, 120 of 1/60 s to 1.9999999999999978 s. The lap and the
+// one-shot still end on the tick that reaches them, not one tick later.
+TEST(Character, LapsAndOneShotsEndOnTheTickThatReachesThem) {
+    Model m = twoJointModel();
+    m.clips.push_back(Clip::create("stroll", {slide(0, 1.0f, 2.0f)}).value());
+    for (const auto& [clip, tick, ticks] : {std::tuple{"walk", 0.1, 10}, std::tuple{"stroll", 1.0 / 60.0, 120}}) {
+        for (const LoopMode mode : {LoopMode::Loop, LoopMode::Clamp}) {
+            auto c = Character::create(m);
+            ASSERT_TRUE(c.ok());
+            ASSERT_TRUE(c->play(clip, mode).ok());
+            for (int k = 1; k <= ticks; ++k) {
+                ASSERT_TRUE(c->update(tick).ok());
+                const bool ended = !c->events().empty() && c->events().back().kind != CharacterEvent::Kind::Marker;
+                EXPECT_EQ(ended, k == ticks) << clip << " tick " << k;
+            }
+            ASSERT_TRUE(c->update(tick).ok());
+            const bool again = !c->events().empty() && c->events().back().kind != CharacterEvent::Kind::Marker;
+            EXPECT_FALSE(again) << clip << ": one event per end";
+            if (mode == LoopMode::Clamp) {
+                EXPECT_FALSE(c->current().playing());
+            }
+        }
+    }
+}
+
+// A one-shot that is at its end before it moves - a clip of no length, or one played
+// backwards from its start - finishes on its first update, and says so once.
+TEST(Character, AOneShotAlreadyAtItsEndFinishesOnItsFirstUpdate) {
+    Model m = twoJointModel();
+    Track still;
+    still.times = {0.0f};
+    still.values = {0.5f, 0.0f, 0.0f};
+    m.clips.push_back(Clip::create("pose", {still}).value());
+    auto c = Character::create(m);
+    ASSERT_TRUE(c.ok());
+    ASSERT_TRUE(c->play("pose", LoopMode::Clamp).ok());
+    ASSERT_TRUE(c->update(0.1).ok());
+    ASSERT_EQ(c->events().size(), 1u);
+    EXPECT_EQ(c->events()[0], (CharacterEvent{CharacterEvent::Kind::Finished, 0, 3, {}}));
+    ASSERT_TRUE(c->update(0.1).ok());
+    EXPECT_TRUE(c->events().empty());
+
+    ASSERT_TRUE(c->play("run", LoopMode::Clamp).ok());
+    ASSERT_TRUE(c->setSpeed(-1.0).ok());
+    ASSERT_TRUE(c->update(0.5).ok());
+    ASSERT_EQ(c->events().size(), 1u);
+    EXPECT_EQ(c->events()[0], (CharacterEvent{CharacterEvent::Kind::Finished, 0, 1, {}}));
+    ASSERT_TRUE(c->update(0.5).ok());
+    EXPECT_TRUE(c->events().empty());
 }
 
 TEST(Character, SkinnedVerticesMatchTheReferencePath) {

@@ -206,11 +206,48 @@ TEST(Player, AOneShotOfNoLengthFinishesAtOnce) {
     EXPECT_TRUE(once.playing());
     ASSERT_TRUE(once.update(0.5, s).ok());
     EXPECT_FALSE(once.playing());
+    EXPECT_TRUE(once.reachedEnd());
     EXPECT_EQ(s.travel, 0.0);
     Player loop(still, LoopMode::Loop);
     loop.play();
     ASSERT_TRUE(loop.update(0.5, s).ok());
     EXPECT_TRUE(loop.playing());
+}
+
+// A lap or a one-shot ends on the tick that reaches its end, though the ticks sum a
+// rounding short of it (120 x 1/60 s = 1.9999999999999978 s): the loop is back at 0,
+// the one-shot at its end and stopped; an update that does not stop it says so too.
+TEST(Player, TicksARoundingShortOfTheEndReachIt) {
+    Track line;
+    line.path = TrackPath::Translation;
+    line.times = {0.0f, 2.0f};
+    line.values = {0, 0, 0, 1, 0, 0};
+    const Clip clip = Clip::create("two", {line}).value();
+    Player loop(clip, LoopMode::Loop), once(clip, LoopMode::Clamp);
+    PlaybackStep step;
+    for (int k = 1; k <= 120; ++k) {
+        ASSERT_TRUE(loop.update(1.0 / 60.0, step).ok());
+        ASSERT_TRUE(once.update(1.0 / 60.0, step).ok());
+        EXPECT_EQ(once.playing(), k < 120) << k;
+        EXPECT_EQ(once.reachedEnd(), k == 120) << k;
+    }
+    EXPECT_EQ(loop.position(), 0.0);
+    EXPECT_EQ(once.position(), 2.0);
+    EXPECT_EQ(step.to, 2.0);
+    ASSERT_TRUE(once.update(1.0 / 60.0, step).ok());
+    EXPECT_FALSE(once.reachedEnd()) << "it reached its end on the update before";
+    // Backwards, a one-shot a rounding above 0 is at its start.
+    Player back(clip, LoopMode::Clamp);
+    ASSERT_TRUE(back.seek(1e-7).ok());
+    ASSERT_TRUE(back.setSpeed(-1.0).ok());
+    ASSERT_TRUE(back.update(1e-7 - 1e-9, step).ok());
+    EXPECT_EQ(back.position(), 0.0);
+    EXPECT_TRUE(back.reachedEnd());
+    // A one-shot more than a microsecond short has not ended.
+    Player short1(clip, LoopMode::Clamp);
+    ASSERT_TRUE(short1.update(2.0 - 2e-6, step).ok());
+    EXPECT_TRUE(short1.playing());
+    EXPECT_FALSE(short1.reachedEnd());
 }
 
 TEST(Player, PausedPlayersStayPutAndCanBeScrubbed) {

@@ -395,9 +395,10 @@ TEST(StateMachine, AOneShotReachesExitTimeOneAtItsEndForAnyTick) {
             d.defaultState = "hop";
             const auto def = define(d, clips);
             StateMachine sm(def);
-            // The head reaches the end (a float duration) on update k, the first whose
-            // k x dt is at least it.
-            const auto k = static_cast<int>(std::ceil(static_cast<double>(seconds) / dt - 1e-9));
+            // The head reaches the end (a float duration: 0.3f is 0.30000001 s) on update
+            // k, the first whose k x dt comes within a microsecond of it (nine ticks of
+            // 1/30 s end 0.3f).
+            const auto k = static_cast<int>(std::ceil((static_cast<double>(seconds) - 1e-6) / dt - 1e-9));
             for (int i = 1; i < k; ++i) {
                 ASSERT_TRUE(sm.update(dt).ok());
                 ASSERT_FALSE(sm.transitioning()) << seconds << " s, tick " << dt << ", update " << i;

@@ -42,8 +42,13 @@ struct BatchEvent {
     friend constexpr bool operator==(const BatchEvent&, const BatchEvent&) = default;
 };
 
+inline constexpr std::size_t kMaxBatchThreads = 1024;
+
 struct BatchOptions {
-    std::size_t threads = 0;  // 0: as many as oneTBB's default arena has
+    // 0: as many as oneTBB's default arena has; at most kMaxBatchThreads. More than
+    // the machine runs at once serve evaluateRange()'s own workers: evaluate() still
+    // runs no more threads than oneTBB allows.
+    std::size_t threads = 0;
     SimdLevel simd = bestSimdLevel();
     KernelMix kernels = KernelMix::Tuned;  // per-pass kernel choice (simd.hpp)
     bool modelMatrices = true;             // compose local -> model (needed for palettes)
@@ -82,7 +87,8 @@ private:
 
 class PoseBatch {
 public:
-    // Faults as InstanceEvaluator::create.
+    // Faults as InstanceEvaluator::create, and at "options/threads" for more than
+    // kMaxBatchThreads.
     static Result<PoseBatch> create(const Skeleton& skeleton, std::span<const float> restWeights, std::size_t instances,
                                     BatchOptions options = {});
     ~PoseBatch();

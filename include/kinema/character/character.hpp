@@ -206,7 +206,8 @@ private:
 
     Character() = default;
     std::uint32_t clipIndexOf(const Clip* clip) const noexcept;
-    void report(std::uint32_t layer, std::uint32_t clip, LoopMode loop, const PlaybackStep& step) noexcept;
+    void report(std::uint32_t layer, std::uint32_t clip, LoopMode loop, const PlaybackStep& step,
+                bool stopped) noexcept;
     // The request of this update: each layer's clip, time and weight, the steps the
     // heads took (root motion), the IK tasks and the root anchor; `motions` gets each
     // layer's root motion.

@@ -33,6 +33,10 @@ public:
     bool playOnStart = true;
 
     bool playing() const noexcept { return playing_; }
+    // The last update() stopped this one-shot (Clamp) at the end it runs towards: its
+    // head reached it, or was there already (a clip of no length, a head started
+    // backwards from its start). False after anything else.
+    bool reachedEnd() const noexcept { return reachedEnd_; }
     void play() noexcept {
         playing_ = true;
         started_ = true;
@@ -73,6 +77,7 @@ private:
     double speed_ = 1.0;
     bool playing_ = false;
     bool started_ = false;
+    bool reachedEnd_ = false;
 };
 
 }  // namespace kinema
