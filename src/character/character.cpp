@@ -166,12 +166,19 @@ Status Character::setLayerSpeed(std::size_t layer, double speed) noexcept {
 }
 
 Status Character::stopLayer(std::size_t layer) noexcept {
+    if (!model_) return kMovedFrom;
     if (layer == 0 || layer > kUpperLayers) return kBadLayer;
     upper_[layer - 1] = Upper{};
     return Status::success();
 }
 
+const Player& Character::current() const noexcept {
+    static const Player none;  // immutable: the head of a character that plays nothing
+    return model_ ? base_.current() : none;
+}
+
 float Character::layerWeight(std::size_t layer) const noexcept {
+    if (!model_) return 0.0f;
     if (layer == 0) return 1.0f;
     if (layer > kUpperLayers || !upper_[layer - 1].active) return 0.0f;
     return static_cast<float>(upper_[layer - 1].weight);

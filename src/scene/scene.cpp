@@ -304,8 +304,16 @@ Status Scene::setLooping(NodeId node, bool loop) noexcept {
     if (!isNode(node)) return Status::failure(StatusCode::OutOfRange, "not a node of this scene").withIndex(node.value);
     auto* role = std::get_if<AnimatorRole>(&roles_[node.value]);
     if (!role) return Status::failure(StatusCode::WrongType, "not an animator node").withIndex(node.value);
-    for (AnimatorBinding& b : role->bindings) b.loop = loop;
-    if (role->tween) role->tween->loop = loop;
+    // The stored times move onto the new timeline at once: a one-shot held at its end
+    // that starts looping stands at the lap's start.
+    for (AnimatorBinding& b : role->bindings) {
+        b.loop = loop;
+        b.time = placeOnTimeline(b.time, animations_[b.animation.value].duration(), loop);
+    }
+    if (role->tween) {
+        role->tween->loop = loop;
+        role->tween->time = placeOnTimeline(role->tween->time, tweens_[role->tween->tween.value].duration(), loop);
+    }
     return Status::success();
 }
 

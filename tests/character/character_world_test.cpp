@@ -158,6 +158,9 @@ TEST(CharacterWorld, ACharacterMovedFromRefuses) {
     EXPECT_TRUE(c->palette().empty());
     EXPECT_TRUE(c->skinnedPositions(0).empty());
     EXPECT_FALSE(c->findClip("walk").has_value());
+    EXPECT_EQ(c->stopLayer(1).code, StatusCode::NotReady);
+    EXPECT_EQ(c->current().clip(), nullptr);
+    EXPECT_EQ(c->layerWeight(0), 0.0f);
     ASSERT_TRUE(moved.update(0.25).ok());  // the one moved to goes on
     EXPECT_NEAR(moved.rootMotion().translation.x, 0.25f, 1e-6f);
 }

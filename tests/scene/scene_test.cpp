@@ -133,6 +133,12 @@ TEST(SceneBindings, BindingsSharingOneChannelAdvanceIndependently) {
     EXPECT_NEAR(angleAboutZ(s.scene.local(b).rotation), 45.0f, 1e-4f);
     EXPECT_DOUBLE_EQ(s.timeOf(b), 0.5);
     EXPECT_DOUBLE_EQ(s.timeOf(c), 2.0);
+    // A one-shot held at its end that starts looping stands at the lap's start at once,
+    // within [0, duration) as every looping time is.
+    ASSERT_TRUE(s.scene.setLooping(c, true).ok());
+    EXPECT_DOUBLE_EQ(s.timeOf(c), 0.0);
+    ASSERT_TRUE(s.scene.advance(0.25).ok());
+    EXPECT_NEAR(angleAboutZ(s.scene.local(c).rotation), 22.5f, 1e-4f);
 }
 
 TEST(SceneBindings, OnlyTheDrivenPropertyIsWritten) {

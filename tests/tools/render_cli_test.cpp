@@ -222,6 +222,18 @@ TEST_F(RenderCli, GifAtATimeHasOneFrame) {
     EXPECT_EQ(gif->frames.size(), 1u);
 }
 
+// A size may be written with spaces around its numbers, as every number option may.
+TEST_F(RenderCli, ASizeWithSpacesAroundItsNumbersIsTaken) {
+    KINEMA_REQUIRE_ASSET(file, "BoxAnimated/BoxAnimated.glb");
+    const fs::path out = dir_ / "box.png";
+    const CliRun r = runKinema("render " + quoted(file) + " --size ' 20 x 12 ' --out " + quoted(out) + gpuArg());
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto image = readPng(out);
+    ASSERT_TRUE(image);
+    EXPECT_EQ(image->width, 20u);
+    EXPECT_EQ(image->height, 12u);
+}
+
 TEST_F(RenderCli, TransparentBackgroundGivesCoverageInAlpha) {
     KINEMA_REQUIRE_ASSET(file, "CesiumMan/CesiumMan.glb");
     const fs::path out = dir_ / "man.png";
@@ -375,6 +387,9 @@ TEST_F(RenderCli, RefusesBadCameras) {
     const fs::path png = dir_ / "x.png";
     expectRefusal(quoted(file) + " --camera 'eye=0,0,0 target=0,0,0'", 2, {"--camera", "eye=0,0,0", "target"}, png);
     expectRefusal(quoted(file) + " --camera 'fov=abc'", 2, {"--camera", "fov=abc"}, png);
+    // Each fault at the option typed, not at the library's name for it.
+    expectRefusal(quoted(file) + " --camera 'eye=1,2 target=0,0,0'", 2,
+                  {"kinema render: --camera: eye=1,2 is not three numbers X,Y,Z\n"}, png);
     // BoxAnimated declares no camera.
     simdjson::dom::parser parser;
     const simdjson::dom::element doc = glbJson(file, parser);
@@ -408,7 +423,7 @@ TEST_F(RenderCli, RefusesAnUnknownDevice) {
     const fs::path out = dir_ / "x.png";
     const CliRun r = runKinema("render " + quoted(file) + " --gpu no-such-device --out " + quoted(out));
     EXPECT_EQ(r.exitCode, 2) << r.err;
-    EXPECT_TRUE(contains(r.err, "no-such-device")) << r.err;
+    EXPECT_TRUE(contains(r.err, "kinema render: --gpu: no Vulkan device named like \"no-such-device\"")) << r.err;
     EXPECT_TRUE(contains(r.err, "devices present")) << r.err;
     EXPECT_TRUE(contains(r.err, "lavapipe")) << r.err;
     // Lavapipe's device is named after llvmpipe; it is present wherever these tests run on it.

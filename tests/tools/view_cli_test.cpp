@@ -68,7 +68,8 @@ TEST(ViewCli, AnUnknownDeviceIsAUsageErrorWithoutADisplay) {
     const CommandRun r =
         runWith("env -u DISPLAY -u WAYLAND_DISPLAY", "view '" + file_opt->string() + "' --gpu no-such-device");
     EXPECT_EQ(r.exitCode, 2) << r.err;
-    EXPECT_NE(r.err.find("no Vulkan device named like \"no-such-device\""), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("kinema view: --gpu: no Vulkan device named like \"no-such-device\""), std::string::npos)
+        << r.err;
     EXPECT_NE(r.err.find("devices present"), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("no display"), std::string::npos) << r.err;
 }

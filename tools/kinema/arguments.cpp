@@ -14,13 +14,13 @@
 
 namespace kinema::cli {
 
-namespace {
-
 std::string_view trimmed(std::string_view text) {
     while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
     while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
     return text;
 }
+
+namespace {
 
 std::string shortest(double value) {
     char buf[32];

@@ -15,6 +15,9 @@ class Option;
 
 namespace kinema::cli {
 
+// `text` without the spaces and tabs around it: numbers may be written with them.
+std::string_view trimmed(std::string_view text);
+
 // `text` as a number (an optional sign, then a decimal literal with an optional
 // exponent, "inf" or "nan"; no hexadecimal), spaces around it allowed and nothing
 // else. Nullopt when it is not a number; the caller decides whether infinities and

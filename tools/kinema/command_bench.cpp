@@ -49,6 +49,7 @@
 #include "arguments.hpp"
 #include "commands.hpp"
 #include "json_writer.hpp"
+#include "render_arguments.hpp"
 #include "kinema/core/counted.hpp"
 #include "kinema/batch/pose_batch.hpp"
 #include "kinema/io/gltf.hpp"
@@ -815,7 +816,7 @@ int runBench(const BenchOptions& options) {
         gpuOptions.device = options.gpu;
         if (auto context = GpuContext::create(gpuOptions); !context) {
             if (!options.gpu.empty()) {
-                std::cerr << "kinema bench: --gpu " << options.gpu << ": " << context.message() << '\n';
+                std::cerr << "kinema bench: " << gpuFaultText(context.faults()) << '\n';
                 return asksForMissingDevice(context.faults()) ? usageFailure("bench") : 1;
             }
             std::cerr << "kinema bench: skipping the GPU rows of render: " << context.message() << '\n';

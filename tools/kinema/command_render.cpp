@@ -189,7 +189,7 @@ int runRender(const RenderOptions& options) {
     gpuOptions.synchronizationValidation = options.validation;
     auto context = GpuContext::create(gpuOptions);
     if (!context) {
-        std::cerr << "kinema render: " << context.message() << '\n';
+        std::cerr << "kinema render: " << gpuFaultText(context.faults()) << '\n';
         // A device named with --gpu that is not there is a usage error, as in bench.
         return asksForMissingDevice(context.faults()) ? usageFailure("render") : 1;
     }

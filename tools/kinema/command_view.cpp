@@ -94,7 +94,7 @@ int runView(const ViewOptions& options) {
         GpuOptions probe;
         probe.device = options.gpu;
         if (auto context = GpuContext::create(probe); !context && asksForMissingDevice(context.faults())) {
-            std::cerr << "kinema view: " << context.message() << '\n';
+            std::cerr << "kinema view: " << gpuFaultText(context.faults()) << '\n';
             return usageFailure("view");
         }
     }

@@ -3,13 +3,16 @@
 #include <charconv>
 #include <cmath>
 
+#include "arguments.hpp"
 #include "kinema/core/quoted.hpp"
+#include "kinema/gpu/gpu_context.hpp"
 
 namespace kinema::cli {
 
 std::optional<ImageSize> parseImageSize(std::string_view text, std::string& error) {
     const auto x = text.find('x');
     auto side = [](std::string_view s, std::uint32_t& out) {
+        s = trimmed(s);
         const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
         return !s.empty() && r.ec == std::errc{} && r.ptr == s.data() + s.size();
     };
@@ -60,15 +63,31 @@ std::optional<CameraChoice> parseCameraChoice(std::string_view text, std::string
     }
     auto parsed = parsePerspectiveCamera(text);
     if (!parsed) {
-        error = parsed.message();
+        // The faults are the camera's own; here they belong to the option.
+        error.clear();
+        for (const Fault& f : parsed.faults()) error.append("--camera: ").append(f.what).append("\n");
         error.append(
-            "\n(--camera takes auto, file, or \"eye=X,Y,Z target=X,Y,Z\" with optional up=X,Y,Z fov=DEG "
+            "(--camera takes auto, file, or \"eye=X,Y,Z target=X,Y,Z\" with optional up=X,Y,Z fov=DEG "
             "near=N far=F)");
         return std::nullopt;
     }
     choice.kind = CameraChoice::Kind::Explicit;
     choice.explicitCamera = *parsed;
     return choice;
+}
+
+std::string gpuFaultText(std::span<const Fault> faults) {
+    const bool missing = asksForMissingDevice(faults);
+    std::string text;
+    for (const Fault& f : faults) {
+        if (!text.empty()) text += '\n';
+        if (missing && f.where == "gpu/device") {
+            text += "--gpu: " + f.what;
+        } else {
+            text += f.where.empty() ? f.what : f.where + ": " + f.what;
+        }
+    }
+    return text;
 }
 
 }  // namespace kinema::cli

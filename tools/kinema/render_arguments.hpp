@@ -5,9 +5,11 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "kinema/core/result.hpp"
 #include "kinema/render/camera.hpp"
 
 namespace kinema::cli {
@@ -31,6 +33,10 @@ struct CameraChoice {
     PerspectiveCamera explicitCamera;
 };
 std::optional<CameraChoice> parseCameraChoice(std::string_view text, std::string& error);
+
+// A GpuContext's faults as the CLI says them: a device that is not there at the
+// option that named it ("--gpu: ..."), the others as they are.
+std::string gpuFaultText(std::span<const Fault> faults);
 
 // A linear colour channel from an sRGB-encoded byte (IEC 61966-2-1).
 float srgbToLinear(std::uint8_t value);

@@ -120,7 +120,7 @@ public:
     Status crossFade(std::string_view clip, double seconds, LoopMode loop = LoopMode::Loop) noexcept;
     // Speed of the base layer's current clip (negative plays backwards).
     Status setSpeed(double speed) noexcept;
-    const Player& current() const noexcept { return base_.current(); }
+    const Player& current() const noexcept;  // one without a clip on a character moved from
 
     // Upper layer `layer` (1..kUpperLayers) plays `clip` from its start, at weight 0
     // unless `weight` says otherwise; fadeLayer moves the weight to `target` over
