@@ -29,8 +29,14 @@ int main(int argc, char** argv) {
     const std::string walk = argc > 2 ? argv[2] : std::string(model->clips.front().name());
     const std::string run = argc > 3 ? argv[3] : std::string(model->clips.back().name());
 
+    // A refusal says what it refused (an unknown clip name, say) and exits 1.
+    const auto refused = [](const std::string& what, const std::string& why) {
+        std::fprintf(stderr, "%s: %s\n", what.c_str(), why.c_str());
+        return 1;
+    };
     auto man = kinema::Character::create(*model);  // 2
-    if (!man || !man->play(walk)) return 1;        // 3
+    if (!man) return refused(argv[1], man.message());
+    if (const auto s = man->play(walk); !s) return refused("play '" + walk + "'", s.message());  // 3
     std::vector<kinema::Vec3> first;
     for (int frame = 0; frame < 30; ++frame) {                           // 4
         if (!man->update(1.0 / 60.0)) return 1;                          // 5
@@ -38,8 +44,8 @@ int main(int argc, char** argv) {
         if (frame == 0) first.assign(vertices.begin(), vertices.end());  // 7
     }                                                                    // 8
 
-    if (!man->crossFade(run, 0.3)) return 1;  // 9
-    if (!man->setSpeed(1.5)) return 1;        // 10
+    if (const auto s = man->crossFade(run, 0.3); !s) return refused("crossFade '" + run + "'", s.message());  // 9
+    if (!man->setSpeed(1.5)) return 1;                                                                        // 10
     const double before = man->current().position();
     for (int frame = 0; frame < 6; ++frame) {    // 11
         if (!man->update(1.0 / 60.0)) return 1;  // 12

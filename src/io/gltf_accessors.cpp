@@ -94,6 +94,7 @@ bool boundsOf(std::span<const float> values, std::size_t comps, std::array<float
 
 void Importer::readAccessors() {
     accessors_.resize(table("accessors", sizeof(Accessor) + sizeof(std::vector<float>)));
+    if (stopped_) return;  // out of budget
     forEachObject("accessors", [&](std::size_t i, const dom::object& o, const Pointer& at) {
         Accessor& acc = accessors_[i];
         AccessorDesc& d = acc.desc;

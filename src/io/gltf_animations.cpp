@@ -16,6 +16,7 @@ void Importer::readAnimations() {
     std::vector<std::vector<float>> timesByAccessor(accessors_.size());
     std::vector<std::uint8_t> refusedTimes(accessors_.size(), 0);  // faulted once, skipped after
     model_.clips.reserve(table("animations", sizeof(Clip)));
+    if (stopped_) return;  // out of budget
     forEachObject("animations", [&](std::size_t, const dom::object& o, const Pointer& at) {
         std::string name;
         readName(o, at, name);

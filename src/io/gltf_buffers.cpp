@@ -85,6 +85,7 @@ ResourceBytes Importer::fetchResource(std::string_view uri, std::size_t wanted, 
 
 void Importer::readBuffers() {
     buffers_.resize(table("buffers", sizeof(Buffer) + sizeof(ResourceBytes)));
+    if (stopped_) return;  // out of budget
     forEachObject("buffers", [&](std::size_t i, const dom::object& o, const Pointer& at) {
         Buffer& b = buffers_[i];
         std::uint64_t byteLength = 0;
@@ -145,6 +146,7 @@ void Importer::readBuffers() {
 
 void Importer::readViews() {
     views_.resize(table("bufferViews", sizeof(View)));
+    if (stopped_) return;  // out of budget
     forEachObject("bufferViews", [&](std::size_t i, const dom::object& o, const Pointer& at) {
         View& v = views_[i];
         enum { kBuffer, kByteOffset, kByteLength, kByteStride };

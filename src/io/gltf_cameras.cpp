@@ -8,6 +8,7 @@ namespace kinema::gltf_import {
 
 void Importer::readCameras() {
     model_.cameras.resize(table("cameras", sizeof(Camera)));
+    if (stopped_) return;  // out of budget
     forEachObject("cameras", [&](std::size_t i, const dom::object& o, const Pointer& at) {
         Camera& c = model_.cameras[i];
         enum { kName, kType, kPerspective, kOrthographic };

@@ -293,14 +293,18 @@ private:
 
     // Charges `bytes` to the import's memory budget before they are allocated; a
     // fault at `at` (a JSON pointer, or "" for the file) when they do not fit.
+    // Out of budget, the import stops after the pass it is in: later passes would
+    // report what the data left undecoded lacks, which is not the file's fault.
     bool charge(std::size_t bytes, const Pointer& at, const std::string& what) {
         if (take(bytes)) return true;
         fault(at, budgetMessage(bytes, what));
+        stopped_ = true;
         return false;
     }
     bool charge(std::size_t bytes, const char* rawWhere, const std::string& what) {
         if (take(bytes)) return true;
         faultRaw(rawWhere, budgetMessage(bytes, what));
+        stopped_ = true;
         return false;
     }
     bool take(std::size_t bytes) noexcept {

@@ -64,6 +64,7 @@ void Importer::locateImage(std::size_t index, std::string_view uri, const Pointe
 
 void Importer::readImagesTexturesMaterials() {
     model_.images.resize(table("images", sizeof(ImageSource)));
+    if (stopped_) return;  // out of budget
     forEachObject("images", [&](std::size_t i, const dom::object& o, const Pointer& at) {
         ImageSource& img = model_.images[i];
         readName(o, at, img.name);
@@ -90,6 +91,7 @@ void Importer::readImagesTexturesMaterials() {
     });
     // Samplers are resolved into the textures that use them (model.hpp).
     std::vector<Texture> samplers(table("samplers", sizeof(Texture)));
+    if (stopped_) return;  // out of budget
     forEachObject("samplers", [&](std::size_t i, const dom::object& o, const Pointer& at) {
         Texture& s = samplers[i];
         // A code outside glTF's list is a warning for the Khronos validator (the
@@ -136,6 +138,7 @@ void Importer::readImagesTexturesMaterials() {
         }
     });
     model_.textures.resize(table("textures", sizeof(Texture)));
+    if (stopped_) return;  // out of budget
     forEachObject("textures", [&](std::size_t i, const dom::object& o, const Pointer& at) {
         Texture& t = model_.textures[i];
         const std::int32_t sampler = getIndex(o, "sampler", at, samplers.size(), "sampler", false);
@@ -144,6 +147,7 @@ void Importer::readImagesTexturesMaterials() {
         t.image = getIndex(o, "source", at, model_.images.size(), "image", false);
     });
     model_.materials.resize(table("materials", sizeof(Material)));
+    if (stopped_) return;  // out of budget
     forEachObject("materials", [&](std::size_t i, const dom::object& o, const Pointer& at) {
         readMaterial(o, at, model_.materials[i]);
     });

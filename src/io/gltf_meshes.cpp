@@ -12,6 +12,7 @@ namespace kinema::gltf_import {
 
 void Importer::readMeshes() {
     model_.meshes.resize(table("meshes", sizeof(Mesh)));
+    if (stopped_) return;  // out of budget
     forEachObject("meshes", [&](std::size_t mi, const dom::object& o, const Pointer& at) {
         Mesh& mesh = model_.meshes[mi];
         readName(o, at, mesh.name);

@@ -305,6 +305,7 @@ void Importer::bindNodes() {
 
 void Importer::readScenes() {
     model_.scenes.resize(table("scenes", sizeof(SceneRoots)));
+    if (stopped_) return;  // out of budget
     // The scene (plus one) that last listed each node: a root listed twice in one scene
     // breaks the schema's unique items, found in one pass whatever the scene count.
     std::vector<std::size_t> listedBy(nodes_.size(), 0);

@@ -24,6 +24,7 @@ std::int32_t Importer::commonAncestor(std::int32_t a, std::int32_t b) const {
 
 void Importer::readSkins() {
     model_.skins.resize(table("skins", sizeof(Skin)));
+    if (stopped_) return;  // out of budget
     forEachObject("skins", [&](std::size_t si, const dom::object& o, const Pointer& at) {
         Skin& skin = model_.skins[si];
         readName(o, at, skin.name);

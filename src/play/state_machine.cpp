@@ -793,32 +793,32 @@ bool StateMachine::forceState(std::uint32_t state) noexcept {
 std::string StateMachine::describe() const {
     if (movedFrom_) return "state machine moved from\n";
     const auto& states = def_->desc_.states;
-    const auto line = [&](const char* label, const Slot& slot, float weight) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "%s %s: time %.4f s, normalised %.4f, weight %.3f\n", label,
-                      states[slot.state].name.c_str(), timeOf(slot), slot.normalized, double(weight));
+    // Numbers alone go through printf, into room for any double's fixed form (a
+    // time of 1e300 s has 301 digits); names are appended whole, however long.
+    const auto number = [](const char* format, double value) {
+        char buf[400];
+        std::snprintf(buf, sizeof buf, format, value);
         return std::string(buf);
+    };
+    const auto line = [&](const char* label, const Slot& slot, float weight) {
+        return std::string(label) + " " + states[slot.state].name + ": time " + number("%.4f", timeOf(slot)) +
+            " s, normalised " + number("%.4f", slot.normalized) + ", weight " + number("%.3f", double(weight)) + "\n";
     };
     std::string out;
     const float target = blendFactor();
     out += line("current", slots_[0], fading_ ? 1.0f - target : 1.0f);
     if (fading_) {
         out += line("target ", slots_[1], target);
-        char buf[128];
-        std::snprintf(buf, sizeof buf, "fade: transition %u, %.4f s of %.4f s left\n", transition_, fadeRemaining_,
-                      def_->transitions_[transition_].duration);
-        out += buf;
+        out += "fade: transition " + std::to_string(transition_) + ", " + number("%.4f", fadeRemaining_) + " s of " +
+            number("%.4f", def_->transitions_[transition_].duration) + " s left\n";
     }
     out += "parameters:";
     for (std::size_t i = 0; i < values_.size(); ++i) {
         const ParameterDesc& p = def_->desc_.parameters[i];
-        char buf[96];
-        if (p.type == ParameterType::Float) {
-            std::snprintf(buf, sizeof buf, " %s=%g", p.name.c_str(), double(values_[i]));
-        } else {
-            std::snprintf(buf, sizeof buf, " %s=%s", p.name.c_str(), values_[i] != 0.0f ? "true" : "false");
-        }
-        out += buf;
+        out += " " + p.name + "=";
+        out += p.type == ParameterType::Float ? number("%g", double(values_[i]))
+            : values_[i] != 0.0f              ? "true"
+                                              : "false";
     }
     out += '\n';
     return out;

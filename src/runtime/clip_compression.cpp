@@ -57,19 +57,23 @@ void appendValue(std::vector<float>& values, TrackPath path, std::uint8_t droppe
 
 // The rotation component to rebuild: the one farthest from 0 over the whole track,
 // where rebuilding from unit length loses the least (near 0 a small error in the
-// other three is a large one in it).
+// other three is a large one in it). Where several come as near (a whole turn takes
+// every component through 0), the one that also reaches farthest: never one that is
+// 0 throughout, which would come back as the square root of rounding error.
 std::uint8_t componentToDrop(std::span<const Transform> values) {
-    float best = -1.0f;
+    float bestLeast = -1.0f, bestMost = -1.0f;
     std::uint8_t drop = 3;
     for (std::uint8_t i = 0; i < 4; ++i) {
-        float least = 2.0f;
+        float least = 2.0f, most = 0.0f;
         for (const Transform& t : values) {
             const Quat q = normalize(t.rotation);
             const float c[4] = {q.x, q.y, q.z, q.w};
             least = std::min(least, std::abs(c[i]));
+            most = std::max(most, std::abs(c[i]));
         }
-        if (least > best) {
-            best = least;
+        if (least > bestLeast || (least == bestLeast && most > bestMost)) {
+            bestLeast = least;
+            bestMost = most;
             drop = i;
         }
     }

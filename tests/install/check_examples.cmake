@@ -75,6 +75,16 @@ foreach(run IN LISTS runs)
   endif()
 endforeach()
 
+# A clip name the file lacks is refused with what was refused, not a bare exit 1.
+if(EXISTS "${MODEL}" AND EXISTS ${WORK_DIR}/build/character/character)
+  execute_process(COMMAND ${WORK_DIR}/build/character/character ${MODEL} Walk OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 120)
+  if(NOT rc EQUAL 1 OR NOT err MATCHES "play 'Walk': no clip of this name")
+    message("character ${MODEL} Walk: exit ${rc}, said: ${out}${err}")
+    list(APPEND failed "character with an unknown clip name")
+  endif()
+endif()
+
 # Each folder is a project of its own too.
 foreach(name IN LISTS names)
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples/${name} -B ${WORK_DIR}/alone/${name}

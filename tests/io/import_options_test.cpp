@@ -154,6 +154,25 @@ TEST(ImportOptions, MemoryBudgetCoversEveryRole) {
     }
 }
 
+// A budget that runs out says so and nothing else: no fault follows from data it left
+// undecoded (a skinned primitive "without" the JOINTS_0 it could not decode), at
+// whatever point of the file it runs out.
+TEST(ImportOptions, AnExhaustedBudgetIsTheOnlyFault) {
+    const Rig rig = makeRig();
+    std::size_t budgets = 0;
+    for (std::size_t limit = 0;; limit += 97) {
+        ImportOptions options;
+        options.memoryBudget = limit;
+        const auto r = importGltf(rig.w.gltfSource("rig.gltf"), options);
+        if (r.ok()) break;
+        ++budgets;
+        for (const Fault& f : r.faults())
+            EXPECT_NE(f.what.find("memory budget"), std::string::npos)
+                << "limit " << limit << ": [" << f.where << "] [" << f.what << "]";
+    }
+    EXPECT_GT(budgets, 20u) << "the sweep crosses many points of the import";
+}
+
 TEST(ImportOptions, HugeDeclaredDataFailsInsteadOfAllocating) {
     // No bufferView: a 4294967295-element accessor of zeros would need 48 GiB as floats.
     GltfWriter w;

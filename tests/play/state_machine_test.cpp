@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -718,6 +720,21 @@ TEST(StateMachine, DescribeNamesStatesAndParameters) {
     EXPECT_NE(text.find("current idle"), std::string::npos) << text;
     EXPECT_NE(text.find("target  walk"), std::string::npos) << text;
     EXPECT_NE(text.find("speed=1"), std::string::npos) << text;
+}
+
+// After 1e300 s the normalised time (laps) is written out whole (300 digits), and each
+// part stays on its own line.
+TEST(StateMachine, DescribeWritesHugeTimesWhole) {
+    const Clips clips = locomotionClips();
+    const auto def = define(locomotionDesc(), clips);
+    StateMachine sm(def);
+    ASSERT_TRUE(sm.update(1e300).ok());
+    const std::string text = sm.describe();
+    char digits[400];
+    std::snprintf(digits, sizeof digits, "normalised %.4f,", sm.currentNormalizedTime());
+    ASSERT_GT(std::strlen(digits), 300u);
+    EXPECT_NE(text.find(digits), std::string::npos) << text;
+    EXPECT_NE(text.find("\nparameters: speed=0"), std::string::npos) << text;
 }
 
 // ---- validation

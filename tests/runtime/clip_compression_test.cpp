@@ -167,6 +167,32 @@ TEST(ClipCompression, ARotationNearAHalfTurnRebuildsTheComponentFarthestFromZero
     EXPECT_LE(compressed->error.max, 1e-4f);
 }
 
+// A whole turn about z takes every component through 0: the one rebuilt is one that
+// moves (z or w), never x or y, which are 0 throughout and would come back as the
+// square root of rounding error, tilting the spin.
+TEST(ClipCompression, AWholeTurnRebuildsAComponentThatMoves) {
+    const Skeleton skeleton = chain();
+    std::vector<float> times, values;
+    for (int k = 0; k <= 60; ++k) {
+        const float a = 6.2831853f * static_cast<float>(k) / 60.0f;
+        times.push_back(static_cast<float>(k) / 30.0f);
+        values.insert(values.end(), {0.0f, 0.0f, std::sin(0.5f * a), std::cos(0.5f * a)});
+    }
+    const Clip clip = Clip::create("spin", {test::makeTrack(0, TrackPath::Rotation, times, values)}).value();
+    auto compressed = compressClip(skeleton, clip);
+    ASSERT_TRUE(compressed.ok());
+    const CompressedTrack& t = compressed->tracks[0];
+    ASSERT_EQ(t.form, TrackForm::Quantized);
+    EXPECT_TRUE(t.dropped == 2 || t.dropped == 3) << int(t.dropped);
+    auto rebuilt = decompressClip(*compressed, clip);
+    ASSERT_TRUE(rebuilt.ok());
+    const Track& r = rebuilt->tracks()[0];
+    for (std::size_t k = 0; k < r.times.size(); ++k) {
+        EXPECT_EQ(r.values[k * 4 + 0], 0.0f) << k;  // no tilt about x
+        EXPECT_EQ(r.values[k * 4 + 1], 0.0f) << k;  // nor about y
+    }
+}
+
 // A CUBICSPLINE track whose tangents make it the line x = t (so its own keys are not
 // a candidate) loses nothing at any stride of the grid: with strides up to 8 it keeps
 // every 8th grid point and the last, 5 keys for 31, within the bound.
