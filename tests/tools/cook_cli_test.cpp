@@ -372,7 +372,17 @@ TEST_F(CookCli, MarkersAndStateMachinesGoIntoTheCookedFile) {
     EXPECT_EQ(std::string_view(machines.at(0)["name"]), "combat");
     EXPECT_EQ(uint64_t(machines.at(0)["states"]), 2u);
     EXPECT_EQ(uint64_t(machines.at(0)["transitions"]), 1u);
-    for (simdjson::dom::element a : simdjson::dom::array(doc["animations"])) EXPECT_TRUE(bool(a["compressed"]));
+    // LINEAR clips are compressed; STEP and CUBICSPLINE tracks are kept exact, and a
+    // clip of nothing else is stored as given.
+    std::size_t compressedClips = 0;
+    for (simdjson::dom::element a : simdjson::dom::array(doc["animations"])) {
+        bool linear = true;
+        for (simdjson::dom::element i : simdjson::dom::array(a["interpolations"]))
+            linear = linear && std::string_view(i) == "LINEAR";
+        EXPECT_EQ(bool(a["compressed"]), linear) << std::string_view(a["name"]);
+        compressedClips += linear;
+    }
+    EXPECT_EQ(compressedClips, 3u);
     const CliRun text = runKinema("info " + quoted(out / "InterpolationTest.kinc"));
     EXPECT_TRUE(contains(text.out, "state machines: 1\n    #0 'combat': 2 states, 0 parameters, 1 transition"))
         << text.out;
@@ -560,6 +570,18 @@ TEST_F(CookCli, AFailingFileIsReportedAfterTheOthersAreCooked) {
     simdjson::dom::element doc;
     ASSERT_FALSE(parser.parse(r.out).get(doc)) << r.out;
     EXPECT_EQ(simdjson::dom::array(doc).size(), 1u) << r.out;
+}
+
+// When no file cooks, the text form has no table to show: only the summary line and
+// the faults.
+TEST_F(CookCli, NoTableWhenNothingCooks) {
+    fs::create_directories(dir_);
+    const fs::path invalid = dir_ / "invalid.gltf";
+    std::ofstream(invalid) << R"({"asset":{"version":"2.0"},"nodes":[{"mesh":7}]})";
+    const CliRun r = runKinema("cook " + quoted(invalid) + " --out " + quoted(dir_ / "out"));
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_FALSE(contains(r.out, "raw bytes")) << r.out;
+    EXPECT_TRUE(contains(r.out, "cooked 0 files of 1 into ")) << r.out;
 }
 
 // Import options may come before the inputs: --allow-folder takes one folder a use here.

@@ -226,13 +226,16 @@ std::string clipLabel(const ClipRow& row, std::size_t index) {
 void printTable(const std::vector<std::string>& inputs, const std::vector<FileResult>& results) {
     // Columns as wide as their longest entry, so long paths keep the numbers aligned.
     int fileWidth = 4, clipWidth = 4;
+    bool anyRow = false;
     for (std::size_t f = 0; f < inputs.size(); ++f) {
         if (results[f].rows.empty()) continue;
+        anyRow = true;
         fileWidth = std::max(fileWidth, static_cast<int>(inputs[f].size()));
         for (std::size_t c = 0; c < results[f].rows.size(); ++c) {
             clipWidth = std::max(clipWidth, static_cast<int>(clipLabel(results[f].rows[c], c).size()));
         }
     }
+    if (!anyRow) return;  // nothing cooked has clips: no table, only the summary line
     std::printf("%-*s  %-*s %12s %12s %8s %11s %11s\n", fileWidth, "file", clipWidth, "clip", "raw bytes",
                 "cooked bytes", "ratio", "max err cm", "p99 err cm");
     for (std::size_t f = 0; f < inputs.size(); ++f) {

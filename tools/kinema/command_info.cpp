@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <set>
@@ -245,7 +246,12 @@ int runInfo(const InfoOptions& options) {
             std::cerr << file.message() << '\n';
             return 1;
         }
-        for (const CompressedClip& c : file->compressedClips) parts.compressed.push_back(!c.tracks.empty());
+        // A clip counts as compressed when a track of it is stored in a form of its
+        // own: one whose tracks are all kept exact (STEP, CUBICSPLINE) plays as given.
+        for (const CompressedClip& c : file->compressedClips) {
+            parts.compressed.push_back(std::any_of(
+                c.tracks.begin(), c.tracks.end(), [](const CompressedTrack& t) { return t.form != TrackForm::Exact; }));
+        }
         parts.stateMachines = std::move(file->stateMachines);
     }
     if (options.json)
