@@ -123,7 +123,7 @@ Status Character::playLayer(std::size_t layer, std::string_view clip, LoopMode l
     if (!model_) return kMovedFrom;
     const auto i = findClip(clip);
     if (!i) return kUnknownClip;
-    if (Status s = checkUnitWeight(weight, "layer weight outside [0, 1]"); !s) return s;
+    if (Status s = checkUnitWeight(weight, "layer weight outside [0, 1]", "layer weight not finite"); !s) return s;
     if (mask != nullptr && !evaluator_.fits(*mask)) {
         return Status::failure(StatusCode::ForeignInput, "layer mask was made for another skeleton");
     }
@@ -142,7 +142,7 @@ Status Character::playLayer(std::size_t layer, std::string_view clip, LoopMode l
 Status Character::fadeLayer(std::size_t layer, float target, double seconds) noexcept {
     if (layer == 0 || layer > kUpperLayers) return kBadLayer;
     if (!model_) return kMovedFrom;
-    if (Status s = checkUnitWeight(target, "layer weight outside [0, 1]"); !s) return s;
+    if (Status s = checkUnitWeight(target, "layer weight outside [0, 1]", "layer weight not finite"); !s) return s;
     if (!std::isfinite(seconds)) return Status::failure(StatusCode::NotFinite, "fade time is not finite");
     Upper& u = upper_[layer - 1];
     if (!u.active) return kIdleLayer;

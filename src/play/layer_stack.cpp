@@ -8,7 +8,9 @@ namespace kinema {
 
 namespace {
 
-Status checkLayerWeight(float w) noexcept { return checkUnitWeight(w, "layer weight outside [0, 1]"); }
+Status checkLayerWeight(float w) noexcept {
+    return checkUnitWeight(w, "layer weight outside [0, 1]", "layer weight not finite");
+}
 
 }  // namespace
 

@@ -777,7 +777,8 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
                 return failure(StatusCode::NotFinite, "IK target, pole or twist not finite", i);
             if (!near(t->target) || !near(t->pole))
                 return failure(StatusCode::OutOfRange, "IK target or pole farther than 1e18 along an axis", i);
-            if (Status w = checkUnitWeight(t->weight, "IK weight outside [0, 1]"); !w) return w.withIndex(index(i));
+            if (Status w = checkUnitWeight(t->weight, "IK weight outside [0, 1]", "IK weight not finite"); !w)
+                return w.withIndex(index(i));
             if (!std::isfinite(t->soften)) return failure(StatusCode::NotFinite, "two-bone IK soften not finite", i);
             if (!(t->soften >= 0.0f && t->soften < 1.0f))
                 return failure(StatusCode::OutOfRange, "two-bone IK soften outside [0, 1)", i);
@@ -797,7 +798,8 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
             if (aim->upVector &&
                 length(cross(detail::unitAxis(aim->up), detail::unitAxis(aim->forward))) <= detail::kRollSlack)
                 return failure(StatusCode::OutOfRange, "aim IK up axis along the forward axis: no roll about it", i);
-            if (Status w = checkUnitWeight(aim->weight, "IK weight outside [0, 1]"); !w) return w.withIndex(index(i));
+            if (Status w = checkUnitWeight(aim->weight, "IK weight outside [0, 1]", "IK weight not finite"); !w)
+                return w.withIndex(index(i));
             if (!std::isfinite(aim->maxAngle) || !std::isfinite(aim->decay))
                 return failure(StatusCode::NotFinite, "aim IK angle limit or decay not finite", i);
             if (!(aim->maxAngle >= 0.0f && aim->decay >= 0.0f))
@@ -809,7 +811,8 @@ Status checkIkTasks(std::span<const IkTask> tasks, std::span<const std::int32_t>
             if (!isFinite(chain->target)) return failure(StatusCode::NotFinite, "IK target not finite", i);
             if (!near(chain->target))
                 return failure(StatusCode::OutOfRange, "IK target farther than 1e18 along an axis", i);
-            if (Status w = checkUnitWeight(chain->weight, "IK weight outside [0, 1]"); !w) return w.withIndex(index(i));
+            if (Status w = checkUnitWeight(chain->weight, "IK weight outside [0, 1]", "IK weight not finite"); !w)
+                return w.withIndex(index(i));
             if (chain->iterations == 0 || chain->iterations > kMaxChainIterations)
                 return failure(StatusCode::OutOfRange, "chain IK needs 1 to 1000 iterations", i);
             if (!std::isfinite(chain->tolerance))

@@ -132,7 +132,8 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
             return bad(StatusCode::ForeignInput, "clip animates joints or morph weights the skeleton lacks");
         }
         if (!std::isfinite(layer.time)) return bad(StatusCode::NotFinite, "layer time is not finite");
-        if (Status s = checkUnitWeight(layer.weight, "layer weight outside [0, 1]"); !s) return bad(s.code, s.what);
+        if (Status s = checkUnitWeight(layer.weight, "layer weight outside [0, 1]", "layer weight not finite"); !s)
+            return bad(s.code, s.what);
         if (layer.mask != nullptr && !fits(*layer.mask)) {
             if (layer.mask->jointCount() == joints)
                 return bad(StatusCode::ForeignInput, "layer mask was made for another skeleton");
@@ -161,7 +162,10 @@ Status InstanceEvaluator::check(const InstanceRequest& in) const noexcept {
         if (in.external->jointCount() != joints || in.external->weights().size() != weights) {
             return Status::failure(StatusCode::ForeignInput, "external pose does not fit the skeleton");
         }
-        if (Status s = checkUnitWeight(in.externalWeight, "external pose weight outside [0, 1]"); !s) return s;
+        if (Status s = checkUnitWeight(in.externalWeight, "external pose weight outside [0, 1]",
+                                       "external pose weight not finite");
+            !s)
+            return s;
         if (const std::int64_t j = firstUnsoundJoint(*in.external); j >= 0) {
             if (j == static_cast<std::int64_t>(joints))
                 return Status::failure(StatusCode::NotFinite, "external pose holds a morph weight that is not finite");

@@ -9,7 +9,9 @@ namespace kinema {
 
 namespace {
 
-Status checkWeight(float w) noexcept { return checkUnitWeight(w, "mask weight outside [0, 1]"); }
+Status checkWeight(float w) noexcept {
+    return checkUnitWeight(w, "mask weight outside [0, 1]", "mask weight not finite");
+}
 
 }  // namespace
 

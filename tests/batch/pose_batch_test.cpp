@@ -253,6 +253,10 @@ TEST(PoseBatch, BadInputIsRefusedWithItsPlaceAndChangesNothing) {
     bad[1].layers[0].weight = -0.5f;  // two bad instances: the lower one is named, whatever the threads
     EXPECT_EQ(batch.evaluate(bad).instance, 1);
     bad = later;
+    bad[2].layers[0].weight = std::nanf("");  // not a weight out of range: one that is no number
+    EXPECT_EQ(batch.evaluate(bad).code, StatusCode::NotFinite);
+    EXPECT_EQ(batch.evaluate(bad).message(), "instance 2, layer 0: layer weight not finite");
+    bad = later;
     bad[0].layerCount = 9;
     EXPECT_EQ(batch.evaluate(bad).message(), "instance 0: more layers than kMaxLayers");
     EXPECT_EQ(batch.evaluate(std::span(later).first(3)).code, StatusCode::WrongCount);

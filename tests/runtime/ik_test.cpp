@@ -8,6 +8,7 @@
 #include <numbers>
 #include <utility>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kinema/runtime/ik.hpp"
@@ -418,6 +419,9 @@ TEST(TwoBoneIk, EveryValueIsCheckedAtItsBounds) {
                 const Status s = checkIkTasks(task, parents);
                 EXPECT_EQ(s.code, code) << f.name << " = " << v << ", middle " << base.middle << ": " << s.what;
                 EXPECT_EQ(s.index, 1) << f.name << " = " << v;
+                // The text says which fault it is: a value no number is "not finite".
+                const bool saysNotFinite = std::string_view(s.what).find("not finite") != std::string_view::npos;
+                EXPECT_EQ(saysNotFinite, code == StatusCode::NotFinite) << f.name << " = " << v << ": " << s.what;
             }
         }
     }

@@ -129,6 +129,15 @@ TEST(DemoCli, IsDeterministic) {
     EXPECT_EQ(a.out, b.out);
 }
 
+// --seconds -0 is 0 seconds, and the JSON says 0 (not -0); a run shorter than half a
+// tick plays none.
+TEST(DemoCli, MinusZeroSecondsIsZero) {
+    const DemoRun r = runDemo("--json --seconds -0");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("\"seconds\": 0,"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\"ticks\": 0,"), std::string::npos) << r.out;
+}
+
 TEST(DemoCli, LogShowsStatesFootstepsAndFeet) {
     const DemoRun r = runDemo("");
     ASSERT_EQ(r.exitCode, 0) << r.err;

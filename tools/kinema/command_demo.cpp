@@ -359,7 +359,7 @@ void writeJson(const DemoOptions& options, long ticks, const DemoRun& withIk, co
     std::string text;
     JsonWriter w(text, true);
     w.beginObject();
-    w.key("seconds").value(options.seconds);
+    w.key("seconds").value(options.seconds + 0.0);  // -0 given prints as 0
     w.key("ticks").value(static_cast<std::int64_t>(ticks));
     w.key("tick").value(kTick);
     w.key("script").beginArray();

@@ -65,14 +65,15 @@ struct [[nodiscard]] Status {
     }
 };
 
-// A weight in [0, 1] passes; NaN and infinities fail with NotFinite, other values
-// with OutOfRange, both with `what` ("layer weight outside [0, 1]"). Every per-frame
-// entry of a weight (layers, masks, external poses, fades) refuses through this one
-// rule rather than clamping.
-constexpr Status checkUnitWeight(float w, const char* what) noexcept {
+// A weight in [0, 1] passes; NaN and infinities fail with NotFinite and `notFinite`
+// ("layer weight not finite"), other values with OutOfRange and `outside` ("layer
+// weight outside [0, 1]"). Every per-frame entry of a weight (layers, masks, external
+// poses, fades, IK) refuses through this one rule rather than clamping.
+constexpr Status checkUnitWeight(float w, const char* outside, const char* notFinite) noexcept {
     if (w >= 0.0f && w <= 1.0f) return Status::success();
     const bool finite = w == w && w - w == 0.0f;  // false for NaN and infinities
-    return Status::failure(finite ? StatusCode::OutOfRange : StatusCode::NotFinite, what);
+    return finite ? Status::failure(StatusCode::OutOfRange, outside)
+                  : Status::failure(StatusCode::NotFinite, notFinite);
 }
 
 }  // namespace kinema
