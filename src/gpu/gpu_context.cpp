@@ -16,7 +16,6 @@ using detail::vulkanFault;
 
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
 // Where a fault says that the device GpuOptions::device names is not there.
-constexpr const char* kMissingDevice = "gpu/device";
 constexpr const char* kLavapipeHint =
     "select Mesa's CPU driver with --gpu lavapipe (Debian package mesa-vulkan-drivers), or set "
     "VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
@@ -105,7 +104,7 @@ Result<Candidate> chooseDevice(const std::vector<Candidate>& candidates, const s
     if (candidates.empty()) return Fault{"gpu", std::string("no Vulkan device found; ") + kLavapipeHint};
     auto fail = [&](std::string what) {
         what.append("; devices present:").append(deviceList(candidates)).append("\n").append(kLavapipeHint);
-        return Fault{wanted.empty() ? "gpu" : kMissingDevice, std::move(what)};
+        return Fault{wanted.empty() ? std::string("gpu") : std::string(kMissingDeviceWhere), std::move(what)};
     };
     if (wanted.empty()) {
         for (auto type : {VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU}) {
@@ -300,7 +299,7 @@ Result<GpuContext> GpuContext::createWith(const GpuOptions& options, const detai
 }
 
 bool asksForMissingDevice(std::span<const Fault> faults) noexcept {
-    return std::any_of(faults.begin(), faults.end(), [](const Fault& f) { return f.where == kMissingDevice; });
+    return std::any_of(faults.begin(), faults.end(), [](const Fault& f) { return f.where == kMissingDeviceWhere; });
 }
 
 Result<std::vector<std::string>> listGpuDevices() {

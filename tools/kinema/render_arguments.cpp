@@ -81,7 +81,7 @@ std::string gpuFaultText(std::span<const Fault> faults) {
     std::string text;
     for (const Fault& f : faults) {
         if (!text.empty()) text += '\n';
-        if (missing && f.where == "gpu/device") {
+        if (missing && f.where == kMissingDeviceWhere) {
             text += "--gpu: " + f.what;
         } else {
             text += f.where.empty() ? f.what : f.where + ": " + f.what;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -73,9 +74,12 @@ private:
     std::shared_ptr<detail::VulkanDevice> device_;
 };
 
-// Whether `faults` (from GpuContext::create or anything that opens one) say that
-// the device GpuOptions::device asks for is not there: a mistake in what was asked,
-// where the other faults are the machine's.
+// Where a fault says that the device GpuOptions::device asks for is not there.
+inline constexpr std::string_view kMissingDeviceWhere = "gpu/device";
+
+// Whether `faults` (from GpuContext::create or anything that opens one) hold one at
+// kMissingDeviceWhere: a mistake in what was asked, where the other faults are the
+// machine's.
 bool asksForMissingDevice(std::span<const Fault> faults) noexcept;
 
 // The Vulkan devices present, one line each ("0: llvmpipe (LLVM 15.0.6, 256 bits), cpu, Vulkan 1.3.230"),
