@@ -24,10 +24,7 @@ double shearOf(const Vec3 (&axes)[3], const Transform& trs) {
         const double length = lengthInDouble(axes[c]);
         if (length == 0.0) continue;
         const Vec3 rebuilt{back(0, c), back(1, c), back(2, c)};
-        const double off = std::sqrt((double(axes[c].x) - rebuilt.x) * (double(axes[c].x) - rebuilt.x) +
-                                     (double(axes[c].y) - rebuilt.y) * (double(axes[c].y) - rebuilt.y) +
-                                     (double(axes[c].z) - rebuilt.z) * (double(axes[c].z) - rebuilt.z));
-        worst = std::max(worst, off / length);
+        worst = std::max(worst, lengthInDouble(axes[c] - rebuilt) / length);
     }
     return worst;
 }
